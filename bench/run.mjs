@@ -1,0 +1,53 @@
+// `npm run bench`: speed targets live here, not in timed tests. Prints one JSON document.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = path.resolve(root, '..', 'shared', 'corpus', 'skills');
+const cli = path.join(root, 'dist', 'node', 'cli.cjs');
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+
+function timeProcess(args, runs) {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldeck-bench-'));
+  const env = { ...process.env, SKILLDECK_HOME: home, HOME: home };
+  const times = [];
+  let output = '';
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, [cli, ...args], {
+      env,
+      cwd: home,
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
+    output = result.stdout.toString();
+  }
+  fs.rmSync(home, { recursive: true, force: true });
+  return { times, output };
+}
+
+const results = { machine: { cpus: os.cpus().length, node: process.version } };
+
+if (fs.existsSync(corpus)) {
+  const args = ['skills', 'list', '--json', '--no-default-paths', '--skills', corpus];
+  timeProcess(args, 1); // warm the page cache once
+  const { times, output } = timeProcess(args, 7);
+  results.corpus_list = {
+    command: `skilldeck ${args.join(' ')}`,
+    skills: JSON.parse(output).length,
+    whole_process_ms: { median: +median(times).toFixed(1), p95: +percentile(times, 0.95).toFixed(1) },
+    target_ms: 1500,
+    pass: median(times) <= 1500,
+  };
+} else {
+  results.corpus_list = { skipped: `corpus not found at ${corpus}` };
+}
+
+console.log(JSON.stringify(results, null, 2));

@@ -1,0 +1,78 @@
+import { test as base, expect } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Workspace {
+  /** Fresh `$SKILLDECK_HOME`. */
+  home: string;
+  /** A fresh skills folder passed with `--skills`; tests drop skills in it. */
+  skillsDir: string;
+  /** The served URL with its token. */
+  url: string;
+  /** Everything the server printed, for failure reports. */
+  log: () => string;
+}
+
+async function startServer(
+  root: string,
+  skillsDir: string,
+  seedFiles: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; log: () => string }> {
+  for (const [file, content] of Object.entries(seedFiles)) {
+    fs.mkdirSync(path.dirname(path.join(skillsDir, file)), { recursive: true });
+    fs.writeFileSync(path.join(skillsDir, file), content);
+  }
+  const home = path.join(root, 'home');
+  const child = spawn(
+    process.execPath,
+    [path.join(repoRoot, 'dist', 'node', 'cli.cjs'), 'serve', '--port', '0', '--skills', skillsDir],
+    {
+      // Never the real home: HOME and SKILLDECK_HOME point into the test's temp dir.
+      env: { ...process.env, HOME: path.join(root, 'user-home'), SKILLDECK_HOME: home },
+      cwd: path.join(root, 'workspace'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const check = () => {
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return { child, url, log: () => output };
+}
+
+/** `seedFiles`: files (relative to the test's skills folder) written before the server starts. */
+type Fixtures = { workspace: Workspace; seedFiles: Record<string, string> };
+
+export const test = base.extend<Fixtures>({
+  seedFiles: [{}, { option: true }],
+  workspace: async ({ seedFiles }, use, testInfo) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldeck-e2e-'));
+    for (const dir of ['home', 'user-home', 'workspace', 'skills']) fs.mkdirSync(path.join(root, dir));
+    const skillsDir = path.join(root, 'skills');
+    const server = await startServer(root, skillsDir, seedFiles);
+    await use({ home: path.join(root, 'home'), skillsDir, url: server.url, log: server.log });
+    server.child.kill('SIGTERM');
+    if (testInfo.status !== testInfo.expectedStatus) {
+      await testInfo.attach('server-log', { body: server.log(), contentType: 'text/plain' });
+    }
+    fs.rmSync(root, { recursive: true, force: true });
+  },
+});
+
+export { expect };

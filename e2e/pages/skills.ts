@@ -1,0 +1,23 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Locators and actions of the Skills view (STYLE: page modules for locators). */
+export class SkillsPage {
+  constructor(readonly page: Page) {}
+
+  async open(url: string) {
+    await this.page.goto(url);
+    await expect(this.page.locator('html[data-app-state="ready"]')).toBeAttached();
+  }
+
+  search = () => this.page.getByTestId('skill-search');
+  list = () => this.page.getByTestId('skill-list');
+  rows = () => this.page.getByTestId('skill-row');
+  row = (name: string) => this.page.locator(`[data-testid="skill-row"][data-skill-name="${name}"]`);
+  count = () => this.page.getByTestId('skill-count');
+  detail = () => this.page.getByTestId('skill-detail');
+  tab = (name: 'overview' | 'metadata' | 'files' | 'problems') => this.page.getByTestId(`detail-tab-${name}`);
+
+  async rowNames(): Promise<string[]> {
+    return this.rows().evaluateAll((rows) => rows.map((row) => row.getAttribute('data-skill-name') ?? ''));
+  }
+}

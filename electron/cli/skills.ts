@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SkillSummary, ValidationReport } from '../../shared/contract';
+import { SkillCatalog, validateSkillDir } from '../engine';
+import { openEngine, type DiscoveryFlags } from './context';
+
+const pad = (text: string, width: number) =>
+  text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+
+/** `skills list`: every skill found, with source, type and problem counts. */
+export async function skillsList(flags: DiscoveryFlags & { json: boolean }): Promise<number> {
+  const engine = await openEngine(flags);
+  const { skills, folders } = engine.skills.list();
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(skills)}\n`);
+    return 0;
+  }
+  const rows = skills.map((skill: SkillSummary) => {
+    const errors = skill.problems.filter((p) => p.severity === 'error').length;
+    const warnings = skill.problems.length - errors;
+    const status = errors ? `${errors} error(s)` : warnings ? `${warnings} warning(s)` : 'ok';
+    return `${pad(skill.name, 32)} ${pad(skill.source, 10)} ${pad(skill.type, 12)} ${status}${skill.shadowedBy ? '  (shadowed)' : ''}`;
+  });
+  process.stdout.write(
+    `${pad('NAME', 32)} ${pad('SOURCE', 10)} ${pad('TYPE', 12)} PROBLEMS\n${rows.join('\n')}\n`,
+  );
+  const withProblems = skills.filter((s) => s.problems.length > 0).length;
+  process.stdout.write(`\n${skills.length} skills, ${withProblems} with problems. Searched:\n`);
+  for (const folder of folders) {
+    process.stdout.write(
+      `  ${folder.exists ? '✓' : '✗'} ${folder.path} (${folder.source}, ${folder.skillCount})\n`,
+    );
+  }
+  return 0;
+}
+
+/** `skills validate PATH`: the strict reference rules, for one skill or every skill under PATH. */
+export async function skillsValidate(target: string | undefined, flags: { json: boolean }): Promise<number> {
+  if (!target) {
+    process.stderr.write('usage: skilldeck skills validate PATH [--json]\n');
+    return 2;
+  }
+  const dir = path.resolve(target);
+  const isSkill =
+    !fs.existsSync(dir) ||
+    !fs.statSync(dir).isDirectory() ||
+    fs.readdirSync(dir).some((entry) => entry.toLowerCase() === 'skill.md');
+  let reports: (ValidationReport & { path: string })[];
+  if (isSkill) {
+    reports = [{ path: dir, ...(await validateSkillDir(dir)) }];
+  } else {
+    const options = { home: dir, userHome: dir, workspace: dir, extraDirs: [dir], noDefaultPaths: true };
+    const catalog = await SkillCatalog.open(options);
+    const skills = catalog.list().skills;
+    reports = await Promise.all(
+      skills.map(async (s) => ({ path: s.path, ...(await validateSkillDir(s.path)) })),
+    );
+    if (reports.length === 0) reports = [{ path: dir, ...(await validateSkillDir(dir)) }];
+  }
+  const invalid = reports.filter((r) => !r.valid).length;
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(reports.length === 1 && isSkill ? reports[0] : reports)}\n`);
+  } else {
+    for (const report of reports) {
+      process.stdout.write(`${report.valid ? '✓' : '✗'} ${report.path}\n`);
+      for (const error of report.errors) process.stdout.write(`    ${error}\n`);
+    }
+    if (reports.length > 1) process.stdout.write(`\n${reports.length - invalid} valid, ${invalid} invalid\n`);
+  }
+  return invalid > 0 ? 1 : 0;
+}

@@ -1,0 +1,84 @@
+import type { SkillSummary } from '../../../../../../shared/contract';
+import { Badge } from '../../../../ui/Badge';
+import { TruncatedPath } from '../../../../ui/TruncatedPath';
+import { ErrorIcon, RouteIcon } from '../../../../ui/icons';
+import { displayName } from '../../search';
+import { useSkillsStore } from '../../store';
+import { ProblemIndicator } from '../ProblemIndicator';
+import { SkillAvatar } from '../SkillAvatar';
+import { SourceBadge } from '../SourceBadge';
+import { TypeBadge } from '../TypeBadge';
+import { ShadowLinks } from './ShadowLinks';
+
+function unroutableReason(summary: SkillSummary): string {
+  if (summary.problems.some((p) => p.severity === 'error')) return 'An error keeps this skill out of routing';
+  if (summary.shadowedBy) return 'A same-named skill of higher precedence hides this one';
+  return 'Its os field excludes this platform';
+}
+
+export function DetailHeader({ summary }: { summary: SkillSummary }) {
+  const setTab = useSkillsStore((s) => s.setTab);
+  const shown = displayName(summary);
+  const errors = summary.problems.filter((p) => p.severity === 'error').length;
+  const warnings = summary.problems.length - errors;
+
+  return (
+    <header className="detail-header">
+      <div className="detail-header__title-row">
+        <SkillAvatar skill={summary} size="lg" />
+        <div className="detail-header__titles">
+          <div className="detail-header__name-line">
+            <h1 className="detail-header__name" data-testid="detail-name" data-skill-name={summary.name}>
+              {shown}
+            </h1>
+            {summary.version && <span className="detail-header__version">v{summary.version}</span>}
+          </div>
+          <div className="detail-header__meta">
+            {shown !== summary.name && <code className="detail-header__id">{summary.name}</code>}
+            {summary.author && <span>by {summary.author}</span>}
+            <TruncatedPath path={summary.path} className="detail-header__path" testId="detail-path" />
+          </div>
+        </div>
+      </div>
+      <div className="detail-header__badges">
+        <SourceBadge source={summary.source} />
+        <TypeBadge type={summary.type} />
+        {summary.routable ? (
+          <Badge
+            tone="green"
+            icon={<RouteIcon size={12} />}
+            title="The router may select this skill"
+            testId="routable-badge"
+          >
+            routable
+          </Badge>
+        ) : (
+          <Badge
+            tone="red"
+            icon={<ErrorIcon size={12} />}
+            title={unroutableReason(summary)}
+            testId="routable-badge"
+          >
+            not routable
+          </Badge>
+        )}
+        {errors + warnings > 0 && (
+          <button
+            type="button"
+            className="badge-button"
+            onClick={() => setTab('problems')}
+            title="Show problems"
+          >
+            <ProblemIndicator errors={errors} warnings={warnings} verbose />
+          </button>
+        )}
+        <ShadowLinks summary={summary} />
+      </div>
+      {summary.description ? (
+        <p className="detail-header__desc">{summary.description}</p>
+      ) : (
+        <p className="detail-header__desc is-missing">No description: the router cannot match this skill.</p>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,55 @@
+import { memo, type CSSProperties } from 'react';
+import { LayersOffIcon } from '../../../../ui/icons';
+import { displayName, type IndexedSkill } from '../../search';
+import { ProblemIndicator } from '../ProblemIndicator';
+import { SkillAvatar } from '../SkillAvatar';
+import { SourceBadge } from '../SourceBadge';
+import { TypeBadge } from '../TypeBadge';
+
+interface SkillRowProps {
+  item: IndexedSkill;
+  index: number;
+  selected: boolean;
+  style: CSSProperties;
+  onSelect: (id: string) => void;
+}
+
+export const SkillRow = memo(function SkillRow({ item, index, selected, style, onSelect }: SkillRowProps) {
+  const { skill, errors, warnings } = item;
+  return (
+    <div
+      id={`skill-option-${index}`}
+      role="option"
+      aria-selected={selected}
+      className={`skill-row${selected ? ' is-selected' : ''}${skill.routable ? '' : ' is-unroutable'}`}
+      style={style}
+      data-testid="skill-row"
+      data-skill-name={skill.name}
+      data-skill-id={skill.id}
+      onClick={() => onSelect(skill.id)}
+    >
+      <SkillAvatar skill={skill} />
+      <div className="skill-row__main">
+        <div className="skill-row__top">
+          <span className="skill-row__name">{displayName(skill)}</span>
+          {skill.shadowedBy && (
+            <span
+              className="skill-row__shadowed"
+              data-testid="shadowed-marker"
+              title="Hidden by a same-named skill of higher precedence"
+            >
+              <LayersOffIcon size={12} />
+              shadowed
+            </span>
+          )}
+          <span className="skill-row__badges">
+            <ProblemIndicator errors={errors} warnings={warnings} />
+            <SourceBadge source={skill.source} />
+            <TypeBadge type={skill.type} />
+          </span>
+        </div>
+        <div className="skill-row__desc">{skill.description || <em>No description</em>}</div>
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,23 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { useAppStore } from './features/app/store';
+import { useSkillsStore } from './features/skills/store';
+import { setClient } from './lib/client';
+import { connect } from './lib/transport';
+import './styles/theme.css';
+import './styles/base.css';
+import './ui/ui.css';
+
+const connection = connect();
+setClient(connection.client);
+useAppStore.getState().start(connection);
+useSkillsStore.getState().start();
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element.');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

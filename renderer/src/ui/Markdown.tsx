@@ -1,0 +1,89 @@
+import { memo } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import rehypeHighlight from 'rehype-highlight';
+import remarkGfm from 'remark-gfm';
+import { ExternalIcon } from './icons';
+import './markdown.css';
+
+interface MarkdownProps {
+  source: string;
+  /** A relative link (`references/api.md`) was clicked. */
+  onRelativeLink?: (path: string) => void;
+  testId?: string;
+}
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+function linkPath(href: string): string {
+  const path = href.replace(/^\.\//, '').split('#')[0];
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
+}
+
+function components(onRelativeLink?: (path: string) => void): Components {
+  return {
+    a({ href = '', children }) {
+      // Only https leaves the app (the window opens it externally); nothing navigates the app itself.
+      if (/^https:\/\//i.test(href)) {
+        return (
+          <a href={href} target="_blank" rel="noreferrer" className="md-external" title={href}>
+            {children}
+            <ExternalIcon size={11} />
+          </a>
+        );
+      }
+      if (href && !href.startsWith('#') && !SCHEME.test(href) && onRelativeLink) {
+        const path = linkPath(href);
+        return (
+          <button
+            type="button"
+            className="md-link"
+            title={`Open ${path}`}
+            onClick={() => onRelativeLink(path)}
+          >
+            {children}
+          </button>
+        );
+      }
+      return (
+        <span className="md-link md-link--inert" title={href}>
+          {children}
+        </span>
+      );
+    },
+    img({ src, alt }) {
+      // The CSP allows only bundled and data: images; remote ones would only log violations.
+      if (typeof src === 'string' && src.startsWith('data:image/')) return <img src={src} alt={alt ?? ''} />;
+      return (
+        <span className="md-image" title={typeof src === 'string' ? src : undefined}>
+          image{alt ? `: ${alt}` : ''}
+        </span>
+      );
+    },
+    table({ children }) {
+      return (
+        <div className="md-table">
+          <table>{children}</table>
+        </div>
+      );
+    },
+  };
+}
+
+/** Skill Markdown: GFM, highlighted code, no raw HTML, links that cannot navigate the app. */
+export const Markdown = memo(function Markdown({ source, onRelativeLink, testId }: MarkdownProps) {
+  return (
+    <div className="markdown" data-testid={testId}>
+      <ReactMarkdown
+        remarkPlugins={[remarkGfm]}
+        rehypePlugins={[[rehypeHighlight, { detect: false }]]}
+        components={components(onRelativeLink)}
+      >
+        {source}
+      </ReactMarkdown>
+    </div>
+  );
+});

@@ -1,0 +1,114 @@
+import type { ReactNode, SVGProps } from 'react';
+
+type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+
+function icon(paths: ReactNode) {
+  return function Icon({ size = 16, ...props }: IconProps) {
+    return (
+      <svg
+        width={size}
+        height={size}
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={1.8}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+        focusable="false"
+        {...props}
+      >
+        {paths}
+      </svg>
+    );
+  };
+}
+
+export const SearchIcon = icon(
+  <>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-3.5-3.5" />
+  </>,
+);
+export const RefreshIcon = icon(
+  <>
+    <path d="M21 12a9 9 0 0 1-15.5 6.2L3 16" />
+    <path d="M3 12a9 9 0 0 1 15.5-6.2L21 8" />
+    <path d="M21 3v5h-5M3 21v-5h5" />
+  </>,
+);
+export const SkillsIcon = icon(
+  <>
+    <path d="m12 3 9 4.5-9 4.5-9-4.5z" />
+    <path d="m3 12 9 4.5 9-4.5" />
+    <path d="m3 16.5 9 4.5 9-4.5" />
+  </>,
+);
+export const ErrorIcon = icon(
+  <>
+    <circle cx="12" cy="12" r="9" />
+    <path d="m15 9-6 6M9 9l6 6" />
+  </>,
+);
+export const WarningIcon = icon(
+  <>
+    <path d="M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z" />
+    <path d="M12 9v4M12 17h.01" />
+  </>,
+);
+export const CheckIcon = icon(
+  <>
+    <circle cx="12" cy="12" r="9" />
+    <path d="m8 12 3 3 5-6" />
+  </>,
+);
+export const FileIcon = icon(
+  <>
+    <path d="M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9z" />
+    <path d="M14 3v6h6" />
+  </>,
+);
+export const FolderIcon = icon(
+  <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />,
+);
+export const ChevronIcon = icon(<path d="m9 6 6 6-6 6" />);
+export const BookIcon = icon(
+  <>
+    <path d="M4 19.5A2.5 2.5 0 0 1 6.5 17H20V3H6.5A2.5 2.5 0 0 0 4 5.5z" />
+    <path d="M4 19.5A2.5 2.5 0 0 0 6.5 22H20v-5" />
+  </>,
+);
+export const TerminalIcon = icon(
+  <>
+    <path d="m5 8 4 4-4 4" />
+    <path d="M12 17h7" />
+  </>,
+);
+export const BoltIcon = icon(<path d="M13 2 4 14h7l-1 8 9-12h-7z" />);
+export const LayersOffIcon = icon(
+  <>
+    <path d="M9.9 4.2A9 9 0 0 1 21 12c-.5 1-1.2 2-2 2.9M6.6 6.6C4.4 8 3 10 3 12c1.7 3.5 5 6 9 6 1.6 0 3.1-.4 4.4-1.1" />
+    <path d="m3 3 18 18" />
+  </>,
+);
+export const XIcon = icon(<path d="M18 6 6 18M6 6l12 12" />);
+export const ExternalIcon = icon(
+  <>
+    <path d="M15 3h6v6M10 14 21 3" />
+    <path d="M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" />
+  </>,
+);
+export const FilterIcon = icon(<path d="M3 5h18l-7 8v6l-4 2v-8z" />);
+export const PlugOffIcon = icon(
+  <>
+    <path d="m2 2 20 20" />
+    <path d="M12 22v-4M7 7v3a5 5 0 0 0 8.5 3.5M17 11V7M9 7V2M15 7V2M5 7h10" />
+  </>,
+);
+export const RouteIcon = icon(
+  <>
+    <circle cx="6" cy="19" r="2" />
+    <circle cx="18" cy="5" r="2" />
+    <path d="M8 19h8.5a3.5 3.5 0 0 0 0-7h-9a3.5 3.5 0 0 1 0-7H16" />
+  </>,
+);

@@ -1,0 +1,2 @@
+export const HOW_TO_GET_ONE: string;
+export function findBrowser(): string | null;

@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+import { appEvents, appRequests } from './app';
+import { skillsEvents, skillsRequests } from './skills';
+
+export * from './common';
+export * from './app';
+export * from './skills';
+
+/** Every request method: `feature.verb` → input and output schemas. */
+export const requests = { ...appRequests, ...skillsRequests } as const;
+/** Every pushed event: past-tense fact → payload schema. */
+export const events = { ...appEvents, ...skillsEvents } as const;
+
+export type Method = keyof typeof requests;
+export type EventName = keyof typeof events;
+
+export type Requests = {
+  [M in Method]: {
+    input: z.input<(typeof requests)[M]['input']>;
+    output: z.infer<(typeof requests)[M]['output']>;
+  };
+};
+export type Events = { [E in EventName]: z.infer<(typeof events)[E]> };
+
+export const methodNames = Object.keys(requests) as Method[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export const isMethod = (name: unknown): name is Method =>
+  typeof name === 'string' && Object.prototype.hasOwnProperty.call(requests, name);
+export const isEventName = (name: unknown): name is EventName =>
+  typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);

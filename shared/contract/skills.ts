@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { Problem } from './common';
+
+/** Where a skill was discovered, lowest precedence first (DESIGN §2). */
+export const SkillSource = z.enum(['bundled', 'user', 'managed', 'workspace', 'extra']);
+export type SkillSource = z.infer<typeof SkillSource>;
+
+export const SkillType = z.enum(['instruction', 'script', 'direct']);
+export type SkillType = z.infer<typeof SkillType>;
+
+export const CostHint = z.enum(['low', 'medium', 'high']);
+
+export const Entrypoint = z.object({
+  name: z.string(),
+  path: z.string(),
+  description: z.string().optional(),
+});
+
+/**
+ * Every field of every accepted skill format, normalized (DESIGN §2,
+ * reference/skill-formats.md). Unknown fields are kept in `extra`.
+ */
+export const SkillMetadata = z.object({
+  name: z.string(),
+  description: z.string(),
+  displayName: z.string().optional(),
+  shortDescription: z.string().optional(),
+  version: z.string().optional(),
+  author: z.string().optional(),
+  license: z.string().optional(),
+  compatibility: z.string().optional(),
+  homepage: z.string().optional(),
+  emoji: z.string().optional(),
+  icon: z.string().optional(),
+  /** Codex `interface.icon_large`; `icon` holds `icon_small`. */
+  iconLarge: z.string().optional(),
+  brandColor: z.string().optional(),
+  category: z.string().optional(),
+  tags: z.array(z.string()),
+  type: SkillType,
+  whenToUse: z.string().optional(),
+  argumentHint: z.string().optional(),
+  defaultPrompt: z.string().optional(),
+  triggers: z.array(z.string()),
+  /** `triggers.hard` of `{ keywords, hard }` triggers; also included in `triggers`. */
+  hardTriggers: z.array(z.string()).optional(),
+  antiTriggers: z.array(z.string()),
+  costHint: CostHint,
+  parallelSafe: z.boolean(),
+  always: z.boolean(),
+  /** implicit: the router may pick it; user: `$name` / `/name` may invoke it. */
+  invocation: z.object({ implicit: z.boolean(), user: z.boolean() }),
+  requires: z.object({
+    bins: z.array(z.string()),
+    anyBins: z.array(z.string()),
+    env: z.array(z.string()),
+    config: z.array(z.string()),
+    os: z.array(z.string()),
+  }),
+  install: z.array(z.record(z.string(), z.unknown())),
+  /** OpenClaw `primaryEnv`: the env var bound to the skill's API key. */
+  primaryEnv: z.string().optional(),
+  /** OpenClaw / Clawdbot `toolHints`: tools the body expects to use. */
+  toolHints: z.array(z.string()).optional(),
+  allowedTools: z.array(z.string()),
+  permissions: z.object({
+    filesystem: z.object({ read: z.array(z.string()), write: z.array(z.string()) }),
+    network: z.object({ outbound: z.union([z.boolean(), z.array(z.string())]) }),
+    environment: z.object({ allow: z.array(z.string()) }),
+    /** apex-bridge style free-form permission names. */
+    named: z.array(z.string()),
+  }),
+  execution: z.object({
+    sandbox: z.enum(['none', 'process', 'os']).optional(),
+    approval: z.enum(['ask', 'auto', 'deny']).optional(),
+    timeoutMs: z.number().optional(),
+    dangerous: z.boolean(),
+    confirm: z.boolean(),
+    /** apex-bridge `confirm` given as text: the question to ask before running. */
+    confirmMessage: z.string().optional(),
+  }),
+  entrypoints: z.array(Entrypoint),
+  metadata: z.record(z.string(), z.unknown()),
+  /** Fields no known format defines, kept as written. */
+  extra: z.record(z.string(), z.unknown()),
+  /** Which file each normalized field came from (`SKILL.md`, `skill.yaml`, `agents/openai.yaml`). */
+  fieldSources: z.record(z.string(), z.string()),
+});
+export type SkillMetadata = z.infer<typeof SkillMetadata>;
+
+/** One row of the skill list. `id` is the skill folder's absolute path. */
+export const SkillSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  displayName: z.string().optional(),
+  emoji: z.string().optional(),
+  version: z.string().optional(),
+  author: z.string().optional(),
+  path: z.string(),
+  file: z.string(),
+  source: SkillSource,
+  root: z.string(),
+  type: SkillType,
+  triggers: z.array(z.string()),
+  tags: z.array(z.string()),
+  /** False when an error, an `os` that excludes this platform, or shadowing keeps the skill out of routing. */
+  routable: z.boolean(),
+  problems: z.array(Problem),
+  /** Id of the same-named skill of higher precedence that hides this one. */
+  shadowedBy: z.string().optional(),
+  /** Ids of same-named skills of lower precedence this one hides. */
+  shadows: z.array(z.string()),
+});
+export type SkillSummary = z.infer<typeof SkillSummary>;
+
+export const SearchedFolder = z.object({
+  path: z.string(),
+  source: SkillSource,
+  exists: z.boolean(),
+  skillCount: z.number().int(),
+  /** Set when this folder is the same (realpath) as an earlier one, which was searched instead. */
+  duplicateOf: z.string().optional(),
+  /** Scan diagnostics for the folder itself, e.g. the scan limit was reached. */
+  problems: z.array(Problem).optional(),
+});
+export type SearchedFolder = z.infer<typeof SearchedFolder>;
+
+export const FileEntry = z.object({
+  /** Path relative to the skill folder, `/`-separated. */
+  path: z.string(),
+  kind: z.enum(['file', 'dir']),
+  size: z.number().int(),
+  executable: z.boolean(),
+  /** Script language when the file is a runnable script (`python`, `bash`, `node`, ...). */
+  scriptLanguage: z.string().optional(),
+});
+export type FileEntry = z.infer<typeof FileEntry>;
+
+export const ValidationReport = z.object({
+  valid: z.boolean(),
+  errors: z.array(z.string()),
+});
+export type ValidationReport = z.infer<typeof ValidationReport>;
+
+export const SkillDetail = SkillSummary.extend({
+  metadata: SkillMetadata,
+  /** The frontmatter exactly as written (between the `---` lines). */
+  rawFrontmatter: z.string(),
+  /** The Markdown body, frontmatter removed. */
+  body: z.string(),
+  sidecars: z.array(z.object({ file: z.string(), raw: z.string() })),
+  files: z.array(FileEntry),
+  filesTruncated: z.boolean(),
+  /** sha256 over every file of the skill (paths and bytes). */
+  contentHash: z.string(),
+  validation: ValidationReport,
+});
+export type SkillDetail = z.infer<typeof SkillDetail>;
+
+export const SkillFile = z.object({
+  path: z.string(),
+  size: z.number().int(),
+  binary: z.boolean(),
+  truncated: z.boolean(),
+  content: z.string(),
+});
+export type SkillFile = z.infer<typeof SkillFile>;
+
+export const SkillList = z.object({
+  skills: z.array(SkillSummary),
+  folders: z.array(SearchedFolder),
+});
+export type SkillList = z.infer<typeof SkillList>;
+
+const SkillRef = z.object({ id: z.string().min(1).max(4096) }).strict();
+
+export const skillsRequests = {
+  /** Every skill found, with its problems and shadowing, and the folders searched. */
+  'skills.list': { input: z.object({}).strict(), output: SkillList },
+  /** Re-scan every discovery folder, then list. */
+  'skills.reload': { input: z.object({}).strict(), output: SkillList },
+  /** Full detail of one skill: body, metadata, raw frontmatter, files, hash, validation. */
+  'skills.get': { input: SkillRef, output: SkillDetail },
+  /** One file of a skill, read-only; paths are confined to the skill folder. */
+  'skills.readFile': {
+    input: z.object({ id: z.string().min(1).max(4096), path: z.string().min(1).max(4096) }).strict(),
+    output: SkillFile,
+  },
+  /** The strict reference validator's report for one skill. */
+  'skills.validate': { input: SkillRef, output: ValidationReport },
+} as const;
+
+export const skillsEvents = {
+  /** The set of skills changed (reload, install, edit on disk). */
+  'skills.changed': z.object({
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    changed: z.array(z.string()),
+  }),
+} as const;

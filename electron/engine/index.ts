@@ -1,8 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { AppInfo, SkillList } from '../../shared/contract';
+import type { AppInfo, Settings, SettingsPatch, SkillList } from '../../shared/contract';
 import { EngineEvents } from './events';
 import { resolveHome } from './paths';
+import { SettingsStore } from './settings';
 import { SkillCatalog } from './skills';
 
 export { EngineError } from './errors';
@@ -30,6 +31,9 @@ export interface Engine {
   readonly info: AppInfo;
   readonly skills: SkillCatalog;
   readonly events: EngineEvents;
+  readonly settings: SettingsStore;
+  /** Merge a settings patch, persist it and announce it. */
+  updateSettings(patch: SettingsPatch): Settings;
   /** Re-scan every discovery folder and announce what changed. */
   reloadSkills(): Promise<SkillList>;
   close(): Promise<void>;
@@ -38,12 +42,13 @@ export interface Engine {
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   const home = path.resolve(options.home ?? resolveHome());
   const workspace = path.resolve(options.workspace ?? process.cwd());
+  const settings = SettingsStore.at(home);
   const skills = await SkillCatalog.open({
     home,
     userHome: options.userHome ?? os.homedir(),
     workspace,
     bundledDir: options.bundledDir,
-    extraDirs: (options.skillDirs ?? []).map((dir) => path.resolve(dir)),
+    extraDirs: [...settings.get().skills.extraDirs, ...(options.skillDirs ?? [])].map((dir) => path.resolve(dir)),
     noDefaultPaths: options.noDefaultPaths ?? false,
   });
   const events = new EngineEvents();
@@ -58,6 +63,12 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     info,
     skills,
     events,
+    settings,
+    updateSettings(patch) {
+      const next = settings.update(patch);
+      events.emit('settings.changed', next);
+      return next;
+    },
     async reloadSkills() {
       const { list, diff } = await skills.reload();
       if (diff.added.length + diff.removed.length + diff.changed.length > 0) {

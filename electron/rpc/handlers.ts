@@ -15,5 +15,7 @@ export function createHandlers(engine: Engine): Handlers {
     'skills.get': async ({ id }) => engine.skills.get(id),
     'skills.readFile': async ({ id, path }) => engine.skills.readFile(id, path),
     'skills.validate': async ({ id }) => engine.skills.validate(id),
+    'settings.get': async () => engine.settings.get(),
+    'settings.update': async (patch) => engine.updateSettings(patch),
   };
 }

@@ -92,6 +92,25 @@ export function contractSuite(name: string, setup: () => ContractHarness) {
       expect(absolute.code).toBe('forbidden');
     });
 
+    it('updates settings, announces them, and refuses out-of-range values', async () => {
+      const { client, transport } = setup();
+      const announced = new Promise<unknown>((resolve) => {
+        const off = client.on('settings.changed', (payload) => {
+          off();
+          resolve(payload);
+        });
+      });
+      const before = await client.invoke('settings.get', {});
+      const updated = await client.invoke('settings.update', { routing: { threshold: 0.7 } });
+      expect(updated.routing.threshold).toBe(0.7);
+      expect(updated.routing.weights).toEqual(before.routing.weights);
+      expect(await announced).toMatchObject({ routing: { threshold: 0.7 } });
+      const bad = await transport.request('settings.update', { routing: { threshold: 7 } });
+      expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+      expect((await client.invoke('settings.get', {})).routing.threshold).toBe(0.7);
+      await client.invoke('settings.update', { routing: { threshold: before.routing.threshold } });
+    });
+
     it('pushes skills.changed after a reload finds a new skill', async () => {
       const { client, skillsDir } = setup();
       const changed = new Promise<unknown>((resolve) => {

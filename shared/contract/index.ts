@@ -1,15 +1,17 @@
 import type { z } from 'zod';
 import { appEvents, appRequests } from './app';
+import { settingsEvents, settingsRequests } from './settings';
 import { skillsEvents, skillsRequests } from './skills';
 
 export * from './common';
 export * from './app';
 export * from './skills';
+export * from './settings';
 
 /** Every request method: `feature.verb` → input and output schemas. */
-export const requests = { ...appRequests, ...skillsRequests } as const;
+export const requests = { ...appRequests, ...skillsRequests, ...settingsRequests } as const;
 /** Every pushed event: past-tense fact → payload schema. */
-export const events = { ...appEvents, ...skillsEvents } as const;
+export const events = { ...appEvents, ...skillsEvents, ...settingsEvents } as const;
 
 export type Method = keyof typeof requests;
 export type EventName = keyof typeof events;

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { tempDir } from '../testing/fixtures';
+import { SettingsStore } from './settings';
+
+const root = tempDir();
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+it('starts from defaults, merges patches and persists them for the next start', () => {
+  const home = path.join(root, 'a');
+  const store = SettingsStore.at(home);
+  expect(store.get().routing.threshold).toBe(0.65);
+  expect(store.get().routing.weights.intent_match).toBe(0.4);
+  store.update({ routing: { threshold: 0.5, weights: { cost: 0.2 } }, skills: { disabled: ['x'] } });
+  const reopened = SettingsStore.at(home).get();
+  expect(reopened.routing).toMatchObject({ threshold: 0.5, topK: 3 });
+  expect(reopened.routing.weights).toMatchObject({ cost: 0.2, intent_match: 0.4 });
+  expect(reopened.skills.disabled).toEqual(['x']);
+  expect(fs.readdirSync(home).filter((file) => file.endsWith('.tmp'))).toEqual([]);
+});
+
+it('keeps a corrupt settings file aside instead of losing it', () => {
+  const home = path.join(root, 'b');
+  fs.mkdirSync(home);
+  fs.writeFileSync(path.join(home, 'settings.json'), '{"routing": ');
+  const store = SettingsStore.at(home);
+  expect(store.loadProblem).toMatch(/not valid JSON/);
+  expect(store.get().routing.threshold).toBe(0.65);
+  const kept = fs.readdirSync(home).find((file) => file.startsWith('settings.json.corrupt-'));
+  expect(fs.readFileSync(path.join(home, kept!), 'utf8')).toBe('{"routing": ');
+});
+
+it('rejects values outside the schema without writing anything', () => {
+  const home = path.join(root, 'c');
+  const store = SettingsStore.at(home);
+  expect(() => store.update({ routing: { threshold: 2 } })).toThrow();
+  expect(fs.existsSync(path.join(home, 'settings.json'))).toBe(false);
+});

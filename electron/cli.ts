@@ -1,7 +1,12 @@
 import { parseArgs } from 'node:util';
 import { readVersion } from './cli/context';
-import { serve } from './cli/serve';
-import { skillsList, skillsValidate } from './cli/skills';
+
+// Commands load lazily: `skills list` is benchmarked as a whole process, and the browser
+// host's modules (http, ws, zlib) cost ~100 ms of start-up it does not need.
+const commands = {
+  skills: () => import('./cli/skills'),
+  serve: () => import('./cli/serve'),
+};
 
 const USAGE = `skilldeck — agent skills: list, validate, serve (DESIGN §7)
 
@@ -41,15 +46,19 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return values.help ? 0 : 2;
   }
-  if (command === 'skills' && sub === 'list') return skillsList({ ...discovery, json: values.json });
-  if (command === 'skills' && sub === 'validate') return skillsValidate(arg, { json: values.json });
+  if (command === 'skills' && sub === 'list') {
+    return (await commands.skills()).skillsList({ ...discovery, json: values.json });
+  }
+  if (command === 'skills' && sub === 'validate') {
+    return (await commands.skills()).skillsValidate(arg, { json: values.json });
+  }
   if (command === 'serve') {
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       process.stderr.write(`--port must be an integer 0–65535, got ${values.port}\n`);
       return 2;
     }
-    return serve({ ...discovery, port, open: values.open });
+    return (await commands.serve()).serve({ ...discovery, port, open: values.open });
   }
   process.stderr.write(`Unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
   return 2;

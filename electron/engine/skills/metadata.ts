@@ -1,7 +1,7 @@
 import type { Problem, SkillMetadata } from '../../../shared/contract';
 import type { YamlMap } from './fields';
 import type { Layer } from './layer';
-import type { LayerValues } from './layerBuilder';
+import { emptyValues, VALUE_KEYS } from './layerBuilder';
 import { error, warning } from './problems';
 
 export interface ComposeContext {
@@ -29,18 +29,21 @@ const isSkillYaml = (file: string) => file === 'skill.yaml' || file === 'skill.y
  */
 export function composeMetadata(layers: Layer[], ctx: ComposeContext): SkillMetadata {
   // Plain objects and direct reads: this runs for every skill at start-up.
-  const v: LayerValues = {};
+  const single = layers.length === 1;
+  const v = single ? layers[0].values : emptyValues();
   const fieldSources: Record<string, string> = {};
-  const extra: YamlMap = {};
+  const extra: YamlMap = single ? layers[0].extra : {};
   for (const layer of layers) {
-    for (const key of Object.keys(layer.values) as (keyof LayerValues)[]) {
+    for (const key of VALUE_KEYS) {
+      const value = layer.values[key];
+      if (value === undefined) continue;
       // Either SKILL.md's `disable-model-invocation` or Codex's `allow_implicit_invocation: false`
       // keeps the model from picking the skill; only skill.yaml, SkillDeck's own file, can undo it.
-      if (key === 'invocation.implicit' && v[key] === false && !isSkillYaml(layer.file)) continue;
-      (v as Record<string, unknown>)[key] = layer.values[key];
+      if (!single && key === 'invocation.implicit' && v[key] === false && !isSkillYaml(layer.file)) continue;
       fieldSources[key] = layer.file;
+      if (!single) (v as Record<string, unknown>)[key] = value;
     }
-    Object.assign(extra, layer.extra);
+    if (!single) Object.assign(extra, layer.extra);
   }
 
   const name = nameOf(v.name, ctx);

@@ -1,5 +1,6 @@
 // `npm run bench`: speed targets live here, not in timed tests. Prints one JSON document.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,5 +50,10 @@ if (fs.existsSync(corpus)) {
 } else {
   results.corpus_list = { skipped: `corpus not found at ${corpus}` };
 }
+
+// Routing (issue 4): latency at 100 / 1k / 10k synthetic skills and over the corpus, index
+// build time, and the quality table (SkillDeck vs trigger-only vs the seeds' scorer).
+const { benchRouting } = createRequire(import.meta.url)(path.join(root, 'dist', 'node', 'routing-bench.cjs'));
+results.routing = await benchRouting({ corpusSkills: corpus, bundledDir: path.join(root, 'skills') });
 
 console.log(JSON.stringify(results, null, 2));

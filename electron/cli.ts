@@ -5,7 +5,9 @@ import { readVersion } from './cli/context';
 // host's modules (http, ws, zlib) cost ~100 ms of start-up it does not need.
 const commands = {
   skills: () => import('./cli/skills'),
+  install: () => import('./cli/install'),
   serve: () => import('./cli/serve'),
+  route: () => import('./cli/route'),
 };
 
 const USAGE = `skilldeck — agent skills: list, validate, serve (DESIGN §7)
@@ -13,6 +15,12 @@ const USAGE = `skilldeck — agent skills: list, validate, serve (DESIGN §7)
 Usage:
   skilldeck skills list     [--skills DIR]… [--no-default-paths] [--json]
   skilldeck skills validate PATH [--json]            exit 1 when invalid
+  skilldeck skills install  SOURCE [--yes] [--json] [--replace] [--name NEW] [--ref REF] [--path SUB]
+                            SOURCE: a folder, a .zip / .skill archive, or a git URL (URL#ref works)
+  skilldeck skills remove   NAME [--json]            moves a managed skill to the trash
+  skilldeck skills restore  [TRASH_ID]               undo a remove or replace; lists the trash without one
+  skilldeck route "QUERY"   [--skills DIR]… [--no-default-paths] [--json]   records a route event
+  skilldeck eval SKILL      [--skills DIR]… [--no-default-paths] [--json]   trigger evals; exit 1 on a failure
   skilldeck serve           [--port N] [--open] [--skills DIR]… [--no-default-paths]
   skilldeck --version
 `;
@@ -21,6 +29,11 @@ const options = {
   skills: { type: 'string', multiple: true, default: [] as string[] },
   'no-default-paths': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
+  yes: { type: 'boolean', short: 'y', default: false },
+  replace: { type: 'boolean', default: false },
+  name: { type: 'string' },
+  ref: { type: 'string' },
+  path: { type: 'string' },
   port: { type: 'string', default: '0' },
   open: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -52,6 +65,31 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'skills' && sub === 'validate') {
     return (await commands.skills()).skillsValidate(arg, { json: values.json });
   }
+  if (command === 'skills' && sub === 'install') {
+    const { yes, json, replace, name, ref, path } = values;
+    return (await commands.install()).skillsInstall(arg, {
+      ...discovery,
+      yes,
+      json,
+      replace,
+      name,
+      ref,
+      path,
+    });
+  }
+  if (command === 'skills' && sub === 'remove') {
+    return (await commands.install()).skillsRemove(arg, { ...discovery, json: values.json });
+  }
+  if (command === 'skills' && sub === 'restore')
+    return (await commands.install()).skillsRestore(arg, discovery);
+  if (command === 'route') {
+    return (await commands.route()).routeCommand(positionals.slice(1).join(' ') || undefined, {
+      ...discovery,
+      json: values.json,
+    });
+  }
+  if (command === 'eval')
+    return (await commands.route()).evalCommand(sub, { ...discovery, json: values.json });
   if (command === 'serve') {
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {

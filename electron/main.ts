@@ -75,7 +75,10 @@ async function start(): Promise<void> {
       : path.join(app.getAppPath(), 'skills'),
     workspace: process.env.SKILLDECK_WORKSPACE || process.cwd(),
     version: app.getVersion(),
+    watch: true,
   });
+  // Closes the file watcher and drops unfinished install previews' staging dirs.
+  app.on('will-quit', () => void engine.close());
 
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {

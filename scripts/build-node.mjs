@@ -21,6 +21,12 @@ const common = {
 export async function buildNode() {
   await Promise.all([
     build({ ...common, entryPoints: ['electron/cli.ts'], outfile: 'dist/node/cli.cjs' }),
+    // `npm run bench` measures the router in-process through this bundle (never shipped in the app).
+    build({
+      ...common,
+      entryPoints: ['electron/engine/routing/bench.ts'],
+      outfile: 'dist/node/routing-bench.cjs',
+    }),
     build({ ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs' }),
     // A sandboxed preload may only require('electron'): everything else is bundled in.
     build({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs' }),

@@ -22,12 +22,14 @@ export function readVersion(): string {
   }
 }
 
-export function openEngine(flags: DiscoveryFlags): Promise<Engine> {
+/** The engine over the user's folders; `watch` only for long-running commands (`serve`). */
+export function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine> {
   const bundledDir = path.join(appRoot(), 'skills');
   return createEngine({
     bundledDir: fs.existsSync(bundledDir) ? bundledDir : undefined,
     skillDirs: flags.skills,
     noDefaultPaths: flags['no-default-paths'],
     version: readVersion(),
+    watch,
   });
 }

@@ -22,7 +22,7 @@ export async function serve(flags: DiscoveryFlags & { port: number; open: boolea
     process.stderr.write(`The renderer is not built (${rendererDir}). Run \`npm run build\` first.\n`);
     return 1;
   }
-  const engine = await openEngine(flags);
+  const engine = await openEngine(flags, true);
   const host = await startHost({
     rpc: createRpcServer(engine),
     rendererDir,

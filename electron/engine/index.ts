@@ -2,9 +2,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AppInfo, Settings, SettingsPatch, SkillList } from '../../shared/contract';
 import { EngineEvents } from './events';
+import { createInstallApi, recoverInstalls, type InstallApi } from './install';
 import { resolveHome } from './paths';
+import { RoutingService } from './routing';
 import { SettingsStore } from './settings';
 import { SkillCatalog } from './skills';
+import { watchSkillRoots, type SkillWatcher } from './skills/watcher';
 
 export { EngineError } from './errors';
 export { resolveHome } from './paths';
@@ -24,6 +27,8 @@ export interface EngineOptions {
   /** Search only `skillDirs`. */
   noDefaultPaths?: boolean;
   version?: string;
+  /** Watch the discovery folders and reload on change (the app and `serve`; never a one-shot CLI). */
+  watch?: boolean;
 }
 
 /** The one facade every adapter (Electron main, browser host, CLI) wraps. */
@@ -32,6 +37,14 @@ export interface Engine {
   readonly skills: SkillCatalog;
   readonly events: EngineEvents;
   readonly settings: SettingsStore;
+  /** The router, route log, stats, metrics and trigger evals (issue 4). */
+  readonly routing: RoutingService;
+  /** Install / remove / trash / per-skill switches / diagnosis (issue 3). */
+  readonly install: InstallApi;
+  /** Resolves once the file watcher (option `watch`) reports changes; at once without it. */
+  readonly watching: Promise<void>;
+  /** The skill list with each skill's settings switches (`enabled`, `autoSelect`) filled in. */
+  listSkills(): SkillList;
   /** Merge a settings patch, persist it and announce it. */
   updateSettings(patch: SettingsPatch): Settings;
   /** Re-scan every discovery folder and announce what changed. */
@@ -43,15 +56,54 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   const home = path.resolve(options.home ?? resolveHome());
   const workspace = path.resolve(options.workspace ?? process.cwd());
   const settings = SettingsStore.at(home);
+  // Before the first scan, so a skill put back by the repair is listed.
+  recoverInstalls(home);
   const skills = await SkillCatalog.open({
     home,
     userHome: options.userHome ?? os.homedir(),
     workspace,
     bundledDir: options.bundledDir,
-    extraDirs: [...settings.get().skills.extraDirs, ...(options.skillDirs ?? [])].map((dir) => path.resolve(dir)),
+    extraDirs: [...settings.get().skills.extraDirs, ...(options.skillDirs ?? [])].map((dir) =>
+      path.resolve(dir),
+    ),
     noDefaultPaths: options.noDefaultPaths ?? false,
   });
   const events = new EngineEvents();
+  const routing = new RoutingService({ home, catalog: skills, settings, events });
+  const withSwitches = (list: SkillList): SkillList => {
+    const { disabled, neverAutoSelect } = settings.get().skills;
+    return {
+      ...list,
+      skills: list.skills.map((s) => ({
+        ...s,
+        enabled: !disabled.includes(s.name),
+        autoSelect: !neverAutoSelect.includes(s.name),
+      })),
+    };
+  };
+  let watcher: SkillWatcher | undefined;
+  const existingRoots = () =>
+    skills
+      .list()
+      .folders.filter((f) => f.exists && !f.duplicateOf)
+      .map((f) => f.path);
+  const updateSettings = (patch: SettingsPatch): Settings => {
+    const next = settings.update(patch);
+    events.emit('settings.changed', next);
+    return next;
+  };
+  const reloadSkills = async (): Promise<SkillList> => {
+    const { list, diff } = await skills.reload();
+    // A folder created since start-up (e.g. the managed one, by a first install) is watched from now on.
+    watcher?.add(existingRoots());
+    if (diff.added.length + diff.removed.length + diff.changed.length > 0) {
+      events.emit('skills.changed', diff);
+    }
+    return withSwitches(list);
+  };
+  const install = createInstallApi({ home, skills, settings, events, reload: reloadSkills, updateSettings });
+  if (options.watch)
+    watcher = watchSkillRoots(existingRoots(), () => void reloadSkills().catch(() => undefined));
   const info: AppInfo = {
     name: 'SkillDeck',
     version: options.version ?? '0.0.0',
@@ -64,18 +116,15 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     skills,
     events,
     settings,
-    updateSettings(patch) {
-      const next = settings.update(patch);
-      events.emit('settings.changed', next);
-      return next;
+    routing,
+    install,
+    watching: watcher?.ready ?? Promise.resolve(),
+    listSkills: () => withSwitches(skills.list()),
+    updateSettings,
+    reloadSkills,
+    async close() {
+      await watcher?.close();
+      await install.close();
     },
-    async reloadSkills() {
-      const { list, diff } = await skills.reload();
-      if (diff.added.length + diff.removed.length + diff.changed.length > 0) {
-        events.emit('skills.changed', diff);
-      }
-      return list;
-    },
-    async close() {},
   };
 }

@@ -29,11 +29,17 @@ export class SettingsStore {
     try {
       const parsed = Settings.safeParse(JSON.parse(text));
       if (parsed.success) return { settings: parsed.data };
-      return { settings: Settings.parse({}), problem: `${file} does not match the settings schema; defaults used.` };
+      return {
+        settings: Settings.parse({}),
+        problem: `${file} does not match the settings schema; defaults used.`,
+      };
     } catch {
       // A corrupt file is kept aside, never silently overwritten (nothing is lost).
       fs.copyFileSync(file, `${file}.corrupt-${Date.now()}`);
-      return { settings: Settings.parse({}), problem: `${file} is not valid JSON; a copy was kept, defaults used.` };
+      return {
+        settings: Settings.parse({}),
+        problem: `${file} is not valid JSON; a copy was kept, defaults used.`,
+      };
     }
   }
 

@@ -111,6 +111,111 @@ export function contractSuite(name: string, setup: () => ContractHarness) {
       await client.invoke('settings.update', { routing: { threshold: before.routing.threshold } });
     });
 
+    it('previews an install with its capabilities and progress, commits it, and refuses hostile or unknown input', async () => {
+      const { client, transport, skillsDir } = setup();
+      const src = path.join(path.dirname(skillsDir), `install-src-${name.replace(/\W+/g, '-')}`, 'tool');
+      writeTree(src, {
+        'SKILL.md':
+          '---\nname: tool\ndescription: A tool to install.\npermissions:\n  network:\n    outbound: [api.example.com]\n---\nbody\n',
+        'scripts/run.py': 'print(1)\n',
+      });
+      const phases: string[] = [];
+      const off = client.on('install.progress', (p) => {
+        if (p.previewId === 'contract-preview-1') phases.push(p.phase);
+      });
+      const preview = await client.invoke('install.preview', {
+        source: { kind: 'folder', path: src },
+        previewId: 'contract-preview-1',
+      });
+      off();
+      expect(preview.previewId).toBe('contract-preview-1');
+      expect(preview.candidates[0]).toMatchObject({ name: 'tool', conflict: null });
+      expect(preview.candidates[0].capabilities).toEqual(
+        expect.arrayContaining(['runs python scripts', 'reaches api.example.com']),
+      );
+      expect(phases).toContain('done');
+      const result = await client.invoke('install.commit', {
+        previewId: preview.previewId,
+        select: [{ name: 'tool' }],
+      });
+      expect(result.installed[0]).toMatchObject({ name: 'tool' });
+      try {
+        expect(fs.existsSync(path.join(result.installed[0].path, 'scripts/run.py'))).toBe(true);
+        const again = await rejection(
+          client.invoke('install.commit', { previewId: preview.previewId, select: [{ name: 'tool' }] }),
+        );
+        expect(again.code).toBe('not_found');
+        const badSource = await transport.request('install.preview', { source: { kind: 'ftp', path: src } });
+        expect(badSource).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+        fs.symlinkSync('/etc/passwd', path.join(src, 'passwd'));
+        const hostile = await rejection(
+          client.invoke('install.preview', { source: { kind: 'folder', path: src } }),
+        );
+        expect(hostile.code).toBe('forbidden');
+        expect(hostile.message).toMatch(/symbolic link/);
+      } finally {
+        fs.rmSync(path.dirname(src), { recursive: true, force: true });
+        fs.rmSync(result.installed[0].path, { recursive: true, force: true });
+      }
+    });
+
+    it('switches a skill off, explains why it is unused, and refuses to remove an unmanaged one', async () => {
+      const { client, skillsDir } = setup();
+      const alpha = path.join(skillsDir, 'alpha');
+      expect(await client.invoke('skills.setEnabled', { name: 'alpha', enabled: false })).toEqual({
+        name: 'alpha',
+        enabled: false,
+        autoSelect: true,
+      });
+      try {
+        const listed = (await client.invoke('skills.list', {})).skills.find((s) => s.id === alpha);
+        expect(listed).toMatchObject({ enabled: false, autoSelect: true });
+        const why = await client.invoke('skills.diagnose', { id: alpha });
+        expect(why.reasons.map((r) => r.code)).toEqual(['disabled']);
+        const beta = await client.invoke('skills.diagnose', { id: path.join(skillsDir, 'beta') });
+        expect(beta.reasons[0]).toMatchObject({ code: 'parse-error', blocks: 'all' });
+        const remove = await rejection(client.invoke('skills.remove', { id: alpha }));
+        expect(remove.code).toBe('forbidden');
+        expect(remove.message).toContain(alpha);
+        expect((await client.invoke('trash.list', {})).items).toEqual([]);
+      } finally {
+        await client.invoke('skills.setEnabled', { name: 'alpha', enabled: true });
+      }
+    });
+
+    it('previews a route with its breakdown, explains why not, records and lists routes', async () => {
+      const { client, transport, skillsDir } = setup();
+      const preview = await client.invoke('route.preview', { query: '$alpha do the thing' });
+      expect(preview.plan.primary).toBe('alpha');
+      expect(preview.candidates[0]).toMatchObject({ name: 'alpha', source: 'forced', status: 'selected' });
+      expect(Object.keys(preview.candidates[0].factors)).toHaveLength(6);
+      const before = (await client.invoke('metrics.get', {})).total;
+      expect(before).toBeGreaterThanOrEqual(0);
+      const why = await client.invoke('route.whyNot', {
+        query: 'anything',
+        id: path.join(skillsDir, 'beta'),
+      });
+      expect(why.candidate.status).toBe('unroutable');
+      const recorded = new Promise<unknown>((resolve) => {
+        const off = client.on('route.recorded', (payload) => {
+          off();
+          resolve(payload);
+        });
+      });
+      const event = await client.invoke('route.commit', { query: '$alpha once more' });
+      expect(await recorded).toMatchObject({ route_id: event.route_id });
+      expect((await client.invoke('activity.get', { route_id: event.route_id })).query).toBe(
+        '$alpha once more',
+      );
+      expect((await client.invoke('activity.list', { limit: 1 })).events[0].route_id).toBe(event.route_id);
+      expect((await client.invoke('metrics.get', {})).total).toBe(before + 1);
+      const empty = await transport.request('route.preview', { query: '' });
+      expect(empty).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+      const garbage = await transport.request('route.whyNot', { query: 'x', id: 42 });
+      expect(garbage).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+      expect((await rejection(client.invoke('activity.get', { route_id: 'nope' }))).code).toBe('not_found');
+    });
+
     it('pushes skills.changed after a reload finds a new skill', async () => {
       const { client, skillsDir } = setup();
       const changed = new Promise<unknown>((resolve) => {

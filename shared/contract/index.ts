@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import { appEvents, appRequests } from './app';
+import { installEvents, installRequests } from './install';
+import { routingEvents, routingRequests } from './routing';
 import { settingsEvents, settingsRequests } from './settings';
 import { skillsEvents, skillsRequests } from './skills';
 
@@ -7,11 +9,25 @@ export * from './common';
 export * from './app';
 export * from './skills';
 export * from './settings';
+export * from './install';
+export * from './routing';
 
 /** Every request method: `feature.verb` → input and output schemas. */
-export const requests = { ...appRequests, ...skillsRequests, ...settingsRequests } as const;
+export const requests = {
+  ...appRequests,
+  ...skillsRequests,
+  ...settingsRequests,
+  ...routingRequests,
+  ...installRequests,
+} as const;
 /** Every pushed event: past-tense fact → payload schema. */
-export const events = { ...appEvents, ...skillsEvents, ...settingsEvents } as const;
+export const events = {
+  ...appEvents,
+  ...skillsEvents,
+  ...settingsEvents,
+  ...routingEvents,
+  ...installEvents,
+} as const;
 
 export type Method = keyof typeof requests;
 export type EventName = keyof typeof events;

@@ -33,6 +33,8 @@ export const RoutingSettings = z.object({
   threshold: z.number().min(0).max(1).default(0.65),
   /** k: how many semantic candidates recall keeps. */
   topK: z.number().int().min(1).max(50).default(3),
+  /** routing spec §18 `max_parallel_skills`: how many parallel_safe skills one group may hold. */
+  maxParallel: z.number().int().min(1).max(4).default(2),
 });
 
 export const Settings = z.object({

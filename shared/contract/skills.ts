@@ -111,6 +111,10 @@ export const SkillSummary = z.object({
   shadowedBy: z.string().optional(),
   /** Ids of same-named skills of lower precedence this one hides. */
   shadows: z.array(z.string()),
+  /** False when settings disable this skill's name (`skills.setEnabled`). */
+  enabled: z.boolean().optional(),
+  /** False when only `$name` may invoke it (`skills.setAutoSelect`). */
+  autoSelect: z.boolean().optional(),
 });
 export type SkillSummary = z.infer<typeof SkillSummary>;
 

@@ -42,6 +42,7 @@ export class SkillCatalog {
   private entries = new Map<string, Entry>();
   private folders: SearchedFolder[] = [];
   private scannedAt = 0;
+  private generation = 0;
 
   private constructor(private readonly options: CatalogOptions) {}
 
@@ -54,6 +55,11 @@ export class SkillCatalog {
 
   private get platform(): NodeJS.Platform {
     return this.options.platform ?? process.platform;
+  }
+
+  /** Bumped by every scan, so derived indexes (the router's) rebuild once per change. */
+  get version(): number {
+    return this.generation;
   }
 
   /** Every skill (discovery order: roots by precedence, then path order) and every folder searched. */
@@ -212,6 +218,7 @@ export class SkillCatalog {
     });
     this.entries = entries;
     this.folders = folders;
+    this.generation++;
   }
 }
 

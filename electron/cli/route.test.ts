@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RouteEvent, EvalReport } from '../../shared/contract';
+import { tempDir, writeTree } from '../testing/fixtures';
+
+// DESIGN §7: `skilldeck route` and `skilldeck eval`, run as real processes against a temp home.
+const root = tempDir('skilldeck-cli-route-');
+const cli = path.join(root, 'cli.cjs');
+const home = path.join(root, 'home');
+const skills = path.join(root, 'skills');
+
+beforeAll(async () => {
+  await build({
+    entryPoints: [path.join(__dirname, '..', 'cli.ts')],
+    outfile: cli,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+    external: ['electron', 'bufferutil', 'utf-8-validate'],
+  });
+  writeTree(skills, {
+    'weather-now/SKILL.md':
+      '---\nname: weather-now\ndescription: Reports the current weather forecast for a city.\ntriggers: [weather, 天气]\ncost_hint: low\n---\nbody\n',
+    'weather-now/evals/trigger_evals.json': JSON.stringify([
+      { query: 'weather in Paris', should_trigger: true },
+      { query: 'tell me a joke', should_trigger: true },
+    ]),
+  });
+}, 60_000);
+
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [cli, ...args, '--no-default-paths', '--skills', skills], {
+    env: { ...process.env, SKILLDECK_HOME: home, HOME: root },
+    encoding: 'utf8',
+  });
+
+describe('skilldeck route / eval', () => {
+  it('route --json prints the DESIGN §7 shape and records the event', () => {
+    const result = run('route', '明天上海天气怎么样', '--json');
+    expect(result.status).toBe(0);
+    const event = RouteEvent.parse(JSON.parse(result.stdout));
+    expect(event.plan.primary).toBe('weather-now');
+    expect(event.candidates[0].factors.intent_match).toMatchObject({ weight: 0.4 });
+    const log = fs.readFileSync(path.join(home, 'events', 'routes.jsonl'), 'utf8');
+    expect(log).toContain(event.route_id);
+    const none = JSON.parse(run('route', 'tell me a joke', '--json').stdout);
+    expect(none.plan.primary).toBeNull();
+  });
+
+  it('route prints a readable breakdown and refuses an empty query', () => {
+    const result = run('route', 'weather in Paris');
+    expect(result.stdout).toContain('Primary: weather-now');
+    expect(run('route').status).toBe(2);
+  });
+
+  it('eval exits 1 when a case fails and reports precision and recall', () => {
+    const result = run('eval', 'weather-now', '--json');
+    expect(result.status).toBe(1);
+    const report = EvalReport.parse(JSON.parse(result.stdout));
+    expect(report).toMatchObject({ passed: 1, failed: 1, precision: 1, recall: 0.5 });
+    expect(run('eval', 'no-such-skill').status).toBe(2);
+  });
+});

@@ -1,0 +1,123 @@
+import path from 'node:path';
+import type { EvalReport, RouteCandidate, RouteEvent } from '../../shared/contract';
+import { openEngine, type DiscoveryFlags } from './context';
+
+const pad = (text: string, width: number) =>
+  text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+const pct = (x: number | null) => (x === null ? '—' : `${Math.round(x * 100)}%`);
+
+/** A 20-cell bar of the score, with T marked: the score panel, in a terminal. */
+function bar(score: number, threshold: number): string {
+  const cells = Array.from<unknown, string>({ length: 20 }, (_, i) =>
+    i < Math.round(score * 20) ? '█' : '·',
+  );
+  cells[Math.min(19, Math.round(threshold * 20))] = '|';
+  return cells.join('');
+}
+
+function printRoute(event: RouteEvent): void {
+  const out: string[] = [
+    `Query: ${event.query}`,
+    `Routed in ${event.latency_ms} ms (T = ${event.threshold})`,
+    '',
+  ];
+  if (event.candidates.length === 0) out.push('  no candidates');
+  for (const c of event.candidates) {
+    out.push(
+      `  ${pad(c.name, 28)} ${pad(c.source, 9)} ${c.score.toFixed(3)} ${bar(c.score, event.threshold)} ${c.status}`,
+    );
+    out.push(`      ${c.reason}${c.missing ? ` (missing: ${c.missing.join(', ')})` : ''}`);
+    out.push(`      ${factorLine(c)}`);
+  }
+  const { plan } = event;
+  out.push('', `Primary: ${plan.primary ?? '(none — plain chat)'}`);
+  if (plan.skills.length > 1) out.push(`Skills: ${plan.skills.join(', ')}`);
+  if (plan.parallel_groups.length > 0)
+    out.push(`Groups: ${plan.parallel_groups.map((g) => `[${g.join(' + ')}]`).join(' → ')}`);
+  out.push(`Fallback: ${plan.fallback_chain.map((s) => (s.type === 'skill' ? s.name : s.type)).join(' → ')}`);
+  out.push(
+    `Estimated cost: ${plan.estimated_cost}`,
+    `Why: ${plan.routing_reason}`,
+    `Route id: ${event.route_id}`,
+  );
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+const factorLine = (c: RouteCandidate) =>
+  Object.entries(c.factors)
+    .map(([name, f]) => `${name} ${f.value.toFixed(2)}×${f.weight.toFixed(2)}`)
+    .join('  ');
+
+/** `route "QUERY"`: route one query, record the event (DESIGN §7), print the breakdown. */
+export async function routeCommand(
+  query: string | undefined,
+  flags: DiscoveryFlags & { json: boolean },
+): Promise<number> {
+  if (!query?.trim()) {
+    process.stderr.write('usage: skilldeck route "QUERY" [--skills DIR]… [--no-default-paths] [--json]\n');
+    return 2;
+  }
+  const engine = await openEngine(flags);
+  try {
+    const event = engine.routing.commit(query, 'cli');
+    if (flags.json) process.stdout.write(`${JSON.stringify(event)}\n`);
+    else printRoute(event);
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+function printEval(report: EvalReport): void {
+  const out = [`Trigger evals for ${report.name} (${report.file})`, ''];
+  for (const c of report.cases) {
+    const expected = c.should_trigger ? 'should trigger' : 'should not';
+    const got = c.triggered ? 'triggered' : `${c.status}${c.primary ? ` → ${c.primary}` : ''}`;
+    out.push(
+      `  ${c.pass ? '✓' : '✗'} ${pad(expected, 15)} ${pad(got, 28)} ${c.score.toFixed(2)}  ${c.query.replace(/\s+/g, ' ')}`,
+    );
+  }
+  out.push(
+    '',
+    `${report.passed}/${report.cases.length} passed · precision ${pct(report.precision)} · recall ${pct(report.recall)}`,
+  );
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/**
+ * `eval SKILL`: the skill's evals/trigger_evals.json through the router. Exit 0 when every
+ * case passes, 1 when one fails or the skill has no trigger evals, 2 on usage errors.
+ */
+export async function evalCommand(
+  skill: string | undefined,
+  flags: DiscoveryFlags & { json: boolean },
+): Promise<number> {
+  if (!skill) {
+    process.stderr.write('usage: skilldeck eval SKILL [--skills DIR]… [--no-default-paths] [--json]\n');
+    return 2;
+  }
+  const engine = await openEngine(flags);
+  try {
+    const { skills } = engine.skills.list();
+    const byPath = skills.find((s) => s.id === path.resolve(skill));
+    const match =
+      byPath ?? skills.find((s) => s.name === skill && !s.shadowedBy) ?? skills.find((s) => s.name === skill);
+    if (!match) {
+      process.stderr.write(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.\n`);
+      return 2;
+    }
+    let report: EvalReport;
+    try {
+      report = engine.routing.runEvals(match.id);
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return 1;
+    }
+    if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else if (report.file === null) process.stderr.write(`${match.name} has no evals/trigger_evals.json.\n`);
+    else printEval(report);
+    return report.file !== null && report.failed === 0 ? 0 : 1;
+  } finally {
+    await engine.close();
+  }
+}

@@ -1,0 +1,110 @@
+import type {
+  Diagnosis,
+  InstallPreview,
+  InstallResult,
+  InstallSource,
+  SkillSwitches,
+  TrashItem,
+} from '../../../shared/contract';
+import type { EngineEvents } from '../events';
+import type { SettingsStore } from '../settings';
+import type { SkillCatalog } from '../skills';
+import { diagnoseSkill } from '../skills/diagnose';
+import { notFound } from '../errors';
+import { Installer } from './installer';
+
+export { recoverInstalls } from './installer';
+
+export { INSTALL_LIMITS } from './limits';
+export { detectSandboxTier } from './sandboxTier';
+
+/** Install, remove, trash, per-skill switches and diagnosis, as the engine facade offers them. */
+export interface InstallApi {
+  preview(source: InstallSource, previewId?: string): Promise<InstallPreview>;
+  commit(
+    previewId: string,
+    select: { name: string; onConflict: 'replace' | 'rename' | 'cancel'; newName?: string }[],
+  ): Promise<InstallResult>;
+  cancel(previewId: string): Promise<boolean>;
+  remove(id: string): Promise<TrashItem>;
+  restore(trashId: string): Promise<{ id: string; name: string }>;
+  trashList(): TrashItem[];
+  emptyTrash(trashId?: string): number;
+  setSwitches(name: string, change: { enabled?: boolean; autoSelect?: boolean }): SkillSwitches;
+  diagnose(id: string): Diagnosis;
+  /** Drops open previews' staging dirs (called by `engine.close()`). */
+  close(): Promise<void>;
+}
+
+export interface InstallApiDeps {
+  home: string;
+  skills: SkillCatalog;
+  settings: SettingsStore;
+  events: EngineEvents;
+  /** Re-scan and announce `skills.changed` (the facade's `reloadSkills`). */
+  reload(): Promise<unknown>;
+  /** Persist a settings patch and announce it (the facade's `updateSettings`). */
+  updateSettings(patch: { skills: { disabled?: string[]; neverAutoSelect?: string[] } }): void;
+}
+
+const toggle = (list: string[], name: string, present: boolean): string[] =>
+  present ? [...new Set([...list, name])] : list.filter((n) => n !== name);
+
+/** Wires the installer to the catalog, settings and events; every change ends in a reload. */
+export function createInstallApi(deps: InstallApiDeps): InstallApi {
+  const { skills, settings } = deps;
+  const installer = new Installer({
+    home: deps.home,
+    versionOf: (dir) => skills.metadata(dir)?.version,
+    progress: (payload) => deps.events.emit('install.progress', payload),
+  });
+  const summary = (id: string) => {
+    const found = skills.list().skills.find((s) => s.id === id);
+    if (!found) throw notFound(`No skill with id "${id.slice(0, 200)}"; list the skills to get valid ids.`);
+    return found;
+  };
+  const switches = (name: string): SkillSwitches => {
+    const s = settings.get().skills;
+    return { name, enabled: !s.disabled.includes(name), autoSelect: !s.neverAutoSelect.includes(name) };
+  };
+  return {
+    preview: (source, previewId) => installer.preview(source, previewId),
+    async commit(previewId, select) {
+      const result = await installer.commit(previewId, select);
+      // The reload re-reads requirements too: readiness is re-checked after every install.
+      await deps.reload();
+      return result;
+    },
+    cancel: (previewId) => installer.cancel(previewId),
+    async remove(id) {
+      const s = summary(id);
+      const item = installer.remove(s.id, s.name, s.source);
+      await deps.reload();
+      return item;
+    },
+    async restore(trashId) {
+      const restored = installer.restore(trashId);
+      await deps.reload();
+      return restored;
+    },
+    trashList: () => installer.trash.list(),
+    emptyTrash: (trashId) => installer.trash.empty(trashId),
+    setSwitches(name, change) {
+      const current = settings.get().skills;
+      const patch: { disabled?: string[]; neverAutoSelect?: string[] } = {};
+      if (change.enabled !== undefined) patch.disabled = toggle(current.disabled, name, !change.enabled);
+      if (change.autoSelect !== undefined)
+        patch.neverAutoSelect = toggle(current.neverAutoSelect, name, !change.autoSelect);
+      deps.updateSettings({ skills: patch });
+      return switches(name);
+    },
+    close: () => installer.cancelAll(),
+    diagnose(id) {
+      const s = summary(id);
+      const metadata = skills.metadata(id);
+      if (!metadata) throw notFound(`No skill with id "${id.slice(0, 200)}".`);
+      const sw = switches(s.name);
+      return diagnoseSkill({ summary: s, metadata, disabled: !sw.enabled, neverAutoSelect: !sw.autoSelect });
+    },
+  };
+}

@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type {
+  Events,
+  InstalledSkill,
+  InstallPreview,
+  InstallResult,
+  InstallSource,
+  TrashItem,
+} from '../../../shared/contract';
+import { InstallName } from '../../../shared/contract';
+import { EngineError, forbidden, notFound } from '../errors';
+import { testDelay } from './limits';
+import { describeStaged, publicCandidate, type StagedCandidate } from './preview';
+import { stageSource } from './stage';
+import { Trash } from './trash';
+
+interface Staged {
+  dir: string;
+  source: InstallSource;
+  candidates: StagedCandidate[];
+}
+
+export interface InstallerDeps {
+  home: string;
+  /** Version of a listed skill, for conflicts and trash manifests. */
+  versionOf(dir: string): string | undefined;
+  progress(payload: Events['install.progress']): void;
+}
+
+type Selection = { name: string; onConflict: 'replace' | 'rename' | 'cancel'; newName?: string };
+
+/**
+ * Installs into `$SKILLDECK_HOME/skills` through `$SKILLDECK_HOME/staging` (issue 3):
+ * preview stages and describes, commit renames each chosen skill into place atomically,
+ * a replaced or removed skill goes to the trash. `recoverInstalls` at start-up makes a
+ * kill at any point leave the previous version intact.
+ */
+export class Installer {
+  readonly skillsRoot: string;
+  readonly stagingRoot: string;
+  readonly trash: Trash;
+  private readonly previews = new Map<string, Staged>();
+
+  constructor(private readonly deps: InstallerDeps) {
+    this.skillsRoot = path.join(deps.home, 'skills');
+    this.stagingRoot = path.join(deps.home, 'staging');
+    this.trash = new Trash(path.join(deps.home, 'trash'));
+  }
+
+  /** Stages `source` and describes every skill in it; nothing is installed. */
+  async preview(
+    source: InstallSource,
+    previewId = randomBytes(9).toString('base64url'),
+  ): Promise<InstallPreview> {
+    if (this.previews.has(previewId))
+      throw new EngineError('invalid_params', `Preview ${previewId} already exists.`);
+    const dir = path.join(this.stagingRoot, previewId);
+    await fsp.mkdir(dir, { recursive: true });
+    await fsp.writeFile(path.join(dir, 'owner.json'), JSON.stringify({ pid: process.pid }));
+    try {
+      const tree = await stageSource(source, dir, (phase, done, total, message) =>
+        this.deps.progress({ previewId, phase, done, total, message }),
+      );
+      this.deps.progress({ previewId, phase: 'scanning', done: 0, total: 0, message: 'Reading the skills' });
+      const candidates = await describeStaged(
+        tree,
+        { skillsRoot: this.skillsRoot, versionOf: this.deps.versionOf },
+        sourceName(source),
+      );
+      if (candidates.length === 0)
+        throw new EngineError('invalid_params', 'No skill found: the source holds no SKILL.md.');
+      this.previews.set(previewId, { dir, source, candidates });
+      this.deps.progress({
+        previewId,
+        phase: 'done',
+        done: 1,
+        total: 1,
+        message: `${candidates.length} skill(s) found`,
+      });
+      return {
+        previewId,
+        source,
+        candidates: candidates.map(publicCandidate),
+        totalBytes: candidates.reduce((sum, c) => sum + c.totalBytes, 0),
+        fileCount: candidates.reduce((sum, c) => sum + c.files.length, 0),
+      };
+    } catch (error) {
+      await fsp.rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** Drops a preview and its staging dir. */
+  async cancel(previewId: string): Promise<boolean> {
+    const staged = this.previews.get(previewId);
+    if (!staged) return false;
+    this.previews.delete(previewId);
+    await fsp.rm(staged.dir, { recursive: true, force: true });
+    return true;
+  }
+
+  /** Drops every open preview (engine close): nothing staged outlives its process. */
+  async cancelAll(): Promise<void> {
+    await Promise.all([...this.previews.keys()].map((id) => this.cancel(id)));
+  }
+
+  /** Installs the chosen candidates: one atomic rename each; replaced ones go to the trash first. */
+  async commit(previewId: string, select: Selection[]): Promise<InstallResult> {
+    const staged = this.previews.get(previewId);
+    if (!staged) throw notFound(`No preview "${previewId}"; it was committed, cancelled or never made.`);
+    const result: InstallResult = { installed: [], skipped: [] };
+    try {
+      await testDelay();
+      for (const sel of select) {
+        const candidate = staged.candidates.find((c) => c.name === sel.name);
+        if (!candidate) {
+          result.skipped.push({ name: sel.name, reason: 'No candidate of that name in this preview.' });
+          continue;
+        }
+        const outcome = await this.installOne(candidate, sel);
+        if ('reason' in outcome) result.skipped.push({ name: sel.name, reason: outcome.reason });
+        else result.installed.push(outcome);
+      }
+    } finally {
+      this.previews.delete(previewId);
+      await fsp.rm(staged.dir, { recursive: true, force: true });
+    }
+    return result;
+  }
+
+  private async installOne(c: StagedCandidate, sel: Selection): Promise<InstalledSkill | { reason: string }> {
+    let name = sel.newName ?? c.name;
+    let target = path.join(this.skillsRoot, name);
+    if (fs.existsSync(target) && sel.onConflict === 'rename' && !sel.newName) {
+      for (let i = 2; fs.existsSync(target); i++)
+        target = path.join(this.skillsRoot, (name = `${c.name}-${i}`));
+    }
+    if (!InstallName.safeParse(name).success)
+      return {
+        reason: `"${name}" is not a valid skill name; install it under a new name (lowercase, digits, hyphens).`,
+      };
+    if (!fs.existsSync(c.stagedDir))
+      return { reason: 'It was inside another selected skill, installed with it.' };
+    if (name !== c.metadata.name) await renameInSkillMd(c.stagedDir, name);
+    await fsp.mkdir(this.skillsRoot, { recursive: true });
+    let backup: TrashItem | undefined;
+    if (fs.existsSync(target)) {
+      if (sel.onConflict !== 'replace')
+        return { reason: `A managed skill named ${name} already exists (${target}).` };
+      // Journaled: a kill between these two renames is undone at the next start (Trash.recover).
+      backup = this.trash.put(target, name, this.deps.versionOf(target), 'replaced', true);
+      await testDelay();
+    }
+    fs.renameSync(c.stagedDir, target);
+    if (backup) this.trash.settle(backup);
+    const installed = { id: target, name, path: target };
+    return backup
+      ? {
+          ...installed,
+          replacedBackup: {
+            trashId: backup.trashId,
+            path: path.join(this.trash.dir, backup.trashId, 'skill'),
+          },
+        }
+      : installed;
+  }
+
+  /** Moves a managed skill to the trash; anything else is `forbidden`, naming where it lives. */
+  remove(id: string, name: string, source: string): TrashItem {
+    const real = path.resolve(id);
+    if (source !== 'managed' || path.dirname(real) !== this.skillsRoot)
+      throw forbidden(
+        `${name} is not a managed skill: it lives in ${real} (${source}). Only skills installed by SkillDeck (in ${this.skillsRoot}) can be removed here; delete that folder yourself.`,
+      );
+    return this.trash.put(real, name, this.deps.versionOf(real), 'removed');
+  }
+
+  /** Puts a trashed skill back; a skill now in its place is moved to the trash (swap, nothing lost). */
+  restore(trashId: string): { id: string; name: string } {
+    const item = this.trash.read(trashId);
+    if (fs.existsSync(item.originalPath))
+      this.trash.put(item.originalPath, item.name, this.deps.versionOf(item.originalPath), 'replaced');
+    this.trash.takeOut(trashId, item.originalPath);
+    return { id: item.originalPath, name: item.name };
+  }
+}
+
+/**
+ * Start-up repair, run before the first scan: removes staging dirs whose owning process is
+ * gone (a kill or crash mid-install) and finishes or undoes replaces cut short.
+ */
+export function recoverInstalls(home: string): void {
+  const stagingRoot = path.join(home, 'staging');
+  const names = fs.existsSync(stagingRoot) ? fs.readdirSync(stagingRoot) : [];
+  for (const name of names) {
+    const dir = path.join(stagingRoot, name);
+    if (!alive(ownerPid(dir))) fs.rmSync(dir, { recursive: true, force: true });
+  }
+  new Trash(path.join(home, 'trash')).recover();
+}
+
+/** The source's own name, lowercased to a skill name: folder, archive (no extension) or repo. */
+function sourceName(source: InstallSource): string {
+  const raw = source.kind === 'git' ? (source.subpath ?? source.url) : source.path;
+  const base = path.basename(raw.replace(/[\\/]+$/, '')).replace(/\.(zip|skill|git)$/i, '');
+  return (
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'skill'
+  );
+}
+
+function ownerPid(dir: string): number {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(dir, 'owner.json'), 'utf8')) as { pid: number }).pid;
+  } catch {
+    return 0;
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Rewrites SKILL.md's `name:` line so an install under a new name is valid (name = folder). */
+async function renameInSkillMd(dir: string, name: string): Promise<void> {
+  const file = path.join(dir, 'SKILL.md');
+  const text = await fsp.readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return;
+  const next = /^(\uFEFF?---\r?\n[\s\S]*?)^name:.*$/m.test(text)
+    ? text.replace(/^name:.*$/m, `name: ${name}`)
+    : text.replace(/^(\uFEFF?---\r?\n)/, `$1name: ${name}\n`);
+  await fsp.writeFile(file, next);
+}

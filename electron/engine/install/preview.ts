@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { InstallCandidate, InstallFile, SkillMetadata } from '../../../shared/contract';
+import { scanRootSync } from '../skills/discovery';
+import { readFileTree } from '../skills/files';
+import { interpretSkill, readSkillTextsSync, unreadableSkill } from '../skills/loadSkill';
+import { describeUnmet, unmetRequirements } from '../skills/readiness';
+import { capabilitySummary } from './capabilities';
+import { detectSandboxTier } from './sandboxTier';
+
+export interface StagedCandidate extends InstallCandidate {
+  /** Absolute path of the candidate's folder inside the staging dir. */
+  stagedDir: string;
+  metadata: SkillMetadata;
+}
+
+/** What the preview needs to know about the managed folder (conflicts). */
+export interface ManagedLookup {
+  skillsRoot: string;
+  versionOf(dir: string): string | undefined;
+}
+
+/**
+ * Every skill in a staged tree, described for the preview: files with sizes and script
+ * languages, the capability summary, problems, unmet requirements and conflicts with
+ * managed skills. The installed folder name is the skill's name, so a name/folder
+ * mismatch inside the source is not reported.
+ */
+export async function describeStaged(
+  tree: string,
+  managed: ManagedLookup,
+  /** Name for a skill at the tree's root that names none (the source folder or archive name). */
+  rootName = 'skill',
+): Promise<StagedCandidate[]> {
+  const real = fs.realpathSync(tree);
+  const scan = scanRootSync(tree, real, 'managed');
+  const tier = detectSandboxTier();
+  const out: StagedCandidate[] = [];
+  for (const skill of scan.skills) {
+    let interpreted;
+    try {
+      interpreted = interpretSkill(skill, readSkillTextsSync(skill), process.platform);
+    } catch (e) {
+      interpreted = unreadableSkill(skill, e instanceof Error ? e.message : String(e));
+    }
+    const m = interpreted.metadata;
+    const fileTree = await readFileTree(skill.dir);
+    const files: InstallFile[] = fileTree.files
+      .filter((f) => f.kind === 'file')
+      .map(({ path: p, size, executable, scriptLanguage }) =>
+        scriptLanguage ? { path: p, size, executable, scriptLanguage } : { path: p, size, executable },
+      );
+    // The loader falls back to the folder name, which for the tree's root is our staging name.
+    const nameless = !m.name || interpreted.problems.some((p) => p.code === 'name-missing');
+    const name = nameless ? (skill.dir === tree ? rootName : path.basename(skill.dir)) : m.name;
+    const targetPath = path.join(managed.skillsRoot, name);
+    const existing = fs.existsSync(targetPath);
+    const version = existing ? managed.versionOf(targetPath) : undefined;
+    const candidate: StagedCandidate = {
+      name,
+      description: m.description,
+      sourcePath: path.relative(tree, skill.dir).split(path.sep).join('/'),
+      targetPath,
+      files,
+      totalBytes: files.reduce((sum, f) => sum + f.size, 0),
+      scripts: files.flatMap((f) => (f.scriptLanguage ? [{ path: f.path, language: f.scriptLanguage }] : [])),
+      capabilities: capabilitySummary(m, files),
+      sandboxTier: tier,
+      problems: interpreted.problems.filter((p) => p.code !== 'name-dir-mismatch'),
+      unmet: describeUnmet(unmetRequirements(m)),
+      conflict: existing
+        ? version !== undefined
+          ? { existingId: targetPath, existingVersion: version }
+          : { existingId: targetPath }
+        : null,
+      stagedDir: skill.dir,
+      metadata: m,
+    };
+    if (m.version !== undefined) candidate.version = m.version;
+    out.push(candidate);
+  }
+  return out;
+}
+
+/** The candidate as the contract shows it (no staging internals). */
+export function publicCandidate(c: StagedCandidate): InstallCandidate {
+  const { stagedDir: _dir, metadata: _m, ...rest } = c;
+  return rest;
+}

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { InstallSource } from '../../../shared/contract';
+import { extractArchive, type Progress } from './archive';
+import { copyFolder } from './folder';
+import { cloneRepo } from './git';
+import { isInside, refused } from './limits';
+
+export type PhaseProgress = (
+  phase: 'cloning' | 'extracting' | 'copying',
+  done: number,
+  total: number,
+  message: string,
+) => void;
+
+/**
+ * Brings a source into `stagingDir/tree` with every safety rule applied (paths, links,
+ * special files, caps). Nothing outside `stagingDir` is written; on failure `tree` is gone.
+ */
+export async function stageSource(
+  source: InstallSource,
+  stagingDir: string,
+  progress: PhaseProgress,
+): Promise<string> {
+  const tree = path.join(stagingDir, 'tree');
+  const phase =
+    (name: 'cloning' | 'extracting' | 'copying'): Progress =>
+    (done, total, message) =>
+      progress(name, done, total, message);
+  if (source.kind === 'folder') {
+    const real = await fsp.realpath(path.resolve(source.path)).catch(() => path.resolve(source.path));
+    // Copying a folder that holds the staging dir would copy its own copy, over and over.
+    if (isInside(real, fs.realpathSync(stagingDir)))
+      throw refused(`${source.path} holds SkillDeck's own data folder; pick the skill's folder itself.`);
+    await copyFolder(path.resolve(source.path), tree, phase('copying'));
+  } else if (source.kind === 'archive') {
+    const file = path.resolve(source.path);
+    const st = await fsp.stat(file).catch(() => undefined);
+    if (!st?.isFile()) throw refused(`${file} is not a file.`);
+    if (!/\.(zip|skill)$/i.test(file))
+      throw refused(`${path.basename(file)} is not a .zip or .skill archive.`);
+    await extractArchive(file, tree, phase('extracting'));
+  } else {
+    const clone = path.join(stagingDir, 'clone');
+    try {
+      const from = await cloneRepo(source.url, source.ref, source.subpath, clone, phase('cloning'));
+      const real = await fsp.realpath(from).catch(() => undefined);
+      if (!real) throw refused(`${source.subpath ?? '.'} does not exist in ${source.url}.`);
+      if (!isInside(fs.realpathSync(clone), real))
+        throw refused(`${JSON.stringify(source.subpath)} is a link that leads outside the repository.`);
+      // The checkout gets the folder rules too: links out of the skill, FIFOs, caps.
+      await copyFolder(from, tree, phase('copying'));
+    } finally {
+      await fsp.rm(clone, { recursive: true, force: true });
+    }
+  }
+  return tree;
+}

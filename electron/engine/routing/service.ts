@@ -1,0 +1,148 @@
+import crypto from 'node:crypto';
+import type {
+  EvalReport,
+  RouteEvent,
+  RouteMetrics,
+  RouteOutcome,
+  RouteResult,
+  WhyNot,
+} from '../../../shared/contract';
+import { EngineError, notFound } from '../errors';
+import type { EngineEvents } from '../events';
+import type { SettingsStore } from '../settings';
+import type { SkillCatalog } from '../skills';
+import { onPath } from '../skills/readiness';
+import { computeMetrics, RouteLog, SkillStats } from '../telemetry';
+import { readTriggerEvals, runTriggerEvals } from './evals';
+import { RoutingIndex } from './lexicon';
+import { configFromSettings, route, whyNot } from './router';
+import type { ScoreContext } from './score';
+
+export interface RoutingDeps {
+  home: string;
+  catalog: SkillCatalog;
+  settings: SettingsStore;
+  events: EngineEvents;
+  env?: NodeJS.ProcessEnv;
+  /** PATH lookups are cached this long: installs change PATH rarely, keystrokes come often. */
+  binCacheMs?: number;
+  now?: () => Date;
+}
+
+/**
+ * The router as the engine exposes it: one index per catalog version, live settings, run
+ * stats, the route log and trigger evals. Preview records nothing; commit records an event.
+ */
+export class RoutingService {
+  readonly log: RouteLog;
+  readonly stats: SkillStats;
+  private cached: { version: number; index: RoutingIndex } | undefined;
+  private readonly bins = new Map<string, { ok: boolean; at: number }>();
+
+  constructor(private readonly deps: RoutingDeps) {
+    this.log = RouteLog.at(deps.home);
+    this.stats = SkillStats.at(deps.home);
+  }
+
+  /** The routing index, rebuilt only when the catalog re-scanned. */
+  index(): RoutingIndex {
+    const version = this.deps.catalog.version;
+    if (this.cached?.version !== version) {
+      const { catalog } = this.deps;
+      const skills = catalog.list().skills.flatMap((summary) => {
+        const metadata = catalog.metadata(summary.id);
+        return metadata ? [{ summary, metadata }] : [];
+      });
+      this.cached = { version, index: new RoutingIndex(skills) };
+    }
+    return this.cached.index;
+  }
+
+  private context(): ScoreContext {
+    const env = this.deps.env ?? process.env;
+    const ttl = this.deps.binCacheMs ?? 10_000;
+    return {
+      env,
+      stats: (name) => this.stats.get(name),
+      hasBin: (bin) => {
+        const now = Date.now();
+        const hit = this.bins.get(bin);
+        if (hit && now - hit.at < ttl) return hit.ok;
+        const ok = onPath(bin, env);
+        this.bins.set(bin, { ok, at: now });
+        return ok;
+      },
+    };
+  }
+
+  private config() {
+    return configFromSettings(this.deps.settings.get());
+  }
+
+  /** Route without recording (the live score panel). */
+  preview(query: string): RouteResult {
+    return route(this.index(), query, this.config(), this.context());
+  }
+
+  /** One skill's breakdown and the rule that kept it out. */
+  whyNot(query: string, id: string): WhyNot {
+    return whyNot(this.index(), query, id, this.config(), this.context());
+  }
+
+  /** Route and record the event (`route.recorded`). */
+  commit(query: string, origin: RouteEvent['origin']): RouteEvent {
+    const result = this.preview(query);
+    const event: RouteEvent = {
+      route_id: crypto.randomUUID(),
+      ts: (this.deps.now?.() ?? new Date()).toISOString(),
+      origin,
+      ...result,
+    };
+    this.log.append(event);
+    this.deps.events.emit('route.recorded', event);
+    return event;
+  }
+
+  /** Attach an execution outcome; counts a run for the skill that ran (success_rate, cold start). */
+  recordResult(routeId: string, result: RouteOutcome): RouteEvent {
+    const event = this.log.get(routeId);
+    if (!event) throw notFound(`No recorded route "${routeId.slice(0, 128)}".`);
+    if (event.result) throw new EngineError('invalid_params', `Route ${routeId} already has an outcome.`);
+    const skillId = result.skill_id ?? event.plan.primary_id ?? undefined;
+    const name = skillId ? event.candidates.find((c) => c.id === skillId)?.name : undefined;
+    if (name && result.status !== 'cancelled' && result.status !== 'denied') {
+      this.stats.record(name, result.status === 'success');
+    }
+    const updated = this.log.appendResult(routeId, result) ?? { ...event, result };
+    this.deps.events.emit('route.completed', updated);
+    return updated;
+  }
+
+  activity(limit: number, before?: string): { events: RouteEvent[]; has_more: boolean } {
+    return this.log.page(limit, before);
+  }
+
+  activityGet(routeId: string): RouteEvent {
+    const event = this.log.get(routeId);
+    if (!event) throw notFound(`No recorded route "${routeId.slice(0, 128)}".`);
+    return event;
+  }
+
+  metrics(): RouteMetrics {
+    return computeMetrics(this.log.all());
+  }
+
+  /** A listed skill's trigger evals through the router. */
+  runEvals(id: string): EvalReport {
+    const index = this.index();
+    if (!index.all.has(id))
+      throw notFound(`No skill with id "${id.slice(0, 200)}"; list the skills to get valid ids.`);
+    let evals;
+    try {
+      evals = readTriggerEvals(id);
+    } catch (error) {
+      throw new EngineError('invalid_params', (error as Error).message);
+    }
+    return runTriggerEvals(index, id, evals, this.config());
+  }
+}

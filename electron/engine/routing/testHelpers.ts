@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { SkillCatalog } from '../skills';
+import { tempDir } from '../../testing/fixtures';
+import { RoutingIndex } from './lexicon';
+import { configFromSettings, type RouterConfig } from './router';
+import type { ScoreContext } from './score';
+import { Settings } from '../../../shared/contract';
+
+/** The repository's bundled `skills/` folder. */
+export const BUNDLED_DIR = path.resolve(__dirname, '../../../skills');
+
+/** A catalog over exactly `dirs`, with a throwaway home (never the real one). */
+export async function catalogOf(...dirs: string[]): Promise<SkillCatalog> {
+  const home = tempDir('skilldeck-route-');
+  return SkillCatalog.open({ home, userHome: home, workspace: home, extraDirs: dirs, noDefaultPaths: true });
+}
+
+/** The routing index over a catalog. */
+export function indexOf(catalog: SkillCatalog): RoutingIndex {
+  return new RoutingIndex(
+    catalog.list().skills.flatMap((summary) => {
+      const metadata = catalog.metadata(summary.id);
+      return metadata ? [{ summary, metadata }] : [];
+    }),
+  );
+}
+
+/** Default router knobs, overridable. */
+export const defaultConfig = (patch: Partial<RouterConfig> = {}): RouterConfig => ({
+  ...configFromSettings(Settings.parse({})),
+  ...patch,
+});
+
+/** A context where every prerequisite is met and nothing has history, unless overridden. */
+export const readyContext = (patch: Partial<ScoreContext> = {}): ScoreContext => ({
+  stats: () => ({ runs: 0, successes: 0 }),
+  hasBin: () => true,
+  env: {},
+  ...patch,
+});

@@ -1,0 +1,252 @@
+import { z } from 'zod';
+
+/**
+ * The router's contract (DESIGN §3, §7; routing spec §6–7, §14). JSON keys are snake_case
+ * because this is the exact shape `skilldeck route --json` prints.
+ */
+
+/** The six scoring factors, in the order DESIGN §3 lists them. */
+export const FACTOR_NAMES = [
+  'intent_match',
+  'trigger_match',
+  'success_rate',
+  'context_readiness',
+  'cost',
+  'conflict',
+] as const;
+export type FactorName = (typeof FACTOR_NAMES)[number];
+
+/** One factor of a score: its value in [0, 1] (1 is best), its weight, and weight × value. */
+export const Factor = z.object({
+  value: z.number(),
+  weight: z.number(),
+  contribution: z.number(),
+});
+export type Factor = z.infer<typeof Factor>;
+
+export const Factors = z.object({
+  intent_match: Factor,
+  trigger_match: Factor,
+  success_rate: Factor,
+  context_readiness: Factor,
+  cost: Factor,
+  conflict: Factor,
+});
+export type Factors = z.infer<typeof Factors>;
+
+/**
+ * How a candidate was recalled (routing spec §6.1): `forced` (`$name`, `/name`,
+ * `use X skill`, `使用 X skill`), `rule` (a trigger phrase occurs in the query),
+ * `semantic` (lexical top-k). `none` only appears in "why not?" for a skill recall missed.
+ */
+export const CandidateSource = z.enum(['forced', 'rule', 'semantic', 'none']);
+export type CandidateSource = z.infer<typeof CandidateSource>;
+
+/**
+ * What became of a candidate. `explicit_only`: never-auto-select / implicit invocation off,
+ * and not forced. `unroutable`: an error, an excluded OS, or shadowing keeps it out of routing.
+ * `disabled`, `explicit_only`, `unroutable` and `not_recalled` only appear in "why not?".
+ */
+export const CandidateStatus = z.enum([
+  'selected',
+  'below_threshold',
+  'vetoed',
+  'unavailable',
+  'dropped_overlap',
+  'disabled',
+  'explicit_only',
+  'unroutable',
+  'not_recalled',
+]);
+export type CandidateStatus = z.infer<typeof CandidateStatus>;
+
+export const CostLevel = z.enum(['low', 'medium', 'high']);
+
+/** One scored candidate with its full breakdown. */
+export const RouteCandidate = z.object({
+  /** Skill id (its folder path), as in `skills.list`. */
+  id: z.string(),
+  name: z.string(),
+  source: CandidateSource,
+  /** Σ weight × value over the six factors, in [0, 1]. */
+  score: z.number(),
+  status: CandidateStatus,
+  /** One line: why this status (e.g. "0.58 is below T = 0.65", "anti-trigger “开发票” hit"). */
+  reason: z.string(),
+  /** Unmet prerequisites (`bin:pdftotext`, `env:OPENAI_API_KEY`) when `unavailable`. */
+  missing: z.array(z.string()).optional(),
+  factors: Factors,
+  /** Trigger phrases found in the query. */
+  matched_triggers: z.array(z.string()),
+  /** Anti-trigger phrases found in the query. */
+  matched_anti_triggers: z.array(z.string()),
+  cost_hint: CostLevel,
+  parallel_safe: z.boolean(),
+  /** Recorded runs behind `success_rate` (cold start below 20). */
+  runs: z.number().int(),
+});
+export type RouteCandidate = z.infer<typeof RouteCandidate>;
+
+/** A step of the fallback chain (routing spec §10): next best skills → generic chat → ask the user. */
+export const FallbackStep = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('skill'), id: z.string(), name: z.string() }),
+  z.object({ type: z.literal('generic_chat') }),
+  z.object({ type: z.literal('ask_user') }),
+]);
+export type FallbackStep = z.infer<typeof FallbackStep>;
+
+/** The ActivationPlan (DESIGN §3, routing spec §7–8). Skills are named; `*_ids` carry the ids. */
+export const ActivationPlan = z.object({
+  /** Selected skill names, best first (the minimal cover). */
+  skills: z.array(z.string()),
+  skill_ids: z.array(z.string()),
+  /** The primary skill's name; null when the message goes to plain chat. */
+  primary: z.string().nullable(),
+  primary_id: z.string().nullable(),
+  /** Execution order: each group runs together (only `parallel_safe` skills share one, ≤ 2). */
+  parallel_groups: z.array(z.array(z.string())),
+  fallback_chain: z.array(FallbackStep),
+  /** The highest cost hint among the selected skills; `none` when nothing is selected. */
+  estimated_cost: z.enum(['none', 'low', 'medium', 'high']),
+  /** Human-readable account of the decision. */
+  routing_reason: z.string(),
+  parameters: z.object({ task: z.string() }),
+});
+export type ActivationPlan = z.infer<typeof ActivationPlan>;
+
+/** The result of routing one query: the DESIGN §7 `route --json` shape. */
+export const RouteResult = z.object({
+  query: z.string(),
+  latency_ms: z.number(),
+  /** Recalled candidates, best score first (disabled / explicit-only / unroutable are not listed). */
+  candidates: z.array(RouteCandidate),
+  plan: ActivationPlan,
+  /** T at the time of routing (it is a live setting). */
+  threshold: z.number(),
+});
+export type RouteResult = z.infer<typeof RouteResult>;
+
+/** An execution outcome attached to a recorded route (filled in by the chat / run flows). */
+export const RouteOutcome = z.object({
+  status: z.enum(['success', 'failure', 'denied', 'timeout', 'blocked', 'cancelled']),
+  /** The skill that produced the outcome, when one ran. */
+  skill_id: z.string().optional(),
+  fallback_used: z.boolean().default(false),
+  tokens_in: z.number().int().min(0).optional(),
+  tokens_out: z.number().int().min(0).optional(),
+  duration_ms: z.number().min(0).optional(),
+});
+export type RouteOutcome = z.infer<typeof RouteOutcome>;
+
+/** One line of `$SKILLDECK_HOME/events/routes.jsonl` (routing spec §14). */
+export const RouteEvent = RouteResult.extend({
+  route_id: z.string(),
+  /** ISO 8601 time of routing. */
+  ts: z.string(),
+  /** Who routed: the CLI, the chat, or an API client. */
+  origin: z.enum(['cli', 'chat', 'api']),
+  result: RouteOutcome.optional(),
+});
+export type RouteEvent = z.infer<typeof RouteEvent>;
+
+/** "Why not X?": one skill's full breakdown for a query and the rule that kept it out. */
+export const WhyNot = z.object({
+  query: z.string(),
+  candidate: RouteCandidate,
+  /** The plan's primary for the same query, for comparison. */
+  primary: z.string().nullable(),
+  threshold: z.number(),
+  /** The rule, in one sentence ("not recalled: no trigger and too little lexical overlap"). */
+  explanation: z.string(),
+});
+export type WhyNot = z.infer<typeof WhyNot>;
+
+/** Metrics over the route log (routing spec §14); rates are null until there is data. */
+export const RouteMetrics = z.object({
+  /** Routes recorded. */
+  total: z.number().int(),
+  /** Share of routes that selected at least one skill. */
+  trigger_rate: z.number().nullable(),
+  /** Share of routes with an outcome that succeeded. */
+  success_rate: z.number().nullable(),
+  /** Share of routes with an outcome that used a fallback. */
+  fallback_rate: z.number().nullable(),
+  latency_p50: z.number().nullable(),
+  latency_p95: z.number().nullable(),
+  /** Mean tokens in + out over routes where a model ran. */
+  avg_tokens: z.number().nullable(),
+});
+export type RouteMetrics = z.infer<typeof RouteMetrics>;
+
+/** One trigger-eval case run through the router: pass = (skill selected) == should_trigger. */
+export const EvalCase = z.object({
+  query: z.string(),
+  should_trigger: z.boolean(),
+  triggered: z.boolean(),
+  pass: z.boolean(),
+  /** The skill's status and score for this query. */
+  status: CandidateStatus,
+  score: z.number(),
+  /** What the router chose instead, when it chose another primary. */
+  primary: z.string().nullable(),
+});
+export type EvalCase = z.infer<typeof EvalCase>;
+
+export const EvalReport = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** `evals/trigger_evals.json`, or null when the skill has none. */
+  file: z.string().nullable(),
+  cases: z.array(EvalCase),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  /** TP / (TP + FP); null when nothing triggered. */
+  precision: z.number().nullable(),
+  /** TP / (TP + FN); null when no case should trigger. */
+  recall: z.number().nullable(),
+});
+export type EvalReport = z.infer<typeof EvalReport>;
+
+const Query = z
+  .string()
+  .min(1, 'query must not be empty')
+  .max(20_000, 'query is longer than 20,000 characters');
+const SkillId = z.string().min(1).max(4096);
+const RouteId = z.string().min(1).max(128);
+
+export const routingRequests = {
+  /** Route a query without recording anything (the live score panel calls this per keystroke). */
+  'route.preview': { input: z.object({ query: Query }).strict(), output: RouteResult },
+  /** One skill's breakdown for a query and why it was not chosen (works for any listed skill). */
+  'route.whyNot': { input: z.object({ query: Query, id: SkillId }).strict(), output: WhyNot },
+  /** Route a query and record it as a route event (announced as `route.recorded`). */
+  'route.commit': {
+    input: z.object({ query: Query, origin: z.enum(['chat', 'api']).default('api') }).strict(),
+    output: RouteEvent,
+  },
+  /** Attach an execution outcome to a recorded route; updates the skill's run stats. */
+  'route.recordResult': {
+    input: z.object({ route_id: RouteId, result: RouteOutcome }).strict(),
+    output: RouteEvent,
+  },
+  /** Past route events, newest first; `before` is a route_id to page from. */
+  'activity.list': {
+    input: z
+      .object({ limit: z.number().int().min(1).max(500).default(50), before: RouteId.optional() })
+      .strict(),
+    output: z.object({ events: z.array(RouteEvent), has_more: z.boolean() }),
+  },
+  /** One recorded route with its full breakdown. */
+  'activity.get': { input: z.object({ route_id: RouteId }).strict(), output: RouteEvent },
+  /** Metrics over the whole route log. */
+  'metrics.get': { input: z.object({}).strict(), output: RouteMetrics },
+  /** Run a skill's `evals/trigger_evals.json` against the router (nothing is recorded). */
+  'evals.run': { input: z.object({ id: SkillId }).strict(), output: EvalReport },
+} as const;
+
+export const routingEvents = {
+  /** A route was recorded (`route.commit`, the CLI, the chat). */
+  'route.recorded': RouteEvent,
+  /** A recorded route got its execution outcome. */
+  'route.completed': RouteEvent,
+} as const;

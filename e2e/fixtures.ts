@@ -22,6 +22,7 @@ async function startServer(
   root: string,
   skillsDir: string,
   seedFiles: Record<string, string>,
+  extraSkillDirs: string[],
 ): Promise<{ child: ChildProcess; url: string; log: () => string }> {
   for (const [file, content] of Object.entries(seedFiles)) {
     fs.mkdirSync(path.dirname(path.join(skillsDir, file)), { recursive: true });
@@ -30,7 +31,15 @@ async function startServer(
   const home = path.join(root, 'home');
   const child = spawn(
     process.execPath,
-    [path.join(repoRoot, 'dist', 'node', 'cli.cjs'), 'serve', '--port', '0', '--skills', skillsDir],
+    [
+      path.join(repoRoot, 'dist', 'node', 'cli.cjs'),
+      'serve',
+      '--port',
+      '0',
+      '--skills',
+      skillsDir,
+      ...extraSkillDirs.flatMap((dir) => ['--skills', dir]),
+    ],
     {
       // Never the real home: HOME and SKILLDECK_HOME point into the test's temp dir.
       env: { ...process.env, HOME: path.join(root, 'user-home'), SKILLDECK_HOME: home },
@@ -56,16 +65,20 @@ async function startServer(
   return { child, url, log: () => output };
 }
 
-/** `seedFiles`: files (relative to the test's skills folder) written before the server starts. */
-type Fixtures = { workspace: Workspace; seedFiles: Record<string, string> };
+/**
+ * `seedFiles`: files (relative to the test's skills folder) written before the server starts.
+ * `extraSkillDirs`: more folders passed with `--skills` (read in place, e.g. the corpus).
+ */
+type Fixtures = { workspace: Workspace; seedFiles: Record<string, string>; extraSkillDirs: string[] };
 
 export const test = base.extend<Fixtures>({
   seedFiles: [{}, { option: true }],
-  workspace: async ({ seedFiles }, use, testInfo) => {
+  extraSkillDirs: [[], { option: true }],
+  workspace: async ({ seedFiles, extraSkillDirs }, use, testInfo) => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldeck-e2e-'));
     for (const dir of ['home', 'user-home', 'workspace', 'skills']) fs.mkdirSync(path.join(root, dir));
     const skillsDir = path.join(root, 'skills');
-    const server = await startServer(root, skillsDir, seedFiles);
+    const server = await startServer(root, skillsDir, seedFiles, extraSkillDirs);
     await use({ home: path.join(root, 'home'), skillsDir, url: server.url, log: server.log });
     server.child.kill('SIGTERM');
     if (testInfo.status !== testInfo.expectedStatus) {

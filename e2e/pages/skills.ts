@@ -15,7 +15,8 @@ export class SkillsPage {
   row = (name: string) => this.page.locator(`[data-testid="skill-row"][data-skill-name="${name}"]`);
   count = () => this.page.getByTestId('skill-count');
   detail = () => this.page.getByTestId('skill-detail');
-  tab = (name: 'overview' | 'metadata' | 'files' | 'problems') => this.page.getByTestId(`detail-tab-${name}`);
+  tab = (name: 'overview' | 'metadata' | 'files' | 'problems' | 'availability') =>
+    this.page.getByTestId(`detail-tab-${name}`);
 
   async rowNames(): Promise<string[]> {
     return this.rows().evaluateAll((rows) => rows.map((row) => row.getAttribute('data-skill-name') ?? ''));

@@ -1,6 +1,10 @@
 import { useAppStore } from './features/app/store';
+import { ActivityPage } from './features/activity/components/ActivityPage';
 import { AppShell } from './features/app/components/AppShell';
 import { useAppStateSignal, type AppReadiness } from './features/app/useAppStateSignal';
+import { useView } from './features/app/useView';
+import { ChatPage } from './features/chat/components/ChatPage';
+import { SettingsPage } from './features/settings/components/SettingsPage';
 import { SkillsPage } from './features/skills/components/SkillsPage';
 import { useSkillsStore } from './features/skills/store';
 
@@ -10,10 +14,14 @@ export function App() {
   const readiness: AppReadiness =
     skillsStatus === 'ready' ? 'ready' : skillsStatus === 'error' || lost ? 'error' : 'loading';
   useAppStateSignal(readiness);
+  const view = useView();
 
   return (
     <AppShell>
-      <SkillsPage />
+      {view === 'chat' && <ChatPage />}
+      {view === 'skills' && <SkillsPage />}
+      {view === 'activity' && <ActivityPage />}
+      {view === 'settings' && <SettingsPage />}
     </AppShell>
   );
 }

@@ -10,9 +10,10 @@ import type {
   ValidationReport,
 } from '../../../../shared/contract';
 import { client, errorMessage } from '../../lib/client';
+import { createManageSlice, reconcileSwitches, type ManageSlice } from './manage';
 import { NO_FILTERS, indexSkills, type IndexedSkill, type SkillFilters } from './search';
 
-export type DetailTab = 'overview' | 'metadata' | 'files' | 'problems';
+export type DetailTab = 'overview' | 'metadata' | 'files' | 'problems' | 'availability' | 'evals';
 export type Loadable<T> =
   { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; error: string };
 
@@ -66,21 +67,23 @@ const toggle = <T>(list: readonly T[], value: T): T[] =>
 const omitKeys = <T>(record: Record<string, T>, drop: (key: string) => boolean): Record<string, T> =>
   Object.fromEntries(Object.entries(record).filter(([key]) => !drop(key)));
 
-export const useSkillsStore = create<SkillsState & SkillsActions>()((set, get) => {
+export const useSkillsStore = create<SkillsState & SkillsActions & ManageSlice>()((set, get, api) => {
   const applyList = (list: SkillList) =>
-    set({
+    set((state) => ({
       status: 'ready',
       error: null,
       index: indexSkills(list.skills),
       byId: Object.fromEntries(list.skills.map((s) => [s.id, s])),
       folders: list.folders,
-    });
+      switches: reconcileSwitches(state.switches, list.skills),
+    }));
 
   const fail = (error: unknown) => {
     if (get().status !== 'ready') set({ status: 'error', error: errorMessage(error) });
   };
 
   return {
+    ...createManageSlice(set, get, api),
     status: 'idle',
     error: null,
     reloading: false,
@@ -104,6 +107,8 @@ export const useSkillsStore = create<SkillsState & SkillsActions>()((set, get) =
           details: omitKeys(s.details, (id) => stale.has(id)),
           validations: omitKeys(s.validations, (id) => stale.has(id)),
           files: omitKeys(s.files, (key) => stale.has(key.slice(0, key.indexOf('\n')))),
+          // Shadowing and readiness depend on the other skills too.
+          diagnoses: {},
         }));
         void get().load();
       });

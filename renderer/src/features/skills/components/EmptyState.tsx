@@ -1,4 +1,5 @@
 import { SkillsIcon } from '../../../ui/icons';
+import { InstallButton } from '../../install/components/InstallButton';
 import { useSkillsStore } from '../store';
 import { SearchedFolderItem } from './SearchedFolderItem';
 import { ReloadButton } from './list/ReloadButton';
@@ -26,6 +27,7 @@ export function EmptyState() {
         A skill is a folder with a <code>SKILL.md</code>. Drop one into any of the folders below and SkillDeck
         picks it up.
       </p>
+      <InstallButton />
       <section className="empty-state__section">
         <div className="empty-state__heading">
           <h3>Folders searched</h3>

@@ -4,6 +4,9 @@ import { InlineCode } from '../../../ui/InlineCode';
 import { Placeholder } from '../../../ui/Placeholder';
 import { Spinner } from '../../../ui/Spinner';
 import { ErrorIcon } from '../../../ui/icons';
+import { DropOverlay } from '../../install/components/DropOverlay';
+import { InstallButton } from '../../install/components/InstallButton';
+import { InstallDialog } from '../../install/components/InstallDialog';
 import { selectLoadState } from '../selectors';
 import { useSkillsStore } from '../store';
 import { useListNavigation } from '../useListNavigation';
@@ -16,7 +19,19 @@ import { SkillCount } from './list/SkillCount';
 import { SkillFilters } from './list/SkillFilters';
 import { SkillList } from './list/SkillList';
 import { SkillSearch } from './list/SkillSearch';
+import { UndoToast } from './UndoToast';
 import '../skills.css';
+
+/** Overlays that live above every state of the page: install, drop target, undo. */
+function Layers() {
+  return (
+    <>
+      <InstallDialog />
+      <DropOverlay />
+      <UndoToast />
+    </>
+  );
+}
 
 export function SkillsPage() {
   const { status, error, skillCount } = useSkillsStore(useShallow(selectLoadState));
@@ -47,7 +62,14 @@ export function SkillsPage() {
       </div>
     );
   }
-  if (skillCount === 0) return <EmptyState />;
+  if (skillCount === 0) {
+    return (
+      <>
+        <EmptyState />
+        <Layers />
+      </>
+    );
+  }
 
   return (
     <div className="skills-page">
@@ -55,6 +77,7 @@ export function SkillsPage() {
         <div className="skills-page__toolbar">
           <SkillSearch onMove={move} onOpen={open} />
           <ReloadButton />
+          <InstallButton />
         </div>
         <SkillFilters facets={view.facets} />
         <SkillCount view={view} />
@@ -65,6 +88,7 @@ export function SkillsPage() {
         )}
       </section>
       <SkillDetailPane ref={detailRef} />
+      <Layers />
     </div>
   );
 }

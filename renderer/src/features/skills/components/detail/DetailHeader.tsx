@@ -2,12 +2,15 @@ import type { SkillSummary } from '../../../../../../shared/contract';
 import { Badge } from '../../../../ui/Badge';
 import { TruncatedPath } from '../../../../ui/TruncatedPath';
 import { ErrorIcon, RouteIcon } from '../../../../ui/icons';
+import { useShallow } from 'zustand/react/shallow';
+import { switchesOf } from '../../manage';
 import { displayName } from '../../search';
 import { useSkillsStore } from '../../store';
 import { ProblemIndicator } from '../ProblemIndicator';
 import { SkillAvatar } from '../SkillAvatar';
 import { SourceBadge } from '../SourceBadge';
 import { TypeBadge } from '../TypeBadge';
+import { RemoveButton } from './RemoveButton';
 import { ShadowLinks } from './ShadowLinks';
 
 function unroutableReason(summary: SkillSummary): string {
@@ -18,6 +21,7 @@ function unroutableReason(summary: SkillSummary): string {
 
 export function DetailHeader({ summary }: { summary: SkillSummary }) {
   const setTab = useSkillsStore((s) => s.setTab);
+  const switches = useSkillsStore(useShallow((s) => switchesOf(s, summary)));
   const shown = displayName(summary);
   const errors = summary.problems.filter((p) => p.severity === 'error').length;
   const warnings = summary.problems.length - errors;
@@ -39,27 +43,46 @@ export function DetailHeader({ summary }: { summary: SkillSummary }) {
             <TruncatedPath path={summary.path} className="detail-header__path" testId="detail-path" />
           </div>
         </div>
+        <div className="detail-header__actions">
+          <RemoveButton summary={summary} />
+        </div>
       </div>
       <div className="detail-header__badges">
         <SourceBadge source={summary.source} />
         <TypeBadge type={summary.type} />
-        {summary.routable ? (
-          <Badge
-            tone="green"
-            icon={<RouteIcon size={12} />}
-            title="The router may select this skill"
-            testId="routable-badge"
-          >
-            routable
-          </Badge>
-        ) : (
-          <Badge
-            tone="red"
-            icon={<ErrorIcon size={12} />}
-            title={unroutableReason(summary)}
-            testId="routable-badge"
-          >
-            not routable
+        <button
+          type="button"
+          className="badge-button"
+          onClick={() => setTab('availability')}
+          title="Why is it (not) used?"
+        >
+          {!switches.enabled ? (
+            <Badge tone="neutral" title="Turned off: nothing uses it" testId="disabled-badge">
+              disabled
+            </Badge>
+          ) : summary.routable ? (
+            <Badge
+              tone="green"
+              icon={<RouteIcon size={12} />}
+              title="The router may select this skill"
+              testId="routable-badge"
+            >
+              routable
+            </Badge>
+          ) : (
+            <Badge
+              tone="red"
+              icon={<ErrorIcon size={12} />}
+              title={unroutableReason(summary)}
+              testId="routable-badge"
+            >
+              not routable
+            </Badge>
+          )}
+        </button>
+        {switches.enabled && !switches.autoSelect && (
+          <Badge tone="amber" title={`Only $${summary.name} runs it`} testId="manual-badge">
+            manual only
           </Badge>
         )}
         {errors + warnings > 0 && (

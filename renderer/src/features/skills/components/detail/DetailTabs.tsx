@@ -7,6 +7,8 @@ const TABS: { id: DetailTab; label: string }[] = [
   { id: 'metadata', label: 'Metadata' },
   { id: 'files', label: 'Files' },
   { id: 'problems', label: 'Problems' },
+  { id: 'evals', label: 'Evals' },
+  { id: 'availability', label: 'Availability' },
 ];
 
 interface DetailTabsProps {

@@ -5,7 +5,7 @@ import { useSkillsStore } from '../../store';
 /** The last two path segments tell same-named copies apart (`openclaw__skills/apple-mail`). */
 const shortPath = (path: string): string => path.split(/[\\/]/).filter(Boolean).slice(-2).join('/');
 
-function SkillLink({ id, testId }: { id: string; testId: string }) {
+export function SkillLink({ id, testId }: { id: string; testId: string }) {
   const target = useSkillsStore((s) => s.byId[id]);
   const openSkill = useSkillsStore((s) => s.open);
   return (

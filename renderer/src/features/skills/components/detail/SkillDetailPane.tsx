@@ -65,7 +65,7 @@ export function SkillDetailPane({ ref }: { ref?: Ref<HTMLElement> }) {
             <p>{detail.error}</p>
           </Placeholder>
         )}
-        {detail?.status === 'ready' && <TabContent tab={tab} detail={detail.data} />}
+        {detail?.status === 'ready' && <TabContent tab={tab} detail={detail.data} summary={summary} />}
       </div>
     </section>
   );

@@ -1,11 +1,21 @@
-import type { SkillDetail } from '../../../../../../shared/contract';
+import type { SkillDetail, SkillSummary } from '../../../../../../shared/contract';
+import { EvalsTab } from '../../../evals/components/EvalsTab';
 import type { DetailTab } from '../../store';
+import { AvailabilityTab } from './AvailabilityTab';
 import { FilesTab } from './FilesTab';
 import { MetadataTab } from './MetadataTab';
 import { OverviewTab } from './OverviewTab';
 import { ProblemsTab } from './ProblemsTab';
 
-export function TabContent({ tab, detail }: { tab: DetailTab; detail: SkillDetail }) {
+export function TabContent({
+  tab,
+  detail,
+  summary,
+}: {
+  tab: DetailTab;
+  detail: SkillDetail;
+  summary: SkillSummary;
+}) {
   switch (tab) {
     case 'overview':
       return <OverviewTab detail={detail} />;
@@ -15,5 +25,9 @@ export function TabContent({ tab, detail }: { tab: DetailTab; detail: SkillDetai
       return <FilesTab detail={detail} />;
     case 'problems':
       return <ProblemsTab detail={detail} />;
+    case 'evals':
+      return <EvalsTab detail={detail} />;
+    case 'availability':
+      return <AvailabilityTab summary={summary} />;
   }
 }

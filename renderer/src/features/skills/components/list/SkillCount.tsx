@@ -3,6 +3,7 @@ import { formatCount, plural } from '../../../../lib/format';
 import { hasActiveFilters } from '../../search';
 import { useSkillsStore } from '../../store';
 import type { SkillView } from '../../useSkillView';
+import { TrashButton } from './TrashButton';
 
 export function SkillCount({ view }: { view: SkillView }) {
   const { narrowed, clearFilters } = useSkillsStore(
@@ -26,6 +27,7 @@ export function SkillCount({ view }: { view: SkillView }) {
           Clear
         </button>
       )}
+      <TrashButton />
     </div>
   );
 }

@@ -21,7 +21,7 @@ export const SkillRow = memo(function SkillRow({ item, index, selected, style, o
       id={`skill-option-${index}`}
       role="option"
       aria-selected={selected}
-      className={`skill-row${selected ? ' is-selected' : ''}${skill.routable ? '' : ' is-unroutable'}`}
+      className={`skill-row${selected ? ' is-selected' : ''}${skill.routable && skill.enabled !== false ? '' : ' is-unroutable'}`}
       style={style}
       data-testid="skill-row"
       data-skill-name={skill.name}
@@ -40,6 +40,15 @@ export const SkillRow = memo(function SkillRow({ item, index, selected, style, o
             >
               <LayersOffIcon size={12} />
               shadowed
+            </span>
+          )}
+          {skill.enabled === false && (
+            <span
+              className="skill-row__shadowed"
+              data-testid="disabled-marker"
+              title="Turned off: nothing uses it"
+            >
+              off
             </span>
           )}
           <span className="skill-row__badges">

@@ -1,0 +1,93 @@
+import type { RouteEvent, RouteMetrics } from '../../../../../shared/contract';
+import { formatMs } from '../../routing/format';
+import { latencyChart } from '../chart';
+
+const WIDTH = 600;
+const HEIGHT = 110;
+const MAX_BARS = 80;
+const MIN_SLOTS = 40;
+
+interface LatencyChartViewProps {
+  events: RouteEvent[];
+  metrics: RouteMetrics | null;
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+}
+
+/** Routing time of the latest routes, oldest left; a bar is tinted when the route selected a skill. */
+export function LatencyChartView({ events, metrics, selectedId, onSelect }: LatencyChartViewProps) {
+  const recent = events.slice(0, MAX_BARS).reverse();
+  const p50 = metrics?.latency_p50 ?? null;
+  const p95 = metrics?.latency_p95 ?? null;
+  const chart = latencyChart(
+    recent.map((e) => e.latency_ms),
+    WIDTH,
+    HEIGHT,
+    [p50, p95],
+    MIN_SLOTS,
+  );
+  const lines = [
+    { label: 'p50', value: p50 },
+    { label: 'p95', value: p95 },
+  ].filter((line): line is { label: string; value: number } => line.value !== null);
+
+  return (
+    <figure className="latency-chart" data-testid="latency-chart">
+      <figcaption>
+        <span>Routing latency, last {recent.length} routes</span>
+        <span className="latency-chart__legend">
+          <span className="latency-chart__key is-selected" /> a skill selected
+          <span className="latency-chart__key" /> plain chat
+        </span>
+      </figcaption>
+      <div className="latency-chart__plot">
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          preserveAspectRatio="none"
+          role="img"
+          aria-label="Latency per route"
+        >
+          {chart.bars.map((bar, i) => {
+            const event = recent[i];
+            const selected = event.plan.primary !== null;
+            return (
+              <rect
+                key={event.route_id}
+                x={bar.x}
+                y={bar.y}
+                width={bar.width}
+                height={bar.height}
+                rx={1}
+                className={`latency-chart__bar${selected ? ' is-selected' : ''}${event.route_id === selectedId ? ' is-current' : ''}`}
+                onClick={() => onSelect(event.route_id)}
+              >
+                <title>{`${event.query}\n${formatMs(event.latency_ms)} · ${event.plan.primary ?? 'plain chat'}`}</title>
+              </rect>
+            );
+          })}
+          {lines.map((line) => (
+            <line
+              key={line.label}
+              x1={0}
+              x2={WIDTH}
+              y1={chart.y(line.value)}
+              y2={chart.y(line.value)}
+              className={`latency-chart__ref latency-chart__ref--${line.label}`}
+              vectorEffect="non-scaling-stroke"
+            />
+          ))}
+        </svg>
+        {lines.map((line) => (
+          <span
+            key={line.label}
+            className={`latency-chart__ref-label latency-chart__ref-label--${line.label}`}
+            style={{ top: `${(chart.y(line.value) / HEIGHT) * 100}%` }}
+          >
+            {line.label} {formatMs(line.value)}
+          </span>
+        ))}
+        <span className="latency-chart__max">{formatMs(chart.max)}</span>
+      </div>
+    </figure>
+  );
+}

@@ -1,0 +1,22 @@
+import { useSyncExternalStore } from 'react';
+
+/** The top-level views, one per nav entry; the address hash names the open one (`#chat`). */
+export const VIEWS = ['chat', 'skills', 'activity', 'settings'] as const;
+export type View = (typeof VIEWS)[number];
+
+/** Skills stays the default view: a bare URL opens where the app always opened. */
+const DEFAULT_VIEW: View = 'skills';
+
+export function viewFromHash(hash: string): View {
+  const name = hash.replace(/^#\/?/, '').split(/[/?]/)[0];
+  return (VIEWS as readonly string[]).includes(name) ? (name as View) : DEFAULT_VIEW;
+}
+
+const subscribe = (onChange: () => void) => {
+  window.addEventListener('hashchange', onChange);
+  return () => window.removeEventListener('hashchange', onChange);
+};
+
+export function useView(): View {
+  return useSyncExternalStore(subscribe, () => viewFromHash(location.hash));
+}

@@ -1,0 +1,90 @@
+import type { ReactNode } from 'react';
+import type { InstallCandidate, SandboxTier } from '../../../../../shared/contract';
+import {
+  CheckIcon,
+  EyeIcon,
+  GlobeIcon,
+  InfoIcon,
+  KeyIcon,
+  PencilIcon,
+  PlayIcon,
+  ShieldIcon,
+  WarningIcon,
+} from '../../../ui/icons';
+import { capabilityKind, isSensitive, type CapabilityKind } from '../model';
+
+const ICONS: Record<CapabilityKind, ReactNode> = {
+  run: <PlayIcon size={14} />,
+  write: <PencilIcon size={14} />,
+  read: <EyeIcon size={14} />,
+  network: <GlobeIcon size={14} />,
+  env: <KeyIcon size={14} />,
+  danger: <WarningIcon size={14} />,
+  none: <CheckIcon size={14} />,
+  other: <InfoIcon size={14} />,
+};
+
+const TIERS: Record<SandboxTier, { label: string; note: string; enforced: boolean }> = {
+  bwrap: {
+    label: 'bubblewrap sandbox',
+    note: 'File and network rules are enforced; everything else is read-only or hidden.',
+    enforced: true,
+  },
+  seatbelt: {
+    label: 'macOS sandbox-exec',
+    note: 'File and network rules are enforced by the OS sandbox.',
+    enforced: true,
+  },
+  process: {
+    label: 'process isolation only',
+    note: 'This machine has no OS sandbox: file and network rules are not enforced. You approve every run.',
+    enforced: false,
+  },
+};
+
+/** The permission sheet: what the skill declares it will do, and how strongly this machine holds it to that. */
+export function CapabilitySheet({ candidate }: { candidate: InstallCandidate }) {
+  const tier = TIERS[candidate.sandboxTier];
+  return (
+    <section
+      className="capabilities"
+      data-testid="install-capabilities"
+      aria-label="What it will be able to do"
+    >
+      <h3 className="capabilities__title">What it will be able to do</h3>
+      {candidate.capabilities.length === 0 ? (
+        <p className="capabilities__none" data-testid="capability-none">
+          <CheckIcon size={15} />
+          Declares no scripts, file writes, network or environment access: instructions for the model only.
+        </p>
+      ) : (
+        <ul className="capabilities__list">
+          {candidate.capabilities.map((line) => {
+            const kind = capabilityKind(line);
+            return (
+              <li
+                key={line}
+                className={`capability capability--${kind}${isSensitive(kind) ? ' is-sensitive' : ''}`}
+                data-testid="capability"
+                data-kind={kind}
+              >
+                <span className="capability__icon">{ICONS[kind]}</span>
+                <span className="capability__text">{line}</span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <div
+        className={`sandbox-tier${tier.enforced ? '' : ' is-weak'}`}
+        data-testid="install-sandbox"
+        data-tier={candidate.sandboxTier}
+      >
+        {tier.enforced ? <ShieldIcon size={15} /> : <WarningIcon size={15} />}
+        <span>
+          <strong>Sandbox here: {tier.label}.</strong> {tier.note}
+        </span>
+      </div>
+    </section>
+  );
+}

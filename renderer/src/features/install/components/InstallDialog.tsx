@@ -1,0 +1,67 @@
+import { useShallow } from 'zustand/react/shallow';
+import { Modal } from '../../../ui/Modal';
+import { describeSource, sourceFromForm } from '../model';
+import { useInstallStore } from '../store';
+import { InstallFooter } from './InstallFooter';
+import { PreviewView } from './PreviewView';
+import { ResultView } from './ResultView';
+import { SourceForm } from './SourceForm';
+import { StagingView } from './StagingView';
+import '../install.css';
+
+const SIZES = {
+  form: 'small',
+  staging: 'small',
+  preview: 'large',
+  installing: 'large',
+  done: 'medium',
+} as const;
+
+const TITLES = {
+  form: 'Install a skill',
+  staging: 'Preparing the preview',
+  preview: 'Review before installing',
+  installing: 'Installing…',
+  done: 'Installed',
+} as const;
+
+/** Source → preview (nothing written yet) → confirm → result (issue 3, item 8). */
+export function InstallDialog() {
+  const { open, phase, preview, tab, form, close } = useInstallStore(
+    useShallow((s) => ({
+      open: s.open,
+      phase: s.phase,
+      preview: s.preview,
+      tab: s.tab,
+      form: s.form,
+      close: s.close,
+    })),
+  );
+  if (!open) return null;
+
+  // While staging there is no preview yet: name what the form asked for.
+  const fromForm = sourceFromForm(tab, form);
+  const source = preview?.source ?? ('source' in fromForm ? fromForm.source : null);
+  const subtitle =
+    phase === 'form'
+      ? 'From a folder, a .zip or .skill archive, or a git repository. You review everything before it is written.'
+      : source && <span className="install-source-line">{describeSource(source)}</span>;
+
+  return (
+    <Modal
+      title={TITLES[phase]}
+      subtitle={subtitle}
+      onClose={close}
+      size={SIZES[phase]}
+      footer={<InstallFooter />}
+      testId="install-dialog"
+    >
+      <div className="install" data-phase={phase} data-testid="install-body">
+        {phase === 'form' && <SourceForm />}
+        {phase === 'staging' && <StagingView />}
+        {(phase === 'preview' || phase === 'installing') && <PreviewView />}
+        {phase === 'done' && <ResultView />}
+      </div>
+    </Modal>
+  );
+}

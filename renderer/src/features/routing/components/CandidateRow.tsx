@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import type { RouteCandidate } from '../../../../../shared/contract';
+import { InlineCode } from '../../../ui/InlineCode';
+import { ChevronIcon } from '../../../ui/icons';
+import { formatScore, STATUS_META } from '../format';
+import { FactorTable } from './FactorTable';
+import { ScoreBar } from './ScoreBar';
+import { SourceTag } from './SourceTag';
+import { StatusTag } from './StatusTag';
+
+interface CandidateRowProps {
+  candidate: RouteCandidate;
+  threshold: number;
+  primary: boolean;
+}
+
+export function CandidateRow({ candidate, threshold, primary }: CandidateRowProps) {
+  const [open, setOpen] = useState(false);
+  const { name, source, status, score, reason, missing } = candidate;
+  const dim = STATUS_META[status].dim;
+
+  return (
+    <li
+      className={`candidate${dim ? ' is-dim' : ''}${primary ? ' is-primary' : ''}`}
+      data-testid="candidate"
+      data-skill-name={name}
+      data-status={status}
+      data-source={source}
+      data-primary={primary}
+    >
+      <button
+        type="button"
+        className="candidate__head"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        title="Show the factor breakdown"
+      >
+        <ChevronIcon size={12} className="candidate__chevron" />
+        <span className="candidate__name">{name}</span>
+        {primary && <span className="candidate__primary">Primary</span>}
+        <SourceTag source={source} />
+        <StatusTag status={status} />
+        <span className="candidate__score" data-testid="candidate-score">
+          {formatScore(score)}
+        </span>
+      </button>
+      <ScoreBar
+        factors={candidate.factors}
+        threshold={threshold}
+        label={`${name} score ${formatScore(score)}`}
+      />
+      <p className="candidate__reason" data-testid="candidate-reason">
+        <InlineCode text={reason} />
+        {missing && missing.length > 0 && (
+          <span className="candidate__missing">
+            {missing.map((item) => (
+              <code key={item}>{item}</code>
+            ))}
+          </span>
+        )}
+      </p>
+      {open && <FactorTable factors={candidate.factors} />}
+    </li>
+  );
+}

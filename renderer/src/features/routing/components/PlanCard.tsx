@@ -1,0 +1,63 @@
+import type { ActivationPlan } from '../../../../../shared/contract';
+import { Badge, type Tone } from '../../../ui/Badge';
+import { ChevronIcon } from '../../../ui/icons';
+import { fallbackLabel } from '../format';
+
+const COST_TONE: Record<ActivationPlan['estimated_cost'], Tone> = {
+  none: 'neutral',
+  low: 'green',
+  medium: 'amber',
+  high: 'red',
+};
+
+/** The ActivationPlan (DESIGN §3): what would run, in which order, and what comes after a failure. */
+export function PlanCard({ plan }: { plan: ActivationPlan }) {
+  return (
+    <section className="plan-card" data-testid="plan" aria-label="Activation plan">
+      <div className="plan-card__primary">
+        <span className="plan-card__label">Primary</span>
+        {plan.primary ? (
+          <strong className="plan-card__skill" data-testid="plan-primary" data-skill-name={plan.primary}>
+            {plan.primary}
+          </strong>
+        ) : (
+          <strong className="plan-card__skill is-none" data-testid="plan-primary" data-skill-name="">
+            none — plain chat
+          </strong>
+        )}
+        <Badge tone={COST_TONE[plan.estimated_cost]} variant="outline" title="Estimated cost">
+          cost {plan.estimated_cost}
+        </Badge>
+      </div>
+      <p className="plan-card__reason" data-testid="plan-reason">
+        {plan.routing_reason}
+      </p>
+      <dl className="plan-card__facts">
+        {plan.parallel_groups.length > 0 && (
+          <>
+            <dt>Order</dt>
+            <dd data-testid="plan-groups">
+              {plan.parallel_groups.map((group, i) => (
+                <span key={i} className="plan-card__group">
+                  {i > 0 && <ChevronIcon size={11} className="plan-card__arrow" />}
+                  <span className="plan-card__chip">{group.join(' ∥ ')}</span>
+                </span>
+              ))}
+            </dd>
+          </>
+        )}
+        <dt>Fallback</dt>
+        <dd data-testid="plan-fallback">
+          {plan.fallback_chain.map((step, i) => (
+            <span key={i} className="plan-card__group">
+              {i > 0 && <ChevronIcon size={11} className="plan-card__arrow" />}
+              <span className={`plan-card__chip${step.type === 'skill' ? '' : ' is-generic'}`}>
+                {fallbackLabel(step)}
+              </span>
+            </span>
+          ))}
+        </dd>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import {
+  fallbackLabel,
+  forcedNames,
+  formatContribution,
+  formatEquation,
+  formatMs,
+  formatRate,
+  formatScore,
+} from './format';
+
+describe('routing formatters', () => {
+  it('writes scores, contributions and the tooltip equation', () => {
+    expect(formatScore(0.6549)).toBe('0.65');
+    expect(formatScore(Number.NaN)).toBe('—');
+    expect(formatContribution(0.32)).toBe('0.320');
+    expect(formatEquation({ value: 0.8, weight: 0.4, contribution: 0.32 })).toBe('0.80 × 0.40 = 0.320');
+  });
+
+  it('writes latencies from microseconds to seconds', () => {
+    expect(formatMs(0.004)).toBe('<0.01 ms');
+    expect(formatMs(0.042)).toBe('0.04 ms');
+    expect(formatMs(0.61)).toBe('0.61 ms');
+    expect(formatMs(3.25)).toBe('3.3 ms');
+    expect(formatMs(12.4)).toBe('12 ms');
+    expect(formatMs(1400)).toBe('1.4 s');
+    expect(formatMs(null)).toBe('—');
+  });
+
+  it('writes rates as percents and missing data as a dash', () => {
+    expect(formatRate(0.5)).toBe('50%');
+    expect(formatRate(0.053)).toBe('5.3%');
+    expect(formatRate(0)).toBe('0%');
+    expect(formatRate(1)).toBe('100%');
+    expect(formatRate(null)).toBe('—');
+  });
+
+  it('names fallback steps', () => {
+    expect(fallbackLabel({ type: 'skill', id: '/x', name: 'pdf-to-text' })).toBe('pdf-to-text');
+    expect(fallbackLabel({ type: 'generic_chat' })).toBe('plain chat');
+    expect(fallbackLabel({ type: 'ask_user' })).toBe('ask the user');
+  });
+
+  it('finds $name and /name at word starts only', () => {
+    expect(forcedNames('$json-format this please')).toEqual(['json-format']);
+    expect(forcedNames('use /pdf-to-text and $Save-Note')).toEqual(['pdf-to-text', 'save-note']);
+    expect(forcedNames('costs $5 a/b')).toEqual(['5']);
+  });
+});

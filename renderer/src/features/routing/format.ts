@@ -1,0 +1,86 @@
+import type { CandidateSource, CandidateStatus, Factor, FallbackStep } from '../../../../shared/contract';
+import type { Tone } from '../../ui/Badge';
+
+/** Scores and factor values: two decimals, the way DESIGN §3 writes them (`0.65`). */
+export const formatScore = (n: number): string => (Number.isFinite(n) ? n.toFixed(2) : '—');
+
+/** Contributions are small (a weight times a value), so they keep a third decimal. */
+export const formatContribution = (n: number): string => (Number.isFinite(n) ? n.toFixed(3) : '—');
+
+/** `value × weight = contribution`, as the segment tooltip shows it. */
+export const formatEquation = (f: Factor): string =>
+  `${formatScore(f.value)} × ${formatScore(f.weight)} = ${formatContribution(f.contribution)}`;
+
+/** Route latencies are often far below a millisecond: `0.042 ms`, `0.61 ms`, `12 ms`, `1.4 s`. */
+export function formatMs(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
+  if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms >= 10) return `${Math.round(ms)} ms`;
+  if (ms >= 1) return `${ms.toFixed(1)} ms`;
+  if (ms >= 0.01) return `${ms.toFixed(2)} ms`;
+  return '<0.01 ms';
+}
+
+/** Rates in [0, 1] as percents; `null` (no data yet) as a dash. */
+export function formatRate(rate: number | null | undefined): string {
+  if (rate === null || rate === undefined || !Number.isFinite(rate)) return '—';
+  const percent = rate * 100;
+  return `${percent >= 10 || percent === 0 ? Math.round(percent) : percent.toFixed(1)}%`;
+}
+
+export interface StatusMeta {
+  label: string;
+  tone: Tone;
+  /** Near-misses and skills kept out are dimmed under the selected ones. */
+  dim: boolean;
+}
+
+export const STATUS_META: Record<CandidateStatus, StatusMeta> = {
+  selected: { label: 'Selected', tone: 'green', dim: false },
+  below_threshold: { label: 'Below T', tone: 'neutral', dim: true },
+  vetoed: { label: 'Vetoed', tone: 'red', dim: true },
+  unavailable: { label: 'Unavailable', tone: 'amber', dim: true },
+  dropped_overlap: { label: 'Overlap', tone: 'violet', dim: true },
+  disabled: { label: 'Disabled', tone: 'neutral', dim: true },
+  explicit_only: { label: 'Explicit only', tone: 'neutral', dim: true },
+  unroutable: { label: 'Unroutable', tone: 'red', dim: true },
+  not_recalled: { label: 'Not recalled', tone: 'neutral', dim: true },
+};
+
+export const SOURCE_META: Record<CandidateSource, { label: string; tone: Tone; help: string }> = {
+  forced: {
+    label: 'forced',
+    tone: 'orange',
+    help: 'Named in the message ($name, /name, “use X skill”): skips T, not safety',
+  },
+  rule: { label: 'rule', tone: 'teal', help: 'A trigger phrase of the skill occurs in the message' },
+  semantic: {
+    label: 'semantic',
+    tone: 'blue',
+    help: 'Top-k by lexical similarity of the message and the skill',
+  },
+  none: {
+    label: 'not recalled',
+    tone: 'neutral',
+    help: 'Recall did not bring this skill up for the message',
+  },
+};
+
+/** A fallback step as the plan card shows it. */
+export function fallbackLabel(step: FallbackStep): string {
+  switch (step.type) {
+    case 'skill':
+      return step.name;
+    case 'generic_chat':
+      return 'plain chat';
+    case 'ask_user':
+      return 'ask the user';
+  }
+}
+
+/** `$json-format` / `/json-format` at a word start: what the user typed to force a skill (DESIGN §3). */
+export function forcedNames(text: string): string[] {
+  const names: string[] = [];
+  for (const match of text.matchAll(/(?:^|\s)[$/]([a-z0-9][a-z0-9-]*)/gi)) names.push(match[1].toLowerCase());
+  return names;
+}

@@ -1,0 +1,54 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { XIcon } from './icons';
+import './modal.css';
+
+interface ModalProps {
+  title: ReactNode;
+  /** A line under the title. */
+  subtitle?: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  size?: 'small' | 'medium' | 'large';
+  testId?: string;
+}
+
+/** A native modal `<dialog>`: the top layer, a focus trap and Escape come with it. */
+export function Modal({ title, subtitle, onClose, children, footer, size = 'small', testId }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    // showModal() moves focus to the first focusable element; React's autoFocus ran before it.
+    dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    return () => dialog?.close();
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      className={`modal modal--${size}`}
+      data-testid={testId}
+      onCancel={(event) => {
+        // Escape closes through the store, so its state and the dialog never disagree.
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <div className="modal__frame">
+        <header className="modal__header">
+          <div className="modal__titles">
+            <h2 className="modal__title">{title}</h2>
+            {subtitle && <div className="modal__subtitle">{subtitle}</div>}
+          </div>
+          <button type="button" className="icon-button" onClick={onClose} aria-label="Close">
+            <XIcon size={16} />
+          </button>
+        </header>
+        <div className="modal__body">{children}</div>
+        {footer && <footer className="modal__footer">{footer}</footer>}
+      </div>
+    </dialog>
+  );
+}

@@ -56,4 +56,12 @@ if (fs.existsSync(corpus)) {
 const { benchRouting } = createRequire(import.meta.url)(path.join(root, 'dist', 'node', 'routing-bench.cjs'));
 results.routing = await benchRouting({ corpusSkills: corpus, bundledDir: path.join(root, 'skills') });
 
+// Keystroke → repainted score panel, in Chromium over browser mode with the corpus loaded.
+const { benchKeystroke } = await import('./keystroke.mjs');
+try {
+  results.keystroke = { ...(await benchKeystroke()), target_paint_p95_ms: 50 };
+} catch (error) {
+  results.keystroke = { skipped: String(error?.message ?? error) };
+}
+
 console.log(JSON.stringify(results, null, 2));

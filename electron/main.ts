@@ -79,6 +79,8 @@ async function start(): Promise<void> {
   });
   // Closes the file watcher and drops unfinished install previews' staging dirs.
   app.on('will-quit', () => void engine.close());
+  // Build the routing index while the window loads, not on the user's first keystroke.
+  setTimeout(() => engine.routing.index(), 0);
 
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {

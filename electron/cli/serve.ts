@@ -37,6 +37,8 @@ export async function serve(flags: DiscoveryFlags & { port: number; open: boolea
     `SkillDeck is serving ${count} skills at\n  ${host.url}\n(127.0.0.1 only; Ctrl+C stops it)\n`,
   );
   if (flags.open) openInBrowser(host.url);
+  // Build the routing index while the page loads, not on the user's first keystroke.
+  setTimeout(() => engine.routing.index(), 0);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

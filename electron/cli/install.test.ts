@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEngine } from '../engine';
 import { skillMd, tempDir, writeTree } from '../testing/fixtures';
 import { writeZip } from '../testing/zips';
+import { buildCliBundle } from '../testing/cliBundle';
 
 // Issue 3: a process killed in the middle of an install leaves the previous version intact
 // and loadable. The real CLI runs in a child process and gets SIGKILL at two moments:
@@ -16,16 +16,7 @@ const home = path.join(root, 'home');
 const target = path.join(home, 'skills', 'big');
 
 beforeAll(async () => {
-  await build({
-    entryPoints: [path.join(__dirname, '..', 'cli.ts')],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-    external: ['electron', 'bufferutil', 'utf-8-validate'],
-  });
+  await buildCliBundle(cli);
   // Version 1, installed the ordinary way.
   const v1 = path.join(root, 'v1', 'big');
   writeTree(v1, { 'SKILL.md': skillMd('big', 'Version one.'), 'scripts/a.py': 'print(1)\n' });

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouteEvent, EvalReport } from '../../shared/contract';
 import { tempDir, writeTree } from '../testing/fixtures';
+import { buildCliBundle } from '../testing/cliBundle';
 
 // DESIGN §7: `skilldeck route` and `skilldeck eval`, run as real processes against a temp home.
 const root = tempDir('skilldeck-cli-route-');
@@ -13,16 +13,7 @@ const home = path.join(root, 'home');
 const skills = path.join(root, 'skills');
 
 beforeAll(async () => {
-  await build({
-    entryPoints: [path.join(__dirname, '..', 'cli.ts')],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-    external: ['electron', 'bufferutil', 'utf-8-validate'],
-  });
+  await buildCliBundle(cli);
   writeTree(skills, {
     'weather-now/SKILL.md':
       '---\nname: weather-now\ndescription: Reports the current weather forecast for a city.\ntriggers: [weather, 天气]\ncost_hint: low\n---\nbody\n',

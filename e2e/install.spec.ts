@@ -209,7 +209,42 @@ test.describe('in dark mode', () => {
   });
 });
 
-test('a file dropped in browser mode opens the dialog and says to paste its path', async ({
+test('a .zip dropped in browser mode is sent as bytes and previewed, then installed', async ({
+  page,
+  workspace,
+}, testInfo) => {
+  const errors = watchConsole(page);
+  const archive = path.join(sourcesDir(workspace), 'pdf-tools.zip');
+  fs.mkdirSync(path.dirname(archive), { recursive: true });
+  await writeZip(archive, 'pdf-tools', PDF_TOOLS);
+  const zipBase64 = fs.readFileSync(archive).toString('base64');
+  const skills = new SkillsPage(page);
+  const install = new InstallDialog(page);
+  await skills.open(workspace.url);
+  // A page never learns a dropped file's path: the File carries only its name and bytes.
+  const dataTransfer = await page.evaluateHandle((b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([bytes], 'pdf-tools.zip', { type: 'application/zip' }));
+    return transfer;
+  }, zipBase64);
+  await page.dispatchEvent('body', 'dragenter', { dataTransfer });
+  await expect(page.getByTestId('drop-overlay')).toBeVisible();
+  await page.dispatchEvent('body', 'drop', { dataTransfer });
+  await expect(page.getByTestId('drop-overlay')).toHaveCount(0);
+  await expect(install.dialog()).toBeVisible();
+  await expect(install.preview()).toBeVisible();
+  await expect(install.dialog()).toContainText('pdf-tools.zip (uploaded)');
+  await expect(install.candidate('pdf-tools')).toContainText('runs bash scripts');
+  expect(fs.existsSync(path.join(workspace.home, 'skills', 'pdf-tools'))).toBe(false);
+  await install.shoot(testInfo, 'install-drop-preview');
+  await install.install();
+  await expect(install.resultLink('pdf-tools')).toBeVisible();
+  expect(fs.existsSync(path.join(workspace.home, 'skills', 'pdf-tools', 'scripts', 'merge.sh'))).toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test('a file that is not an archive, dropped in browser mode, says to paste a path', async ({
   page,
   workspace,
 }, testInfo) => {
@@ -218,24 +253,47 @@ test('a file dropped in browser mode opens the dialog and says to paste its path
   await skills.open(workspace.url);
   const dataTransfer = await page.evaluateHandle(() => {
     const transfer = new DataTransfer();
-    transfer.items.add(new File(['PK'], 'pdf-tools.zip', { type: 'application/zip' }));
+    transfer.items.add(new File(['hello'], 'notes.txt', { type: 'text/plain' }));
     return transfer;
   });
   await page.dispatchEvent('body', 'dragenter', { dataTransfer });
-  await expect(page.getByTestId('drop-overlay')).toBeVisible();
   await page.dispatchEvent('body', 'drop', { dataTransfer });
-  await expect(page.getByTestId('drop-overlay')).toHaveCount(0);
   await expect(page.getByTestId('install-dialog')).toBeVisible();
-  await expect(page.getByTestId('install-tab-archive')).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByTestId('install-notice')).toContainText('pdf-tools.zip');
-  await expect(page.getByTestId('install-notice')).toContainText('Paste its full path');
+  await expect(page.getByTestId('install-notice')).toContainText('notes.txt');
+  await expect(page.getByTestId('install-notice')).toContainText('not a folder or a .zip / .skill archive');
   await new InstallDialog(page).shoot(testInfo, 'install-drop-notice');
 
   // A path that is not there: the engine's message shows in the form, nothing is staged.
+  await page.getByTestId('install-tab-archive').click();
   await page.getByTestId('install-archive').fill(path.join(sourcesDir(workspace), 'missing.zip'));
   await page.getByTestId('install-preview-button').click();
   await expect(page.getByTestId('install-error')).toBeVisible();
   await new InstallDialog(page).shoot(testInfo, 'install-error');
+  expect(errors).toEqual([]);
+});
+
+test('an archive picked with the file button is previewed; a broken one shows the engine error', async ({
+  page,
+  workspace,
+}, testInfo) => {
+  const errors = watchConsole(page);
+  const archive = path.join(sourcesDir(workspace), 'pdf-tools.skill');
+  fs.mkdirSync(path.dirname(archive), { recursive: true });
+  await writeZip(archive, 'pdf-tools', PDF_TOOLS);
+  const skills = new SkillsPage(page);
+  const install = new InstallDialog(page);
+  await skills.open(workspace.url);
+  await install.open();
+  await page.getByTestId('install-tab-archive').click();
+  await page
+    .getByTestId('install-archive-file')
+    .setInputFiles({ name: 'broken.zip', mimeType: 'application/zip', buffer: Buffer.from('not a zip') });
+  await expect(install.error()).toContainText('broken.zip is not a readable zip archive');
+  await install.shoot(testInfo, 'install-upload-error');
+  await page.getByTestId('install-archive-file').setInputFiles(archive);
+  await expect(install.preview()).toBeVisible();
+  await expect(install.dialog()).toContainText('pdf-tools.skill (uploaded)');
+  await expect(install.candidate('pdf-tools')).toBeVisible();
   expect(errors).toEqual([]);
 });
 

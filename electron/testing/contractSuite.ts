@@ -5,6 +5,7 @@ import type { Client } from '../../shared/api';
 import { RpcFailure } from '../../shared/rpc';
 import type { Transport } from '../../shared/rpc';
 import { skillMd, writeTree } from './fixtures';
+import { writeZip } from './zips';
 
 export interface ContractHarness {
   client: Client;
@@ -156,6 +157,36 @@ export function contractSuite(name: string, setup: () => ContractHarness) {
       } finally {
         fs.rmSync(path.dirname(src), { recursive: true, force: true });
         fs.rmSync(result.installed[0].path, { recursive: true, force: true });
+      }
+    });
+
+    it('previews an uploaded archive by its file name, and refuses an oversized or non-base64 upload', async () => {
+      const { client, transport, skillsDir } = setup();
+      const dir = path.join(path.dirname(skillsDir), `upload-src-${name.replace(/\W+/g, '-')}`);
+      fs.mkdirSync(dir, { recursive: true });
+      try {
+        const file = path.join(dir, 'sent.zip');
+        await writeZip(file, [{ name: 'SKILL.md', data: skillMd('sent', 'A skill sent as bytes.') }]);
+        const dataBase64 = fs.readFileSync(file).toString('base64');
+        const preview = await client.invoke('install.preview', {
+          source: { kind: 'upload', fileName: 'sent.zip', dataBase64 },
+        });
+        expect(preview.source).toEqual({ kind: 'upload', fileName: 'sent.zip' });
+        expect(preview.candidates.map((c) => c.name)).toEqual(['sent']);
+        expect(await client.invoke('install.cancel', { previewId: preview.previewId })).toEqual({
+          cancelled: true,
+        });
+        const big = await transport.request('install.preview', {
+          source: { kind: 'upload', fileName: 'big.zip', dataBase64: 'A'.repeat(4_000_004) },
+        });
+        expect(big).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+        expect(JSON.stringify(big)).toContain('paste their path instead');
+        const garbled = await transport.request('install.preview', {
+          source: { kind: 'upload', fileName: 'sent.zip', dataBase64: 'not base64!' },
+        });
+        expect(garbled).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     });
 

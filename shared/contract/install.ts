@@ -3,7 +3,7 @@
  *
  * Methods:
  * - `install.preview`  { source, previewId? } → InstallPreview. Copies / extracts / clones the
- *   source into `$SKILLDECK_HOME/staging/<previewId>` (nothing else is written) and describes
+ *   source (folder, archive path, uploaded archive bytes, git) into `$SKILLDECK_HOME/staging/<previewId>` (nothing else is written) and describes
  *   every skill found in it. Progress arrives as `install.progress` events; pass your own
  *   `previewId` to match them before the answer comes back.
  * - `install.commit`   { previewId, select[] } → { installed[], skipped[] }. Moves the chosen
@@ -34,8 +34,20 @@ export const InstallName = z
   .string()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'lowercase letters, digits and hyphens, at most 64');
 
-/** Where a skill comes from. */
-export const InstallSource = z.discriminatedUnion('kind', [
+/**
+ * Largest upload: the WebSocket carries at most 4 MiB a message (shared/rpc.ts), so the base64
+ * text is capped at 4,000,000 characters, i.e. about 3 MB of archive bytes.
+ */
+export const UPLOAD_MAX_BASE64 = 4_000_000;
+export const UPLOAD_MAX_BYTES = (UPLOAD_MAX_BASE64 / 4) * 3;
+/** A bare file name (no folders) ending in `.zip` or `.skill`. */
+export const UploadFileName = z
+  .string()
+  .min(5)
+  .max(255)
+  .regex(/^[^/\\\0]+\.(zip|skill)$/i, 'a file name (no folders) ending in .zip or .skill');
+
+const sourceVariants = [
   /** A local folder: a skill, or a folder holding several. */
   z.object({ kind: z.literal('folder'), path: PathString }).strict(),
   /** A `.zip` or `.skill` archive on disk. */
@@ -51,8 +63,35 @@ export const InstallSource = z.discriminatedUnion('kind', [
       subpath: z.string().min(1).max(1024).optional(),
     })
     .strict(),
+] as const;
+
+/** Where a skill comes from. */
+export const InstallSource = z.discriminatedUnion('kind', [
+  ...sourceVariants,
+  /**
+   * A `.zip` / `.skill` archive sent as bytes (a file dropped on or picked in a browser page,
+   * which never learns the file's path). Staged and checked exactly like `archive`.
+   */
+  z
+    .object({
+      kind: z.literal('upload'),
+      fileName: UploadFileName,
+      dataBase64: z
+        .string()
+        .min(1)
+        .max(UPLOAD_MAX_BASE64, 'archives over 3 MB: paste their path instead')
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64 text'),
+    })
+    .strict(),
 ]);
 export type InstallSource = z.infer<typeof InstallSource>;
+
+/** The source as a preview names it: an upload by its file name only (no bytes sent back). */
+export const PreviewSource = z.discriminatedUnion('kind', [
+  ...sourceVariants,
+  z.object({ kind: z.literal('upload'), fileName: z.string() }).strict(),
+]);
+export type PreviewSource = z.infer<typeof PreviewSource>;
 
 /** The strongest sandbox this machine gives a skill's scripts (DESIGN §4). */
 export const SandboxTier = z.enum(['bwrap', 'seatbelt', 'process']);
@@ -104,7 +143,7 @@ export type InstallCandidate = z.infer<typeof InstallCandidate>;
 
 export const InstallPreview = z.object({
   previewId: z.string(),
-  source: InstallSource,
+  source: PreviewSource,
   candidates: z.array(InstallCandidate),
   totalBytes: z.number().int(),
   fileCount: z.number().int(),

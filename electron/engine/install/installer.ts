@@ -8,6 +8,7 @@ import type {
   InstallPreview,
   InstallResult,
   InstallSource,
+  PreviewSource,
   TrashItem,
 } from '../../../shared/contract';
 import { InstallName } from '../../../shared/contract';
@@ -19,7 +20,7 @@ import { Trash } from './trash';
 
 interface Staged {
   dir: string;
-  source: InstallSource;
+  source: PreviewSource;
   candidates: StagedCandidate[];
 }
 
@@ -72,7 +73,10 @@ export class Installer {
       );
       if (candidates.length === 0)
         throw new EngineError('invalid_params', 'No skill found: the source holds no SKILL.md.');
-      this.previews.set(previewId, { dir, source, candidates });
+      // An upload is named by its file name only: its bytes are not sent back.
+      const shown: PreviewSource =
+        source.kind === 'upload' ? { kind: 'upload', fileName: source.fileName } : source;
+      this.previews.set(previewId, { dir, source: shown, candidates });
       this.deps.progress({
         previewId,
         phase: 'done',
@@ -82,7 +86,7 @@ export class Installer {
       });
       return {
         previewId,
-        source,
+        source: shown,
         candidates: candidates.map(publicCandidate),
         totalBytes: candidates.reduce((sum, c) => sum + c.totalBytes, 0),
         fileCount: candidates.reduce((sum, c) => sum + c.files.length, 0),
@@ -204,7 +208,12 @@ export function recoverInstalls(home: string): void {
 
 /** The source's own name, lowercased to a skill name: folder, archive (no extension) or repo. */
 function sourceName(source: InstallSource): string {
-  const raw = source.kind === 'git' ? (source.subpath ?? source.url) : source.path;
+  const raw =
+    source.kind === 'git'
+      ? (source.subpath ?? source.url)
+      : source.kind === 'upload'
+        ? source.fileName
+        : source.path;
   const base = path.basename(raw.replace(/[\\/]+$/, '')).replace(/\.(zip|skill|git)$/i, '');
   return (
     base

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { InstallSource } from '../../../shared/contract';
+import { UPLOAD_MAX_BYTES, type InstallSource } from '../../../shared/contract';
+import { EngineError } from '../errors';
 import { extractArchive, type Progress } from './archive';
 import { copyFolder } from './folder';
 import { cloneRepo } from './git';
@@ -41,6 +42,14 @@ export async function stageSource(
     if (!/\.(zip|skill)$/i.test(file))
       throw refused(`${path.basename(file)} is not a .zip or .skill archive.`);
     await extractArchive(file, tree, phase('extracting'));
+  } else if (source.kind === 'upload') {
+    // The bytes land inside this preview's staging dir, then take the `archive` path above.
+    const file = await writeUpload(source.fileName, source.dataBase64, stagingDir);
+    try {
+      await extractArchive(file, tree, phase('extracting'));
+    } finally {
+      await fsp.rm(path.dirname(file), { recursive: true, force: true });
+    }
   } else {
     const clone = path.join(stagingDir, 'clone');
     try {
@@ -56,4 +65,31 @@ export async function stageSource(
     }
   }
   return tree;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Decodes an uploaded archive into `stagingDir/upload/<fileName>` and returns that path.
+ * Checked again here (the engine can be called without the contract's schema): a bare
+ * `.zip` / `.skill` name, strict base64, at most `UPLOAD_MAX_BYTES`.
+ */
+async function writeUpload(fileName: string, dataBase64: string, stagingDir: string): Promise<string> {
+  const name = path.basename(fileName);
+  if (name !== fileName || !/^[^\\\0]+\.(zip|skill)$/i.test(name))
+    throw new EngineError(
+      'invalid_params',
+      `${JSON.stringify(fileName.slice(0, 200))} is not a .zip or .skill file name.`,
+    );
+  if (dataBase64.length % 4 !== 0 || !BASE64.test(dataBase64))
+    throw new EngineError('invalid_params', `${name}: the uploaded data is not valid base64.`);
+  const bytes = Buffer.from(dataBase64, 'base64');
+  if (bytes.length > UPLOAD_MAX_BYTES)
+    throw refused(`${name} is larger than the upload limit; archives over 3 MB: paste their path instead.`);
+  const dir = path.join(stagingDir, 'upload');
+  await fsp.mkdir(dir);
+  const file = path.join(dir, name);
+  if (!isInside(dir, file)) throw refused(`${JSON.stringify(fileName)} is not a plain file name.`);
+  await fsp.writeFile(file, bytes, { flag: 'wx' });
+  return file;
 }

@@ -10,6 +10,7 @@ import {
   sourceFromForm,
   suggestName,
   tabForDropped,
+  toBase64,
 } from './model';
 
 const candidate = (name: string, conflict = false): InstallCandidate => ({
@@ -155,5 +156,20 @@ describe('buildSelection', () => {
     expect(buildSelection(p.candidates, choices, installed).issues).toEqual([
       'Pick at least one skill to install.',
     ]);
+  });
+});
+
+describe('uploads', () => {
+  it('base64-encodes big arrays in chunks, like Node does', () => {
+    const bytes = new Uint8Array(3_000_000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31) % 256;
+    const decoded = Uint8Array.from(atob(toBase64(bytes)), (c) => c.charCodeAt(0));
+    expect(decoded).toEqual(bytes);
+    expect(toBase64(new TextEncoder().encode('hello, skills'))).toBe('aGVsbG8sIHNraWxscw==');
+    expect(toBase64(new Uint8Array())).toBe('');
+  });
+
+  it('names an uploaded source by its file name', () => {
+    expect(describeSource({ kind: 'upload', fileName: 'pdf.skill' })).toBe('pdf.skill (uploaded)');
   });
 });

@@ -1,4 +1,9 @@
-import type { InstallCandidate, InstallPreview, InstallSource } from '../../../../shared/contract';
+import type {
+  InstallCandidate,
+  InstallPreview,
+  InstallSource,
+  PreviewSource,
+} from '../../../../shared/contract';
 
 export type SourceTab = 'folder' | 'archive' | 'git';
 
@@ -44,8 +49,24 @@ export function sourceFromForm(
 /** Which tab a dropped item belongs on, by its name. */
 export const tabForDropped = (name: string): SourceTab => (ARCHIVE.test(name) ? 'archive' : 'folder');
 
+/** True for a name the engine takes as an archive (`.zip` / `.skill`). */
+export const isArchiveName = (name: string): boolean => ARCHIVE.test(name);
+
+/**
+ * Base64 of `bytes`, built in chunks: spreading a whole multi-megabyte array into
+ * `String.fromCharCode` would overflow the call stack.
+ */
+export function toBase64(bytes: Uint8Array): string {
+  const CHUNK = 0x8000;
+  let binary = '';
+  for (let at = 0; at < bytes.length; at += CHUNK)
+    binary += String.fromCharCode(...bytes.subarray(at, at + CHUNK));
+  return btoa(binary);
+}
+
 /** One line naming a source, for headers and results. */
-export function describeSource(source: InstallSource): string {
+export function describeSource(source: InstallSource | PreviewSource): string {
+  if (source.kind === 'upload') return `${source.fileName} (uploaded)`;
   if (source.kind !== 'git') return source.path;
   const extras = [source.ref && `@${source.ref}`, source.subpath && `/${source.subpath}`].filter(Boolean);
   return `${source.url}${extras.length ? ` ${extras.join(' ')}` : ''}`;

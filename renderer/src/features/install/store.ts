@@ -1,5 +1,11 @@
 import { create } from 'zustand';
-import type { Events, InstallPreview, InstallResult } from '../../../../shared/contract';
+import {
+  UPLOAD_MAX_BYTES,
+  type Events,
+  type InstallPreview,
+  type InstallResult,
+  type InstallSource,
+} from '../../../../shared/contract';
 import { client, errorMessage } from '../../lib/client';
 import { hasActiveFilters } from '../skills/search';
 import { useSkillsStore } from '../skills/store';
@@ -7,7 +13,9 @@ import {
   EMPTY_FORM,
   buildSelection,
   defaultChoices,
+  isArchiveName,
   sourceFromForm,
+  toBase64,
   type CandidateChoice,
   type SourceForm,
   type SourceTab,
@@ -25,6 +33,8 @@ export interface InstallState {
   notice: string | null;
   error: string | null;
   previewId: string | null;
+  /** File name of an archive sent as bytes (dropped or picked), while it is staged. */
+  upload: string | null;
   progress: InstallProgress | null;
   preview: InstallPreview | null;
   choices: Record<string, CandidateChoice>;
@@ -39,6 +49,11 @@ export interface InstallActions {
   setField(field: keyof SourceForm, value: string): void;
   /** Stages the source and shows its preview. */
   stage(): Promise<void>;
+  /**
+   * Stages a `.zip` / `.skill` File (dropped or picked) by sending its bytes; one larger than
+   * the upload cap gets the "paste its path" notice instead.
+   */
+  stageFile(file: File): Promise<void>;
   /** Back to the form; the staged preview is dropped. */
   back(): void;
   setChoice(name: string, patch: Partial<CandidateChoice>): void;
@@ -65,6 +80,7 @@ const CLOSED = {
   notice: null,
   error: null,
   previewId: null,
+  upload: null,
   progress: null,
   preview: null,
   choices: {},
@@ -79,6 +95,31 @@ export const useInstallStore = create<InstallState & InstallActions>()((set, get
       void client()
         .invoke('install.cancel', { previewId })
         .catch(() => undefined);
+  };
+
+  /** Stages `source` under a fresh preview id and shows the preview (or the error). */
+  const runPreview = async (source: InstallSource, upload: string | null = null) => {
+    const previewId = newPreviewId();
+    set({ phase: 'staging', previewId, upload, progress: null, error: null, notice: null });
+    const off = client().on('install.progress', (progress) => {
+      if (progress.previewId === get().previewId) set({ progress });
+    });
+    try {
+      const preview = await client().invoke('install.preview', { source, previewId });
+      // Closed or sent back while staging: nobody wants this preview any more.
+      if (get().previewId !== previewId) {
+        void client()
+          .invoke('install.cancel', { previewId })
+          .catch(() => undefined);
+        return;
+      }
+      set({ phase: 'preview', preview, choices: defaultChoices(preview, managedNames()) });
+    } catch (error) {
+      if (get().previewId === previewId)
+        set({ phase: 'form', previewId: null, upload: null, error: errorMessage(error) });
+    } finally {
+      off();
+    }
   };
 
   return {
@@ -116,27 +157,30 @@ export const useInstallStore = create<InstallState & InstallActions>()((set, get
         set({ error: parsed.error });
         return;
       }
-      const previewId = newPreviewId();
-      set({ phase: 'staging', previewId, progress: null, error: null, notice: null });
-      const off = client().on('install.progress', (progress) => {
-        if (progress.previewId === get().previewId) set({ progress });
-      });
-      try {
-        const preview = await client().invoke('install.preview', { source: parsed.source, previewId });
-        // Closed or sent back while staging: nobody wants this preview any more.
-        if (get().previewId !== previewId) {
-          void client()
-            .invoke('install.cancel', { previewId })
-            .catch(() => undefined);
-          return;
-        }
-        set({ phase: 'preview', preview, choices: defaultChoices(preview, managedNames()) });
-      } catch (error) {
-        if (get().previewId === previewId)
-          set({ phase: 'form', previewId: null, error: errorMessage(error) });
-      } finally {
-        off();
+      await runPreview(parsed.source);
+    },
+
+    async stageFile(file) {
+      if (!isArchiveName(file.name)) {
+        set({ error: `“${file.name}” is not a .zip or .skill archive.` });
+        return;
       }
+      if (file.size > UPLOAD_MAX_BYTES) {
+        set({
+          tab: 'archive',
+          error: null,
+          notice: `“${file.name}” is larger than ${Math.floor(UPLOAD_MAX_BYTES / 1_000_000)} MB, too big to send from the page. Paste its full path below instead.`,
+        });
+        return;
+      }
+      let dataBase64: string;
+      try {
+        dataBase64 = toBase64(new Uint8Array(await file.arrayBuffer()));
+      } catch (error) {
+        set({ error: `Could not read “${file.name}”: ${errorMessage(error)}` });
+        return;
+      }
+      await runPreview({ kind: 'upload', fileName: file.name, dataBase64 }, file.name);
     },
 
     back() {

@@ -48,12 +48,18 @@ export function useWindowDrop(): boolean {
       const isFolder = item?.webkitGetAsEntry()?.isDirectory ?? false;
       const tab = isFolder ? 'folder' : tabForDropped(file.name);
       const path = pathOf(file);
-      const { openDialog } = useInstallStore.getState();
+      const { openDialog, stageFile } = useInstallStore.getState();
       if (path) {
         openDialog({ tab, path });
         return;
       }
-      const what = isFolder ? 'folder' : tab === 'archive' ? 'archive' : 'file';
+      // A page cannot see the archive's path, but it can read its bytes and send them.
+      if (!isFolder && tab === 'archive') {
+        openDialog({ tab });
+        void stageFile(file);
+        return;
+      }
+      const what = isFolder ? 'folder' : 'file';
       openDialog({
         tab,
         notice:

@@ -27,13 +27,14 @@ const TITLES = {
 
 /** Source → preview (nothing written yet) → confirm → result (issue 3, item 8). */
 export function InstallDialog() {
-  const { open, phase, preview, tab, form, close } = useInstallStore(
+  const { open, phase, preview, tab, form, upload, close } = useInstallStore(
     useShallow((s) => ({
       open: s.open,
       phase: s.phase,
       preview: s.preview,
       tab: s.tab,
       form: s.form,
+      upload: s.upload,
       close: s.close,
     })),
   );
@@ -41,7 +42,13 @@ export function InstallDialog() {
 
   // While staging there is no preview yet: name what the form asked for.
   const fromForm = sourceFromForm(tab, form);
-  const source = preview?.source ?? ('source' in fromForm ? fromForm.source : null);
+  const source =
+    preview?.source ??
+    (upload !== null
+      ? { kind: 'upload' as const, fileName: upload }
+      : 'source' in fromForm
+        ? fromForm.source
+        : null);
   const subtitle =
     phase === 'form'
       ? 'From a folder, a .zip or .skill archive, or a git repository. You review everything before it is written.'

@@ -1,4 +1,5 @@
-import type { FormEvent, ReactNode } from 'react';
+import { useRef, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { UPLOAD_MAX_BYTES } from '../../../../../shared/contract';
 import { useShallow } from 'zustand/react/shallow';
 import { InlineCode } from '../../../ui/InlineCode';
 import { ArchiveIcon, ErrorIcon, FolderIcon, GitIcon, InfoIcon } from '../../../ui/icons';
@@ -38,6 +39,45 @@ function Field({ field, label, placeholder, hint, autoFocus }: FieldProps) {
       />
       {hint && <span className="field__hint">{hint}</span>}
     </label>
+  );
+}
+
+/** Picks a .zip / .skill file and sends its bytes: a page cannot learn the file's path. */
+function ArchivePicker() {
+  const stageFile = useInstallStore((s) => s.stageFile);
+  const input = useRef<HTMLInputElement>(null);
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (file) void stageFile(file);
+  };
+  return (
+    <div className="field">
+      <span className="field__label">Or choose a file</span>
+      <div>
+        <button
+          type="button"
+          className="button"
+          onClick={() => input.current?.click()}
+          data-testid="install-archive-pick"
+        >
+          <ArchiveIcon size={15} />
+          Choose archive…
+        </button>
+        <input
+          ref={input}
+          type="file"
+          accept=".zip,.skill"
+          hidden
+          onChange={onChange}
+          data-testid="install-archive-file"
+        />
+      </div>
+      <span className="field__hint">
+        Sent to SkillDeck and checked the same way (up to {Math.floor(UPLOAD_MAX_BYTES / 1_000_000)} MB; paste
+        the path of a bigger one).
+      </span>
+    </div>
   );
 }
 
@@ -96,6 +136,7 @@ export function SourceForm() {
           hint="A .zip or .skill file on this machine. Entries that escape the skill folder are refused."
         />
       )}
+      {tab === 'archive' && <ArchivePicker />}
       {tab === 'git' && (
         <>
           <Field

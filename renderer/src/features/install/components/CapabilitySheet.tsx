@@ -27,12 +27,12 @@ const ICONS: Record<CapabilityKind, ReactNode> = {
 const TIERS: Record<SandboxTier, { label: string; note: string; enforced: boolean }> = {
   bwrap: {
     label: 'bubblewrap sandbox',
-    note: 'File and network rules are enforced; everything else is read-only or hidden.',
+    note: 'When its scripts run, file and network rules are enforced; everything else is read-only or hidden.',
     enforced: true,
   },
   seatbelt: {
     label: 'macOS sandbox-exec',
-    note: 'File and network rules are enforced by the OS sandbox.',
+    note: 'When its scripts run, file and network rules are enforced by the OS sandbox.',
     enforced: true,
   },
   process: {

@@ -1,31 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Engine } from '..';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '..';
-import { skillMd, tempDir, writeTree } from '../../testing/fixtures';
+import { skillMd, writeTree, isolatedEngines } from '../../testing/fixtures';
 import { writeZip } from '../../testing/zips';
 
-const roots: string[] = [];
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-  for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true });
-});
-
-/** An engine whose every folder is inside a fresh temp root (SKILLDECK_HOME included). */
-async function setup() {
-  const root = tempDir();
-  roots.push(root);
-  const home = path.join(root, 'home');
-  const engine = await createEngine({
-    home,
-    userHome: path.join(root, 'user'),
-    workspace: path.join(root, 'ws'),
-  });
-  engines.push(engine);
-  return { root, home, engine, managed: path.join(home, 'skills') };
-}
+const engines = isolatedEngines();
+afterEach(() => engines.cleanup());
+const setup = () => engines.open();
 
 const SCRIPTED = {
   'SKILL.md': `---

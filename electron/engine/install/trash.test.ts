@@ -1,25 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Engine } from '..';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '..';
-import { skillMd, tempDir, writeTree } from '../../testing/fixtures';
+import { skillMd, writeTree, isolatedEngines } from '../../testing/fixtures';
 
-const roots: string[] = [];
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-  for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true });
-});
-
-async function setup() {
-  const root = tempDir();
-  roots.push(root);
-  const home = path.join(root, 'home');
-  const workspace = path.join(root, 'ws');
-  const engine = await createEngine({ home, userHome: path.join(root, 'user'), workspace });
-  engines.push(engine);
-  return { root, home, workspace, engine, managed: path.join(home, 'skills') };
-}
+const engines = isolatedEngines();
+afterEach(() => engines.cleanup());
+const setup = () => engines.open();
 
 /** Every file under `dir` with its bytes, for byte-for-byte comparisons. */
 function snapshot(dir: string): Record<string, string> {

@@ -1,32 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '..';
 import { InstallSource, UPLOAD_MAX_BASE64, UPLOAD_MAX_BYTES } from '../../../shared/contract';
-import { skillMd, tempDir } from '../../testing/fixtures';
+import { skillMd, isolatedEngines } from '../../testing/fixtures';
 import { writeZip, type ZipEntry } from '../../testing/zips';
 
 // An archive dropped on a browser page arrives as bytes (`kind: 'upload'`): it is decoded
 // inside the preview's staging dir and then takes exactly the `archive` path.
-const roots: string[] = [];
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-  for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true });
-});
-
-async function setup() {
-  const root = tempDir();
-  roots.push(root);
-  const home = path.join(root, 'home');
-  const engine = await createEngine({
-    home,
-    userHome: path.join(root, 'user'),
-    workspace: path.join(root, 'ws'),
-  });
-  engines.push(engine);
-  return { root, home, engine };
-}
+const engines = isolatedEngines();
+afterEach(() => engines.cleanup());
+const setup = () => engines.open();
 
 /** A zip made with yazl, as base64 (what the renderer sends). */
 async function zipBase64(root: string, entries: ZipEntry[]): Promise<string> {

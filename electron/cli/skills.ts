@@ -10,7 +10,7 @@ const pad = (text: string, width: number) =>
 /** `skills list`: every skill found, with source, type and problem counts. */
 export async function skillsList(flags: DiscoveryFlags & { json: boolean }): Promise<number> {
   const engine = await openEngine(flags);
-  const { skills, folders } = engine.skills.list();
+  const { skills, folders } = engine.listSkills();
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(skills)}\n`);
     return 0;

@@ -45,10 +45,15 @@ describe('skilldeck route / eval', () => {
     expect(none.plan.primary).toBeNull();
   });
 
-  it('route prints a readable breakdown and refuses an empty query', () => {
+  it('route prints a readable breakdown and refuses a missing, empty or blank query', () => {
     const result = run('route', 'weather in Paris');
     expect(result.stdout).toContain('Primary: weather-now');
-    expect(run('route').status).toBe(2);
+    // An empty argument reaches routeCommand as undefined (cli.ts joins the words); blanks do not.
+    for (const query of [[], ['  ', '\t']]) {
+      const refused = run('route', ...query);
+      expect(refused.status, JSON.stringify(query)).toBe(2);
+      expect(refused.stderr).toContain('usage: skilldeck route "QUERY"');
+    }
   });
 
   it('eval exits 1 when a case fails and reports precision and recall', () => {

@@ -1,6 +1,5 @@
-import path from 'node:path';
 import type { EvalReport, RouteCandidate, RouteEvent } from '../../shared/contract';
-import { openEngine, type DiscoveryFlags } from './context';
+import { findSkill, openEngine, type DiscoveryFlags } from './context';
 
 const pad = (text: string, width: number) =>
   text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
@@ -59,7 +58,8 @@ export async function routeCommand(
   }
   const engine = await openEngine(flags);
   try {
-    const event = engine.routing.commit(query, 'cli');
+    // A one-shot route is a send: with a model configured it may use embeddings and the arbiter.
+    const event = await engine.routing.commitWithModel(query, 'cli');
     if (flags.json) process.stdout.write(`${JSON.stringify(event)}\n`);
     else printRoute(event);
     return 0;
@@ -98,10 +98,7 @@ export async function evalCommand(
   }
   const engine = await openEngine(flags);
   try {
-    const { skills } = engine.skills.list();
-    const byPath = skills.find((s) => s.id === path.resolve(skill));
-    const match =
-      byPath ?? skills.find((s) => s.name === skill && !s.shadowedBy) ?? skills.find((s) => s.name === skill);
+    const match = findSkill(engine, skill);
     if (!match) {
       process.stderr.write(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.\n`);
       return 2;

@@ -62,6 +62,41 @@ export type CandidateStatus = z.infer<typeof CandidateStatus>;
 
 export const CostLevel = z.enum(['low', 'medium', 'high']);
 
+/**
+ * What made a skill match (issue 10 §6): a declared trigger phrase, an implicit trigger (the
+ * skill's name, an item of its "Use when …" clause, `when_to_use`, its body's "When to use"
+ * lines), the query's own word, a WordNet synonym or related word, the curated domain
+ * lexicon, a CC-CEDICT translation; `embedding` and `arbiter` are reserved for the model-backed
+ * sources.
+ */
+export const EvidenceKind = z.enum([
+  'declared_trigger',
+  'implicit_trigger',
+  'word',
+  'synonym',
+  'related',
+  'lexicon',
+  'translation',
+  'embedding',
+  'arbiter',
+]);
+export type EvidenceKind = z.infer<typeof EvidenceKind>;
+
+/** One piece of evidence for a candidate, as the score panel lists it. */
+export const MatchEvidence = z.object({
+  kind: EvidenceKind,
+  /** The user's word or phrase ("下雨", "umbrella"); for a trigger, the phrase as found. */
+  query: z.string(),
+  /** What it matched in the skill: the trigger phrase, or the skill's word ("rain"). */
+  matched: z.string(),
+  /**
+   * Where the skill says it: `name`, `declared` (triggers, tags), `implicit` (a "Use when …"
+   * item), `description`, `translation` (its own Chinese, translated), `body`, `when_to_use`.
+   */
+  field: z.string().optional(),
+});
+export type MatchEvidence = z.infer<typeof MatchEvidence>;
+
 /** One scored candidate with its full breakdown. */
 export const RouteCandidate = z.object({
   /** Skill id (its folder path), as in `skills.list`. */
@@ -80,6 +115,8 @@ export const RouteCandidate = z.object({
   matched_triggers: z.array(z.string()),
   /** Anti-trigger phrases found in the query. */
   matched_anti_triggers: z.array(z.string()),
+  /** What matched, strongest first (issue 10 §6); absent for a candidate nothing matched. */
+  evidence: z.array(MatchEvidence).optional(),
   cost_hint: CostLevel,
   parallel_safe: z.boolean(),
   /** Recorded runs behind `success_rate` (cold start below 20). */
@@ -123,6 +160,27 @@ export const RouteResult = z.object({
   plan: ActivationPlan,
   /** T at the time of routing (it is a live setting). */
   threshold: z.number(),
+  /**
+   * What a configured model added on a send (issue 10 §4–5); absent for the local preview.
+   * `embedding`: semantic recall's model, tokens and the best cosine similarities by skill id;
+   * `arbiter`: the chat model asked to choose in the gray zone, its choice (null = none), cost.
+   */
+  model: z
+    .object({
+      embedding: z
+        .object({ model: z.string(), tokens: z.number(), similarity: z.record(z.string(), z.number()) })
+        .optional(),
+      arbiter: z
+        .object({
+          model: z.string(),
+          choice: z.string().nullable(),
+          tokens_in: z.number(),
+          tokens_out: z.number(),
+          latency_ms: z.number(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 export type RouteResult = z.infer<typeof RouteResult>;
 

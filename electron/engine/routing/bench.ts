@@ -1,6 +1,7 @@
 /**
- * Routing benchmarks for `npm run bench` (issue 4 "Speed"): route latency at 100 / 1k / 10k
- * synthetic skills and over the corpus, index build time, and the quality table. Bundled by
+ * Routing benchmarks for `npm run bench` (issues 4 and 10 "Speed"): route latency at 100 / 1k /
+ * 10k synthetic skills and over the corpus with the lexical semantics on, index build time,
+ * and the quality tables (issue 4's own set; issue 10's third-party dev set). Bundled by
  * scripts/build-node.mjs into dist/node/routing-bench.cjs; never part of the app.
  */
 import os from 'node:os';
@@ -9,9 +10,10 @@ import type { SkillSummary } from '../../../shared/contract';
 import { SkillCatalog, interpretSkill } from '../skills';
 import { RoutingIndex } from './lexicon';
 import { copyCorpusSlice, evaluateQuality, formatQualityTable } from './quality/evaluate';
+import { benchDevSet, fitDevCalibration } from './quality/devBench';
 import { LABELLED_QUERIES } from './quality/queries';
 import { route, type RouterConfig } from './router';
-export { route, RoutingIndex, SkillCatalog };
+export { route, RoutingIndex, SkillCatalog, fitDevCalibration };
 import type { ScoreContext } from './score';
 import { percentile } from '../telemetry';
 import fs from 'node:fs';
@@ -225,7 +227,7 @@ export async function benchRouting(options: {
     });
     const listed = catalog.list().skills.flatMap((summary) => {
       const metadata = catalog.metadata(summary.id);
-      return metadata ? [{ summary, metadata }] : [];
+      return metadata ? [{ summary, metadata, hints: catalog.hints(summary.id) }] : [];
     });
     const start = performance.now();
     const index = new RoutingIndex(listed);
@@ -252,6 +254,8 @@ export async function benchRouting(options: {
         return metadata ? [{ summary, metadata }] : [];
       }),
     );
+    // Issue 10: the third-party dev set, dev and held-out halves, every slice, three baselines.
+    out.quality_third_party = await benchDevSet(options.corpusSkills, config);
     const report = evaluateQuality(qualityIndex, config);
     out.quality = {
       skills: qualityIndex.size,

@@ -1,22 +1,58 @@
 import type { SkillMetadata, SkillSummary } from '../../../shared/contract';
-import { compilePhrase, fold, negatedTerms, terms, type Phrase } from './text';
+import { implicitTriggers, type ImplicitOrigin } from './implicit';
+import { compilePhrase, fold, negatedTerms, stem, terms, type Phrase } from './text';
+import { translate } from './zh';
 
-/** One skill as the router sees it, prepared once per catalog version. */
+/** The fields of BM25F (issue 10 §2). A term's field bits say where a skill says it. */
+export const FIELD = {
+  name: 1,
+  declared: 2,
+  implicit: 4,
+  description: 8,
+  translation: 16,
+  body: 32,
+} as const;
+export type FieldName = keyof typeof FIELD;
+
+/**
+ * Field weights: a word in the name or a declared trigger says more than one in prose; an
+ * implicit trigger ("Use when …") more than the rest of the description, which it repeats;
+ * a translation of the skill's own Chinese less than its words.
+ */
+const FIELD_WEIGHT: Record<FieldName, number> = {
+  name: 3,
+  declared: 2.5,
+  implicit: 1.5,
+  description: 1,
+  translation: 0.6,
+  body: 0.5,
+};
+
+/** An implicit trigger ready to test against a query. */
+export interface ImplicitPhrase {
+  text: string;
+  origin: ImplicitOrigin;
+  /** Index terms that must all be in the query. */
+  terms: string[];
+}
+
+/** One skill as the router sees it, prepared once per skill content (and cached by the index). */
 export interface SkillDoc {
   index: number;
   id: string;
   name: string;
   summary: SkillSummary;
   metadata: SkillMetadata;
-  /** Field-weighted term frequencies over name, triggers, tags, description, when_to_use. */
+  /** Field-weighted term frequencies (BM25F). */
   tf: Map<string, number>;
-  /** Terms of the name, triggers and tags: the fields a skill author chose as its handles. */
-  strong: Set<string>;
+  /** Which fields hold each term (FIELD bits), for the evidence the score panel shows. */
+  fields: Map<string, number>;
   /** Terms that only occur in a negated span of the description ("not for downloading"). */
   excluded: Set<string>;
   length: number;
   triggers: Phrase[];
   antiTriggers: Phrase[];
+  implicit: ImplicitPhrase[];
 }
 
 /** One distinct trigger phrase and every skill that declares it (tested once per query). */
@@ -25,19 +61,38 @@ export interface TriggerRef {
   docs: number[];
 }
 
-/** Field weights of the lexical index: a word in the name says more than one in prose. */
-const FIELD_WEIGHT = { name: 3, trigger: 2, tag: 1.5, description: 1, whenToUse: 1 } as const;
+/** A listed skill: what the catalog knows, plus the body lines it kept for routing. */
+export interface IndexedSkill {
+  summary: SkillSummary;
+  metadata: SkillMetadata;
+  hints?: readonly string[];
+}
 
 /**
- * The routing index over routable skills (DESIGN §3 recall): BM25 postings over name,
- * description, triggers and when_to_use; a trigger index keyed by each phrase's first word
- * (or first CJK character). Built once per catalog version, never per keystroke.
+ * Prepared skills keyed by their metadata object: the catalog keeps a skill's metadata object
+ * until the skill changes, so a rebuild after one edit re-prepares one skill (issue 10 §3:
+ * the index build stays incremental). Weak keys let stale ones go.
+ */
+const prepared = new WeakMap<SkillMetadata, { summary: SkillSummary; doc: Omit<SkillDoc, 'index'> }>();
+
+function cachedDoc(skill: IndexedSkill, index: number): SkillDoc {
+  const hit = prepared.get(skill.metadata);
+  if (hit && hit.summary === skill.summary) return { ...hit.doc, index };
+  const doc = buildDoc(index, skill.summary, skill.metadata, skill.hints);
+  prepared.set(skill.metadata, { summary: skill.summary, doc });
+  return doc;
+}
+
+/**
+ * The routing index over routable skills (DESIGN §3 recall): BM25F postings over name,
+ * triggers (declared and implicit), description, `when_to_use`, translations and body hints;
+ * a trigger index keyed by each phrase's first word (or first CJK character).
  */
 export class RoutingIndex {
   /** Routable skills, in catalog order. */
   readonly docs: SkillDoc[] = [];
   /** Every listed skill by id, routable or not ("why not?" covers them all). */
-  readonly all = new Map<string, { summary: SkillSummary; metadata: SkillMetadata }>();
+  readonly all = new Map<string, IndexedSkill>();
   /** Routable skills by folded name (forced recall). */
   readonly byName = new Map<string, SkillDoc>();
   /** Routable skills by id. */
@@ -45,14 +100,15 @@ export class RoutingIndex {
   readonly df = new Map<string, number>();
   private readonly postings = new Map<string, { docs: number[]; tfs: number[] }>();
   private readonly triggerKeys = new Map<string, TriggerRef[]>();
-  private readonly scores: Float64Array;
+  /** Term → skills whose name holds it (the name bonus looks only at these). */
+  private readonly names = new Map<string, number[]>();
   avgLength = 1;
 
-  constructor(skills: { summary: SkillSummary; metadata: SkillMetadata }[]) {
+  constructor(skills: IndexedSkill[]) {
     for (const skill of skills) {
       this.all.set(skill.summary.id, skill);
       if (!skill.summary.routable) continue;
-      const doc = buildDoc(this.docs.length, skill.summary, skill.metadata);
+      const doc = cachedDoc(skill, this.docs.length);
       this.docs.push(doc);
       this.byId.set(doc.id, doc);
       const key = fold(doc.name);
@@ -69,12 +125,26 @@ export class RoutingIndex {
         list.docs.push(doc.index);
         list.tfs.push(tf);
       }
+      for (const phrase of doc.implicit) {
+        if (phrase.origin !== 'name') continue;
+        for (const term of phrase.terms) {
+          const list = this.names.get(term);
+          if (!list) this.names.set(term, [doc.index]);
+          else if (list[list.length - 1] !== doc.index) list.push(doc.index);
+        }
+      }
       for (const phrase of doc.triggers) {
         const unique = `${phrase.cjk ? 'c' : 'w'}:${phrase.cjk ? phrase.compact : phrase.words.join(' ')}`;
         let ref = distinct.get(unique);
         if (!ref) {
           distinct.set(unique, (ref = { phrase, docs: [] }));
-          const key = phrase.cjk ? Array.from(phrase.compact)[0] : phrase.words[0];
+          // A CJK phrase is keyed by its first character, or its first word when it starts in Latin ("pdf转文字").
+          const latinHead = phrase.cjk ? /^[a-z0-9]+/.exec(phrase.compact)?.[0] : undefined;
+          const key = phrase.cjk
+            ? latinHead
+              ? stem(latinHead)
+              : Array.from(phrase.compact)[0]
+            : phrase.words[0];
           const refs = this.triggerKeys.get(key);
           if (refs) refs.push(ref);
           else this.triggerKeys.set(key, [ref]);
@@ -83,19 +153,32 @@ export class RoutingIndex {
       }
     }
     this.avgLength = this.docs.length ? total / this.docs.length : 1;
-    this.scores = new Float64Array(this.docs.length);
   }
 
   get size(): number {
     return this.docs.length;
   }
 
-  /** BM25 inverse document frequency; terms no skill uses get the rarest term's weight halved. */
+  /** BM25 inverse document frequency; 0 for a term no skill uses (the user's own payload). */
   idf(term: string): number {
-    const n = this.docs.length;
     const df = this.df.get(term) ?? 0;
-    if (df === 0) return 0.5 * Math.log(1 + (n - 0.5) / 1.5);
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    if (df === 0) return 0;
+    return Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
+  }
+
+  /** The IDF of a term only one skill uses: the most a word can say in this catalog. */
+  get idfMax(): number {
+    return Math.log(1 + (this.docs.length - 0.5) / 1.5);
+  }
+
+  /** The postings of a term (docs and field-weighted tfs), or undefined. */
+  postingsOf(term: string): { docs: number[]; tfs: number[] } | undefined {
+    return this.postings.get(term);
+  }
+
+  /** Skills whose name (or display name) holds the term. */
+  namedBy(term: string): readonly number[] {
+    return this.names.get(term) ?? [];
   }
 
   /** Trigger phrases that start with one of `keys` (candidates to verify against the query). */
@@ -107,77 +190,62 @@ export class RoutingIndex {
     }
     return out;
   }
+}
 
-  /**
-   * Accumulates BM25 scores (k1 = 1.2, b = 0.75) of every doc sharing a term with the query
-   * into one reused buffer — routing must stay allocation-light at 10k skills. Read them
-   * with `bm25(d)`; the caller must `release()` the touched list afterwards.
-   */
-  accumulate(queryTerms: string[]): number[] {
-    const touched: number[] = [];
-    const { scores } = this;
-    for (const term of queryTerms) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      const idf = this.idf(term);
-      for (let i = 0; i < list.docs.length; i++) {
-        const d = list.docs[i];
-        const tf = list.tfs[i];
-        const norm = 1.2 * (0.25 + (0.75 * this.docs[d].length) / this.avgLength);
-        if (scores[d] === 0) touched.push(d);
-        scores[d] += (idf * tf * 2.2) / (tf + norm);
-      }
-    }
-    return touched;
+const translationCache = new Map<string, string[]>();
+/** Index terms of a Chinese word's CC-CEDICT English keywords, memoized. */
+function translationTerms(word: string): string[] {
+  let out = translationCache.get(word);
+  if (out === undefined) {
+    out = translate(word).flatMap((english) => terms(english));
+    if (translationCache.size > 50_000) translationCache.clear();
+    translationCache.set(word, out);
   }
-
-  bm25(d: number): number {
-    return this.scores[d];
-  }
-
-  release(touched: number[]): void {
-    for (const d of touched) this.scores[d] = 0;
-  }
-
-  /** The `k` best accumulated docs that `accept` allows. */
-  best(touched: number[], k: number, accept: (doc: SkillDoc) => boolean): { doc: SkillDoc; bm25: number }[] {
-    const best: { doc: SkillDoc; bm25: number }[] = [];
-    if (k <= 0) return best;
-    for (const d of touched) {
-      const score = this.scores[d];
-      if (best.length === k && score <= best[k - 1].bm25) continue;
-      const doc = this.docs[d];
-      if (!accept(doc)) continue;
-      let at = best.length;
-      while (at > 0 && best[at - 1].bm25 < score) at--;
-      best.splice(at, 0, { doc, bm25: score });
-      if (best.length > k) best.pop();
-    }
-    return best;
-  }
+  return out;
 }
 
 /** Prepares one skill for routing (exported for "why not?" on skills outside the index). */
-export function buildDoc(index: number, summary: SkillSummary, metadata: SkillMetadata): SkillDoc {
+export function buildDoc(
+  index: number,
+  summary: SkillSummary,
+  metadata: SkillMetadata,
+  hints: readonly string[] = [],
+): SkillDoc {
   const tf = new Map<string, number>();
-  const strong = new Set<string>();
+  const fields = new Map<string, number>();
   let length = 0;
-  const add = (text: string | undefined, weight: number, isStrong: boolean) => {
+  const add = (text: string | undefined, field: FieldName) => {
     if (!text) return;
+    const weight = FIELD_WEIGHT[field];
     for (const term of terms(text)) {
       tf.set(term, (tf.get(term) ?? 0) + weight);
+      fields.set(term, (fields.get(term) ?? 0) | FIELD[field]);
       length += weight;
-      if (isStrong) strong.add(term);
+      // The skill's own Chinese words also stand for their English translations.
+      if (/[\u3400-\u9fff]/.test(term)) {
+        for (const t of translationTerms(term)) {
+          tf.set(t, (tf.get(t) ?? 0) + FIELD_WEIGHT.translation);
+          fields.set(t, (fields.get(t) ?? 0) | FIELD.translation);
+        }
+      }
     }
   };
   // Names are kebab-case: `invoice-organizer` yields invoice, organizer.
-  add(metadata.name, FIELD_WEIGHT.name, true);
-  if (metadata.displayName) add(metadata.displayName, FIELD_WEIGHT.name, true);
-  for (const trigger of metadata.triggers) add(trigger, FIELD_WEIGHT.trigger, true);
-  for (const tag of metadata.tags) add(tag, FIELD_WEIGHT.tag, true);
-  add(metadata.description, FIELD_WEIGHT.description, false);
-  add(metadata.shortDescription, FIELD_WEIGHT.description, false);
-  add(metadata.whenToUse, FIELD_WEIGHT.whenToUse, false);
+  add(metadata.name.replace(/[-_.:]+/g, ' '), 'name');
+  if (metadata.displayName) add(metadata.displayName, 'name');
+  for (const trigger of metadata.triggers) add(trigger, 'declared');
+  for (const tag of metadata.tags) add(tag, 'declared');
+  add(metadata.description, 'description');
+  add(metadata.shortDescription, 'description');
+  add(metadata.whenToUse, 'description');
+  const implicit: ImplicitPhrase[] = [];
+  for (const trigger of implicitTriggers(metadata, hints)) {
+    const phraseTerms = [...new Set(terms(trigger.phrase))];
+    if (phraseTerms.length === 0) continue;
+    implicit.push({ text: trigger.phrase, origin: trigger.origin, terms: phraseTerms });
+    if (trigger.origin !== 'name') add(trigger.phrase, trigger.origin === 'body' ? 'body' : 'implicit');
+  }
+  for (const hint of hints) add(hint, 'body');
 
   const negated = negatedTerms(`${metadata.description}\n${metadata.whenToUse ?? ''}`);
   const positive = new Set(
@@ -200,11 +268,12 @@ export function buildDoc(index: number, summary: SkillSummary, metadata: SkillMe
     summary,
     metadata,
     tf,
-    strong,
+    fields,
     excluded,
     length: Math.max(1, length),
     triggers: compile(metadata.triggers),
     antiTriggers: compile(metadata.antiTriggers),
+    implicit,
   };
 }
 

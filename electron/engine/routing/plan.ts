@@ -1,4 +1,5 @@
 import type { ActivationPlan, CandidateStatus, FallbackStep } from '../../../shared/contract';
+import { describeEvidence } from './evidence';
 import type { Scored } from './score';
 
 export interface Decided extends Scored {
@@ -20,6 +21,8 @@ export const NEAR_EQUAL = 0.02;
 export const COLD_START_RUNS = 20;
 /** DESIGN §3: a new skill cannot become primary over an established one within this margin. */
 export const COLD_START_MARGIN = 0.05;
+/** A fallback skill must have at least this calibrated intent_match (routing spec §10: same intent). */
+const FALLBACK_MIN_INTENT = 0.25;
 /** A candidate must add this share of its own covered mass to join the cover. */
 const MIN_NEW_COVERAGE = 0.5;
 
@@ -170,7 +173,8 @@ export function buildPlan(
     .filter(
       (c) =>
         (c.status === 'below_threshold' || c.status === 'dropped_overlap') &&
-        c.factors.intent_match.value > 0,
+        // Calibrated intent (issue 10): "the same intent" means at least plausibly what was asked.
+        c.factors.intent_match.value >= FALLBACK_MIN_INTENT,
     )
     .filter((c) => c.score >= options.threshold / 2)
     .slice(0, 2)
@@ -216,7 +220,7 @@ function reasonFor(
       ? 'named explicitly'
       : c.recalled.source === 'rule'
         ? `trigger “${c.recalled.matchedTriggers[0]}”, score ${f2(c.score)}`
-        : `lexical match, score ${f2(c.score)}`;
+        : `${describeEvidence(c.evidence) || 'lexical match'}, score ${f2(c.score)}`;
   parts.push(`${primary.recalled.doc.name} (${why(primary)}) is primary.`);
   for (const c of selected.slice(1)) parts.push(`${c.recalled.doc.name} (${why(c)}) covers another part.`);
   for (const note of options.notes) parts.push(`${note}.`);

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { corpusDir } from '../skills/testHelpers';
-import { tempDir } from '../../testing/fixtures';
+import { corpusDir, tempDir } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
 import { copyCorpusSlice, evaluateQuality, formatQualityTable } from './quality/evaluate';
 import { LABELLED_QUERIES } from './quality/queries';

@@ -1,6 +1,8 @@
 import type { CandidateSource } from '../../../shared/contract';
-import type { RoutingIndex, SkillDoc, TriggerRef } from './lexicon';
-import { fold, phraseHits, prepareQuery, splitInstruction, terms, type PreparedQuery } from './text';
+import { analyzeQuery, type QueryGroup } from './analyze';
+import type { ImplicitPhrase, RoutingIndex, SkillDoc, TriggerRef } from './lexicon';
+import { matchQuery, topDocs, type QueryMatch } from './match';
+import { fold, phraseHits, prepareQuery, splitInstruction, type PreparedQuery } from './text';
 
 /** Who may be recalled at all (DESIGN §3; settings `skills.disabled` / `neverAutoSelect`). */
 export interface Eligibility {
@@ -22,6 +24,8 @@ export interface Recalled {
   doc: SkillDoc;
   source: Exclude<CandidateSource, 'none'>;
   matchedTriggers: string[];
+  /** Implicit triggers (name, "Use when …" items, when_to_use) whose words are all in the query. */
+  implicitHits: ImplicitPhrase[];
 }
 
 export interface RecallResult {
@@ -33,6 +37,8 @@ export interface RecallResult {
   /** Names the user forced that match no routable skill (reported in routing_reason). */
   unknownForced: string[];
   candidates: Recalled[];
+  /** The query's BM25F match over the index (scores, routable mass). */
+  match: QueryMatch;
 }
 
 const NAME = String.raw`[\p{L}\p{N}][\p{L}\p{N}_.:-]*`;
@@ -50,6 +56,54 @@ const FORCED_RES: { re: RegExp; reportMiss: boolean }[] = [
 
 /** At most this many trigger hits become candidates (the best by BM25). */
 export const MAX_RULE_CANDIDATES = 12;
+
+/** The payload's first words count at this weight: "make this modal accessible: focus trap, ARIA…". */
+const PAYLOAD_WEIGHT = 0.4;
+const PAYLOAD_GROUPS = 8;
+
+/**
+ * The instruction's groups plus the payload's first few at a low weight: the text after
+ * "…:" is mostly material to work on, but sometimes it says what the task is about.
+ */
+function withPayload(groups: QueryGroup[], payload: string): QueryGroup[] {
+  if (!payload.trim()) return groups;
+  const seen = new Set(groups.map((g) => g.text));
+  const extra = analyzeQuery(payload.slice(0, 400))
+    .filter((g) => !seen.has(g.text))
+    .slice(0, PAYLOAD_GROUPS);
+  for (const group of extra) group.weight *= PAYLOAD_WEIGHT;
+  return [...groups, ...extra];
+}
+
+/**
+ * An implicit trigger must carry this share of a one-skill word's IDF to count: "files" alone
+ * says little, "heap snapshot" a lot. Relative, so it reads the same in a dozen-skill catalog.
+ */
+const IMPLICIT_MIN_IDF = 0.5;
+
+/** Implicit triggers of a skill whose terms are all among the query's (exact, translated or lexicon) terms. */
+export function implicitHits(
+  index: RoutingIndex,
+  doc: SkillDoc,
+  queryTerms: ReadonlySet<string>,
+): ImplicitPhrase[] {
+  const hits: ImplicitPhrase[] = [];
+  for (const phrase of doc.implicit) {
+    // A lone word of a "Use when …" list ("sessions", "files") is too weak; a name is not.
+    if (phrase.origin !== 'name' && phrase.terms.length < 2) continue;
+    let idf = 0;
+    let all = true;
+    for (const term of phrase.terms) {
+      if (!queryTerms.has(term)) {
+        all = false;
+        break;
+      }
+      idf += index.idf(term);
+    }
+    if (all && (phrase.origin === 'name' || idf >= IMPLICIT_MIN_IDF * index.idfMax)) hits.push(phrase);
+  }
+  return hits;
+}
 
 /** Each skill reports its own spelling of the phrases that hit. */
 function triggerTexts(doc: SkillDoc, refs: TriggerRef[]): string[] {
@@ -94,58 +148,64 @@ export function recall(
       task = task.replace(match[0], ' ');
       if (seen.has(doc.index)) continue;
       seen.add(doc.index);
-      candidates.push({ doc, source: 'forced', matchedTriggers: [] });
+      candidates.push({ doc, source: 'forced', matchedTriggers: [], implicitHits: [] });
     }
   }
   task = task.replace(/\s+/g, ' ').trim();
 
-  const { instruction } = splitInstruction(task);
+  const { instruction, payload } = splitInstruction(task);
   const prepared = prepareQuery(instruction);
-  const touched = index.accumulate(terms(instruction));
-  const hits = new Map<number, TriggerRef[]>();
-  for (const ref of index.triggersFor(new Set(prepared.words))) {
-    if (!phraseHits(ref.phrase, prepared)) continue;
+  const match = matchQuery(index, withPayload(analyzeQuery(instruction), payload));
+  const queryTerms = new Set<string>();
+  for (const group of match.groups)
+    for (const v of group.variants)
+      if (v.via === 'exact' || v.via === 'translation' || v.via === 'lexicon') queryTerms.add(v.term);
+  const refs = index.triggersFor(new Set(prepared.words)).filter((ref) => phraseHits(ref.phrase, prepared));
+  const refsOf = (d: number) => refs.filter((ref) => ref.docs.includes(d));
+  for (const c of candidates)
+    if (c.source === 'forced') c.matchedTriggers = triggerTexts(c.doc, refsOf(c.doc.index));
+  const ruleSet = new Set<number>();
+  for (const ref of refs) {
     for (const d of ref.docs) {
-      const list = hits.get(d);
-      if (list) list.push(ref);
-      else hits.set(d, [ref]);
+      const doc = index.docs[d];
+      if (!seen.has(d) && !eligibility.disabled.has(doc.name) && autoSelectable(doc, eligibility))
+        ruleSet.add(d);
     }
   }
-  const ruleDocs: number[] = [];
-  for (const d of hits.keys()) {
-    const doc = index.docs[d];
-    if (seen.has(d)) {
-      const forced = candidates.find((c) => c.doc.index === d);
-      if (forced) forced.matchedTriggers = triggerTexts(doc, hits.get(d) ?? []);
-    } else if (!eligibility.disabled.has(doc.name) && autoSelectable(doc, eligibility)) {
-      ruleDocs.push(d);
-    }
-  }
-  // A trigger shared by hundreds of skills must not cost a keystroke: keep the best by BM25.
-  if (ruleDocs.length > MAX_RULE_CANDIDATES) {
-    ruleDocs.sort((a, b) => index.bm25(b) - index.bm25(a));
-    ruleDocs.length = MAX_RULE_CANDIDATES;
-  }
+  // A trigger shared by hundreds of skills must not cost a keystroke: keep the best by BM25F.
+  const ruleDocs = topDocs(ruleSet, match.score, MAX_RULE_CANDIDATES);
   for (const d of ruleDocs) {
     seen.add(d);
     candidates.push({
       doc: index.docs[d],
       source: 'rule',
-      matchedTriggers: triggerTexts(index.docs[d], hits.get(d) ?? []),
+      matchedTriggers: triggerTexts(index.docs[d], refsOf(d)),
+      implicitHits: implicitHits(index, index.docs[d], queryTerms),
     });
   }
+  for (const c of candidates)
+    if (c.source === 'forced') c.implicitHits = implicitHits(index, c.doc, queryTerms);
 
   const accept = (doc: SkillDoc) =>
     !seen.has(doc.index) && !eligibility.disabled.has(doc.name) && autoSelectable(doc, eligibility);
-  for (const { doc } of index.best(touched, topK, accept)) {
-    seen.add(doc.index);
-    candidates.push({ doc, source: 'semantic', matchedTriggers: [] });
+  // Lexical recall: skills whose implicit triggers all occur (best first, capped), then the top k by BM25F.
+  const ranked = match.pool;
+  let implicitCount = 0;
+  let semanticCount = 0;
+  for (const d of ranked) {
+    const doc = index.docs[d];
+    if (!accept(doc)) continue;
+    const found = implicitHits(index, doc, queryTerms);
+    if (found.length > 0 && implicitCount < MAX_RULE_CANDIDATES) implicitCount++;
+    else if (semanticCount < topK) semanticCount++;
+    else continue;
+    seen.add(d);
+    candidates.push({ doc, source: 'semantic', matchedTriggers: [], implicitHits: found });
   }
-  index.release(touched);
   for (const doc of semantic?.(instruction, topK, accept) ?? []) {
     if (seen.has(doc.index) || !accept(doc)) continue;
     seen.add(doc.index);
-    candidates.push({ doc, source: 'semantic', matchedTriggers: [] });
+    candidates.push({ doc, source: 'semantic', matchedTriggers: [], implicitHits: [] });
   }
-  return { prepared, task, instruction, unknownForced, candidates };
+  return { prepared, task, instruction, unknownForced, candidates, match };
 }

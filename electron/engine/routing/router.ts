@@ -3,8 +3,11 @@ import { notFound } from '../errors';
 import { buildDoc, type RoutingIndex, type SkillDoc } from './lexicon';
 import { buildPlan, decide, type Decided } from './plan';
 import { autoSelectable, MAX_RULE_CANDIDATES, recall, type Recalled, type SemanticRecall } from './recall';
-import { isInformational, scoreCandidate, weighUnits, type ScoreContext, type Scored } from './score';
-import { prepareQuery, queryUnits, splitInstruction } from './text';
+import { analyzeQuery } from './analyze';
+import { describeEvidence } from './evidence';
+import { matchQuery } from './match';
+import { isInformational, scoreCandidate, type ScoreContext, type Scored } from './score';
+import { prepareQuery, splitInstruction } from './text';
 
 /** The live knobs of one routing call (settings `routing` and `skills`, DESIGN §3). */
 export interface RouterConfig {
@@ -16,6 +19,8 @@ export interface RouterConfig {
   neverAutoSelect: ReadonlySet<string>;
   /** Optional embedding recall; the lexical index is always used. */
   semanticRecall?: SemanticRecall;
+  /** Cosine similarity of the query to skills, by id, from that embedding recall (evidence, intent). */
+  semanticSimilarity?: ReadonlyMap<string, number>;
 }
 
 /** Router knobs from the settings file; they change live, so this runs per call (cheap). */
@@ -51,12 +56,14 @@ export function route(
 function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig, ctx: ScoreContext): Routed {
   const start = performance.now();
   const recalled = recall(index, query, config.topK, config, config.semanticRecall);
-  const units = weighUnits(index, queryUnits(recalled.instruction));
-  const unitWeight = new Map(units.map((u) => [u.text, u.weight]));
+  const { match } = recalled;
+  const unitWeight = new Map(match.groups.map((g, i) => [g.text, match.reach[i]]));
   const prepared = {
     prepared: recalled.prepared,
-    units,
+    match,
     informational: isInformational(recalled.instruction, recalled.task),
+    index,
+    similarity: config.semanticSimilarity,
   };
   const scored = recalled.candidates.map((c) => scoreCandidate(c, prepared, config.weights, ctx));
   const options = { threshold: config.threshold, maxParallel: config.maxParallel, unitWeight };
@@ -89,11 +96,16 @@ export function toCandidate(c: Decided): RouteCandidate {
     factors: c.factors,
     matched_triggers: c.recalled.matchedTriggers,
     matched_anti_triggers: c.matchedAntiTriggers,
+    evidence: c.evidence,
     cost_hint: doc.metadata.costHint,
     parallel_safe: doc.metadata.parallelSafe,
     runs: c.runs,
   };
   if (c.missing.length > 0) candidate.missing = c.missing;
+  // Issue 10 §6: the reason names what matched, so a user sees why a paraphrase routed.
+  const matched = describeEvidence(c.evidence);
+  if (matched && c.status !== 'vetoed' && c.status !== 'unavailable')
+    candidate.reason = `${c.reason} — ${matched}`;
   return candidate;
 }
 
@@ -149,12 +161,13 @@ function unrecalled(
   ctx: ScoreContext,
 ): RouteCandidate {
   const { instruction } = splitInstruction(query);
-  const units = weighUnits(index, queryUnits(instruction));
-  const recalled: Recalled = { doc, source: 'semantic', matchedTriggers: [] };
+  const match = matchQuery(index, analyzeQuery(instruction));
+  const recalled: Recalled = { doc, source: 'semantic', matchedTriggers: [], implicitHits: [] };
   const prepared = {
     prepared: prepareQuery(instruction),
-    units,
+    match,
     informational: isInformational(instruction, query),
+    index,
   };
   const scored: Scored = scoreCandidate(recalled, prepared, config.weights, ctx);
   const candidate = toCandidate({ ...scored, status: 'not_recalled', reason: '' });

@@ -1,8 +1,11 @@
-import type { Factors, FactorName, Settings } from '../../../shared/contract';
+import type { Factors, FactorName, MatchEvidence, Settings } from '../../../shared/contract';
 import { FACTOR_NAMES } from '../../../shared/contract';
+import { calibrate, type IntentFeatures } from './calibration';
+import { evidenceFor } from './evidence';
 import type { RoutingIndex, SkillDoc } from './lexicon';
+import type { QueryMatch } from './match';
 import type { Recalled } from './recall';
-import { hasCjk, phraseHits, phraseOverlap, type PreparedQuery, type QueryUnit } from './text';
+import { phraseHits, phraseOverlap, type PreparedQuery } from './text';
 
 export type Weights = Settings['routing']['weights'];
 
@@ -24,22 +27,22 @@ export interface Scored {
   /** Query units this skill covers, for the minimal cover (routing spec §7). */
   covered: Set<string>;
   coveredMass: number;
+  /** intent_match before calibration: the share of the routable mass the skill's match covers. */
+  coverage: number;
   matchedAntiTriggers: string[];
+  /** What matched, for the score panel (issue 10 §6). */
+  evidence: MatchEvidence[];
   missing: string[];
   runs: number;
   successRate: number;
 }
 
-/** How much an unmatched query word counts against a skill, relative to a matched one. */
-const UNMATCHED_DISCOUNT = 0.75;
-/** See weighUnits. */
-const CJK_UNKNOWN_FACTOR = 0.35;
 /** An informational question ("how do I…", "what is…") asks to learn, not to run a skill. */
 const QUESTION_FACTOR = 0.6;
 /** Anti-triggers match with up to this many words between their words ("merge these PDFs"). */
 const ANTI_TRIGGER_GAP = 3;
 const QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:is|are|was|were|does|do)\b|what's\b|whats\b|why\b|explain\b|tell me about\b|can you explain\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问)/iu;
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b|what(?: is|'s| are) (?:a|an|some|good|the (?:difference|meaning|point|best|history|origin))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问)/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 
@@ -54,73 +57,96 @@ export function isInformational(instruction: string, task: string): boolean {
 }
 const COST_VALUE = { low: 1, medium: 0.5, high: 0 } as const;
 
-export interface WeightedUnit extends QueryUnit {
-  weight: number;
-}
-
-/** Weighs each query unit by the IDF of its rarest part: words every skill uses say little. */
-export function weighUnits(index: RoutingIndex, units: QueryUnit[]): WeightedUnit[] {
-  return units.map((unit) => {
-    let weight = 0;
-    for (const part of unit.parts) weight = Math.max(weight, index.idf(part));
-    // Bare numbers ("3.13", "2024") are payload, rarely intent.
-    if (/^\d+$/.test(unit.text)) weight *= 0.25;
-    // Most descriptions are English: a CJK word no skill uses is weak evidence against any of them.
-    else if (index.df.get(unit.parts[0]) === undefined && hasCjk(unit.text)) weight *= CJK_UNKNOWN_FACTOR;
-    return { ...unit, weight };
-  });
+/** What the scorer needs from the query: its phrase form, its BM25F match, its question type. */
+export interface ScoreQuery {
+  prepared: PreparedQuery;
+  match: QueryMatch;
+  informational: boolean;
+  /** The index the match ran on (for the evidence's IDF). */
+  index: RoutingIndex;
+  /** Embedding cosine similarity by skill id, when a send used semantic recall (issue 10 §4). */
+  similarity?: ReadonlyMap<string, number>;
 }
 
 /**
- * intent_match (DESIGN §3), in [0, 1]: the IDF mass of the query's instruction the skill
- * covers (M), counting twice what its name, triggers and tags cover (S), against the mass it
- * does not (U): (M + S) / (M + S + ¾·U). Minus twice the share its description explicitly
- * excludes ("Not for downloading files"); times 0.6 for an informational question unless a
- * phrase trigger hit. An instruction with no content words ("记一下：…", a bare `$name`) is
- * a full match for forced and rule candidates: the trigger is the whole request.
+ * Cosine similarity → intent for embedding recall. A fixed map, not yet calibrated: the dev set
+ * has no real embedding model to fit against here (the scripted server's vectors are hashes),
+ * so it only lets a clear semantic match stand where the words do not meet.
+ */
+const embeddingIntent = (similarity: number) => Math.max(0, Math.min(1, (similarity - 0.45) / 0.4));
+
+/**
+ * intent_match (DESIGN §3), in [0, 1] (issue 10 §2): how much of the query's routable mass
+ * the skill's BM25F match covers — words no skill uses (a city, a company, a file name) are
+ * payload and count neither way — mapped through the calibration (calibration.ts) so that the
+ * value reads as "probably right" the same way for every skill. Minus twice the share its
+ * description explicitly excludes ("Not for downloading files"); times 0.6 for an
+ * informational question unless a trigger phrase hit. An instruction with no routable word
+ * ("记一下：…", a bare `$name`) is a full match for forced and rule candidates.
  */
 export function intentMatch(
   recalled: Recalled,
-  units: WeightedUnit[],
-  informational: boolean,
-): { value: number; covered: Set<string>; coveredMass: number } {
+  query: ScoreQuery,
+): { value: number; covered: Set<string>; coveredMass: number; coverage: number } {
   const { doc } = recalled;
+  const { match } = query;
   const covered = new Set<string>();
-  if (units.length === 0) return { value: recalled.source === 'semantic' ? 0 : 1, covered, coveredMass: 0 };
-  let matched = 0;
-  let strong = 0;
-  let unmatched = 0;
-  let excluded = 0;
-  for (const unit of units) {
-    if (allIn(unit.parts, doc.excluded)) {
-      excluded += unit.weight;
-      unmatched += unit.weight;
-    } else if (allIn(unit.parts, doc.tf)) {
-      matched += unit.weight;
-      if (allIn(unit.parts, doc.strong)) strong += unit.weight;
-      covered.add(unit.text);
-    } else {
-      unmatched += unit.weight;
-    }
+  if (match.mass === 0) {
+    const value = recalled.source === 'semantic' ? 0 : 1;
+    return { value, covered, coveredMass: 0, coverage: value };
   }
-  if (matched === 0) return { value: 0, covered, coveredMass: 0 };
-  const similarity = (matched + strong) / (matched + strong + UNMATCHED_DISCOUNT * unmatched);
-  let value = Math.max(0, similarity - (2 * excluded) / (matched + unmatched));
-  const phraseHit = recalled.matchedTriggers.some((t) => /\s/.test(t.trim()) || /[^\p{ASCII}]{2}/u.test(t));
-  if (informational && !phraseHit && recalled.source !== 'forced') value *= QUESTION_FACTOR;
-  return { value, covered, coveredMass: matched };
+  const score = match.score(doc.index);
+  let excluded = 0;
+  let coveredMass = 0;
+  match.groups.forEach((group, g) => {
+    const exact = group.variants[0]?.term;
+    if (exact !== undefined && doc.excluded.has(exact)) excluded += match.reach[g];
+    else if (match.reach[g] > 0 && group.variants.some((v) => doc.tf.has(v.term))) {
+      covered.add(group.text);
+      coveredMass += match.reach[g];
+    }
+  });
+  const coverage = Math.max(0, Math.min(1, score / match.mass) - (2 * excluded) / match.mass);
+  const phraseHit = isPhraseHit(recalled);
+  let value = calibrate(intentFeatures(recalled, match));
+  // A declared trigger is the author's own handle: with one in the query, the share of the
+  // request the skill explains is evidence enough, whatever the catalog's size (in a dozen-skill
+  // catalog little IDF backs any match; "weather and news and calendar" splits coverage three
+  // ways). Third-party skills rarely declare triggers, so the calibration cannot learn this.
+  if (recalled.source === 'rule') value = Math.max(value, Math.sqrt(coverage));
+  // DESIGN §3: a description that excludes the query's intent ("not for downloading") lowers it.
+  if (excluded > 0) value *= Math.max(0, 1 - (2 * excluded) / match.mass);
+  if (query.informational && !phraseHit && recalled.source !== 'forced') value *= QUESTION_FACTOR;
+  return { value, covered, coveredMass, coverage };
 }
 
-/** Plain loop, no closure: this runs for every candidate on every keystroke. */
-function allIn(parts: string[], set: { has(key: string): boolean }): boolean {
-  for (let i = 0; i < parts.length; i++) if (!set.has(parts[i])) return false;
-  return parts.length > 0;
+/** A declared trigger of several words, or of two CJK characters, occurs in the query. */
+export const isPhraseHit = (recalled: Recalled): boolean =>
+  recalled.matchedTriggers.some((t) => /\s/.test(t.trim()) || /[^\p{ASCII}]{2}/u.test(t));
+
+/** The lexical evidence calibration.ts reads, for one recalled candidate. */
+export function intentFeatures(recalled: Recalled, match: QueryMatch): IntentFeatures {
+  const score = match.score(recalled.doc.index);
+  return {
+    coverage: match.mass > 0 ? Math.min(1, score / match.mass) : 0,
+    relative: match.best > 0 ? score / match.best : 0,
+    strength: score / match.unit,
+    declared: recalled.source === 'rule' ? (isPhraseHit(recalled) ? 1 : 0.5) : 0,
+    implicit: recalled.implicitHits.length > 0 ? 1 : 0,
+  };
 }
 
-/** trigger_match (DESIGN §3): forced 1.0, rule 0.9, semantic 0.6 raised by a partial trigger overlap. */
+/** trigger_match for an implicit trigger hit: below a declared trigger's 0.9 (issue 10 §2). */
+export const IMPLICIT_TRIGGER_MATCH = 0.75;
+
+/**
+ * trigger_match (DESIGN §3): forced 1.0, a declared trigger 0.9, an implicit trigger (name,
+ * "Use when …" item) 0.75, else semantic 0.6 raised by a partial declared-trigger overlap.
+ */
 export function triggerMatch(recalled: Recalled, query: PreparedQuery): number {
   if (recalled.source === 'forced') return 1;
   if (recalled.source === 'rule') return 0.9;
+  if (recalled.implicitHits.length > 0) return IMPLICIT_TRIGGER_MATCH;
   let overlap = 0;
   for (const phrase of recalled.doc.triggers) overlap = Math.max(overlap, phraseOverlap(phrase, query));
   return 0.6 + 0.15 * overlap;
@@ -153,12 +179,14 @@ export function readiness(doc: SkillDoc, ctx: ScoreContext): { value: number; mi
 /** Phase 2 (routing spec §6.2): the six factors, weighted; weights are normalized to sum to 1. */
 export function scoreCandidate(
   recalled: Recalled,
-  query: { prepared: PreparedQuery; units: WeightedUnit[]; informational: boolean },
+  query: ScoreQuery,
   weights: Weights,
   ctx: ScoreContext,
 ): Scored {
   const { doc } = recalled;
-  const intent = intentMatch(recalled, query.units, query.informational);
+  const intent = intentMatch(recalled, query);
+  const similarity = query.similarity?.get(doc.id);
+  if (similarity !== undefined) intent.value = Math.max(intent.value, embeddingIntent(similarity));
   const { runs, successes } = ctx.stats(doc.name);
   const successRate = smoothedSuccess(runs, successes);
   const ready = readiness(doc, ctx);
@@ -180,7 +208,14 @@ export function scoreCandidate(
     score,
     covered: intent.covered,
     coveredMass: intent.coveredMass,
+    coverage: intent.coverage,
     matchedAntiTriggers,
+    evidence: [
+      ...(similarity !== undefined
+        ? [{ kind: 'embedding' as const, query: doc.name, matched: `cosine ${similarity.toFixed(2)}` }]
+        : []),
+      ...evidenceFor(query.index, recalled, query.match),
+    ],
     missing: ready.missing,
     runs,
     successRate,

@@ -15,6 +15,7 @@ import { onPath } from '../skills/readiness';
 import { computeMetrics, RouteLog, SkillStats } from '../telemetry';
 import { readTriggerEvals, runTriggerEvals } from './evals';
 import { RoutingIndex } from './lexicon';
+import { applyArbiter, ModelRouting, type RoutingModel } from './model';
 import { configFromSettings, route, whyNot } from './router';
 import type { ScoreContext } from './score';
 
@@ -27,6 +28,8 @@ export interface RoutingDeps {
   /** PATH lookups are cached this long: installs change PATH rarely, keystrokes come often. */
   binCacheMs?: number;
   now?: () => Date;
+  /** The configured model, for semantic recall and the arbiter on a send (issue 10 §4–5). */
+  models?: RoutingModel;
 }
 
 /**
@@ -37,6 +40,7 @@ export class RoutingService {
   readonly log: RouteLog;
   readonly stats: SkillStats;
   private cached: { version: number; index: RoutingIndex } | undefined;
+  private modelRouting: ModelRouting | undefined;
   private readonly bins = new Map<string, { ok: boolean; at: number }>();
 
   constructor(private readonly deps: RoutingDeps) {
@@ -51,7 +55,7 @@ export class RoutingService {
       const { catalog } = this.deps;
       const skills = catalog.list().skills.flatMap((summary) => {
         const metadata = catalog.metadata(summary.id);
-        return metadata ? [{ summary, metadata }] : [];
+        return metadata ? [{ summary, metadata, hints: catalog.hints(summary.id) }] : [];
       });
       this.cached = { version, index: new RoutingIndex(skills) };
     }
@@ -91,7 +95,38 @@ export class RoutingService {
 
   /** Route and record the event (`route.recorded`). */
   commit(query: string, origin: RouteEvent['origin']): RouteEvent {
-    const result = this.preview(query);
+    return this.record(this.preview(query), origin);
+  }
+
+  /**
+   * A send (issue 10 §4–5): with a model configured, semantic recall from a fresh query
+   * embedding (short timeout) fused with the lexical ranking, then the arbiter when the best
+   * candidates sit in the gray zone. Any failure or timeout leaves the local result standing;
+   * the live preview never comes here.
+   */
+  async commitWithModel(query: string, origin: RouteEvent['origin']): Promise<RouteEvent> {
+    if (!this.deps.models) return this.commit(query, origin);
+    this.modelRouting ??= new ModelRouting({ home: this.deps.home, model: this.deps.models });
+    const index = this.index();
+    const config = this.config();
+    const model: NonNullable<RouteResult['model']> = {};
+    const semantic = await this.modelRouting.recallFor(index, query);
+    if (semantic) {
+      config.semanticRecall = semantic.recall;
+      config.semanticSimilarity = new Map(Object.entries(semantic.assist.similarity));
+      model.embedding = semantic.assist;
+    }
+    let result = route(index, query, config, this.context());
+    const arbiter = await this.modelRouting.arbitrate(result, index);
+    if (arbiter) {
+      result = applyArbiter(result, arbiter);
+      model.arbiter = arbiter;
+    }
+    if (model.embedding || model.arbiter) result = { ...result, model };
+    return this.record(result, origin);
+  }
+
+  private record(result: RouteResult, origin: RouteEvent['origin']): RouteEvent {
     const event: RouteEvent = {
       route_id: crypto.randomUUID(),
       ts: (this.deps.now?.() ?? new Date()).toISOString(),

@@ -20,7 +20,7 @@ export function indexOf(catalog: SkillCatalog): RoutingIndex {
   return new RoutingIndex(
     catalog.list().skills.flatMap((summary) => {
       const metadata = catalog.metadata(summary.id);
-      return metadata ? [{ summary, metadata }] : [];
+      return metadata ? [{ summary, metadata, hints: catalog.hints(summary.id) }] : [];
     }),
   );
 }

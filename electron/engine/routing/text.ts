@@ -1,14 +1,17 @@
 /**
- * Text processing shared by the router's indexes (DESIGN §3): case folding, a light English
- * stemmer, stop words, CJK character bigrams, and the negated spans of a description.
- * Everything here runs per keystroke, so it avoids allocation-heavy APIs (Intl.Segmenter
- * measured far slower than bigrams and finds `发票` no better).
+ * Text processing shared by the router's indexes (DESIGN §3): case folding, WordNet's
+ * irregular lemmas and a light English stemmer, stop words, CJK words (zh.ts segments them
+ * like jieba), and the negated spans of a description. Per-word results are memoized: index
+ * builds see the same words thousands of times and keystrokes the same words again.
  */
+import { irregular, wordnet } from './lexdata';
+import { segment, subWords } from './zh';
 
-/** A run of CJK ideographs, kana or Hangul; or a run of other letters and digits. */
-const TOKEN_RE =
-  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)|([\p{L}\p{N}]+)/gu;
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** A cheap pre-test for CJK_RE: any code point in the CJK, kana or Hangul blocks. */
+const MAYBE_CJK_RE = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+/** A run of CJK characters, as the segmenter takes them. */
+export const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
 const STOP_WORDS = new Set(
   (
@@ -18,7 +21,7 @@ const STOP_WORDS = new Set(
     'where why how can could would should will shall may might must please pls just also too very some ' +
     'any all each every no not nor only own same such both few more most other up down out off again ' +
     'further once let lets get got give gave make made need needs want wants like help thanks thank hi ' +
-    'hello hey ok okay yes use using used user users skill skills tool tools one two something thing things'
+    'hello hey ok okay yes use using used user users tool tools one two something thing things'
   ).split(' '),
 );
 
@@ -26,48 +29,27 @@ const CJK_STOP_WORDS = new Set(
   (
     '一下 这个 那个 这些 那些 一个 一些 帮我 帮忙 我要 我们 你们 他们 可以 什么 怎么 如何 为什么 能否 ' +
     '能不能 给我 我把 然后 还有 以及 或者 因为 所以 但是 应该 需要 请问 一起 现在 已经 就是 还是 不要 使用 用户 ' +
-    '多少 等于 哪些 哪个 什么 是不是 有没有 怎么样 这样 那样 的话 帮助'
+    '多少 等于 哪些 哪个 什么 是不是 有没有 怎么样 这样 那样 的话 帮助 一点 一张 一份 一个 出来 一样 ' +
+    // Single-character function words: particles, pronouns, measure words, light verbs.
+    '的 了 吗 呢 吧 啊 把 被 给 让 我 你 他 她 它 们 这 那 会 能 要 想 在 是 有 和 与 或 也 都 就 还 又 很 ' +
+    '太 更 最 一 个 些 下 上 先 别 帮 请 将 对 从 到 为 以 及 其 之 者 所 而 但 并 如 若 等 张 份 段 篇 条 次 ' +
+    '用 查 看 找 做 弄 搞 干 里 中 内'
   ).split(' '),
 );
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
-/** A unit of query meaning: one stemmed word, or one CJK word as the bigrams the index holds. */
-export interface QueryUnit {
-  text: string;
-  /** Index terms that must all be present for the unit to count as covered. */
-  parts: string[];
-}
+/** True for a word that says nothing about the task (English or CJK stop word). */
+export const isStopWord = (word: string): boolean => STOP_WORDS.has(word) || CJK_STOP_WORDS.has(word);
 
-/**
- * The query as units of meaning for intent_match: English words, and CJK words found by
- * `Intl.Segmenter` (dictionary-based), so chatty filler like 帮我/一下 and cross-word
- * bigrams like 的发 do not dilute "发票". Single CJK characters are skipped: they are
- * mostly particles, and the index cannot tell them apart.
- */
-export function queryUnits(text: string): QueryUnit[] {
-  const seen = new Set<string>();
-  const out: QueryUnit[] = [];
-  const push = (unit: QueryUnit) => {
-    if (seen.has(unit.text)) return;
-    seen.add(unit.text);
-    out.push(unit);
-  };
-  for (const match of fold(text).matchAll(TOKEN_RE)) {
-    if (match[2] !== undefined) {
-      const word = match[2];
-      if ((word.length < 2 && !/\d/.test(word)) || STOP_WORDS.has(word)) continue;
-      const stemmed = stem(word);
-      push({ text: stemmed, parts: [stemmed] });
-      continue;
-    }
-    for (const segment of segmenter.segment(match[1])) {
-      const word = segment.segment;
-      if (word.length < 2 || CJK_STOP_WORDS.has(word)) continue;
-      const parts: string[] = [];
-      pushCjk(word, parts);
-      push({ text: word, parts });
-    }
-  }
+/** WordNet's lemma of an irregular form (`ran` → `run`), else the word itself. */
+export const lemmaOf = (word: string): string => irregular().get(word) ?? word;
+
+/** Index terms of the Latin words of a text: lemmatized, stemmed, stop words dropped. */
+export function wordTerms(text: string): string[] {
+  const out: string[] = [];
+  eachRun(fold(text), (word, cjk) => {
+    if (cjk || (word.length < 2 && !/\d/.test(word)) || STOP_WORDS.has(word)) return;
+    out.push(termOf(word));
+  });
   return out;
 }
 
@@ -88,7 +70,8 @@ export function stem(word: string): string {
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  // A word WordNet knows as a lemma ending in s (news, series, analytics) is not a plural.
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w) && wordnet(w) === null) w = w.slice(0, -1);
   if (w.endsWith('ing') && w.length >= 6) w = w.slice(0, -3);
   else if (w.endsWith('ed') && w.length >= 5) w = w.slice(0, -2);
   else if (w.endsWith('ation') && w.length >= 7) w = w.slice(0, -3);
@@ -101,28 +84,74 @@ export function stem(word: string): string {
   return w;
 }
 
-/** Index terms of a text: stemmed non-stop words, and CJK character bigrams (a lone character as itself). */
-export function terms(text: string): string[] {
-  const out: string[] = [];
-  for (const match of fold(text).matchAll(TOKEN_RE)) {
-    if (match[1] !== undefined) pushCjk(match[1], out);
-    else {
-      const word = match[2];
-      if (word.length < 2 && !/\d/.test(word)) continue;
-      if (STOP_WORDS.has(word)) continue;
-      out.push(stem(word));
+/** A letter-or-digit run; runs that mix CJK and Latin ("3斤", "A股") are split after. */
+const RUN_RE = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Calls `each(run, cjk)` for every word run of folded text, CJK and Latin apart. Cheaper than
+ * one regex with a per-character lookahead: most runs hold no CJK at all.
+ */
+export function eachRun(folded: string, each: (run: string, cjk: boolean) => void): void {
+  for (const match of folded.matchAll(RUN_RE)) {
+    const run = match[0];
+    if (!MAYBE_CJK_RE.test(run) || !CJK_RE.test(run)) {
+      each(run, false);
+      continue;
     }
+    let last = 0;
+    for (const cjk of run.matchAll(CJK_RUN_RE)) {
+      if ((cjk.index ?? 0) > last) each(run.slice(last, cjk.index), false);
+      each(cjk[0], true);
+      last = (cjk.index ?? 0) + cjk[0].length;
+    }
+    if (last < run.length) each(run.slice(last), false);
+  }
+}
+
+/** Word → index term (lemma, then stem), memoized: index builds see the same words thousands of times. */
+const termCache = new Map<string, string>();
+export function termOf(word: string): string {
+  let term = termCache.get(word);
+  if (term === undefined) {
+    if (termCache.size > 100_000) termCache.clear();
+    term = stem(lemmaOf(word));
+    termCache.set(word, term);
+  }
+  return term;
+}
+
+/** CJK run → its words and the dictionary words inside them, memoized like termOf. */
+const cjkCache = new Map<string, string[]>();
+function cjkTerms(run: string): string[] {
+  let out = cjkCache.get(run);
+  if (out === undefined) {
+    out = [];
+    for (const word of segment(run)) {
+      if (CJK_STOP_WORDS.has(word)) continue;
+      out.push(word);
+      for (const sub of subWords(word)) if (!CJK_STOP_WORDS.has(sub)) out.push(sub);
+    }
+    if (cjkCache.size > 50_000) cjkCache.clear();
+    cjkCache.set(run, out);
   }
   return out;
 }
 
-function pushCjk(run: string, out: string[]): void {
-  const chars = Array.from(run);
-  if (chars.length === 1) {
-    out.push(chars[0]);
-    return;
-  }
-  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+/**
+ * Index terms of a text: lemmatized, stemmed non-stop words, and CJK words (segmented like
+ * jieba, with the dictionary words inside long ones, so 实时行情 also indexes 实时 and 行情).
+ */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  eachRun(fold(text), (run, cjk) => {
+    if (cjk) {
+      for (const term of cjkTerms(run)) out.push(term);
+      return;
+    }
+    if ((run.length < 2 && !/\d/.test(run)) || STOP_WORDS.has(run)) return;
+    out.push(termOf(run));
+  });
+  return out;
 }
 
 /** Determiners a phrase may swap ("save a note" ~ "save the note", "review my code" ~ "review this code"). */
@@ -134,10 +163,10 @@ const DETERMINERS = new Set('a an the this that these those my your our his her 
  */
 export function phraseWords(text: string): string[] {
   const out: string[] = [];
-  for (const match of fold(text).matchAll(TOKEN_RE)) {
-    if (match[1] !== undefined) out.push(...Array.from(match[1]));
-    else if (!DETERMINERS.has(match[2])) out.push(stem(match[2]));
-  }
+  eachRun(fold(text), (run, cjk) => {
+    if (cjk) out.push(...Array.from(run));
+    else if (!DETERMINERS.has(run)) out.push(stem(run));
+  });
   return out;
 }
 

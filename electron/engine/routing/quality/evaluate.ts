@@ -73,11 +73,17 @@ export function evaluateQuality(
   const ours = score('skilldeck', (query) => route(index, query, config, ctx).plan.primary, queries);
   const rows = [
     ours,
-    score('trigger-only', (query) => triggerOnly(index, query, config), queries),
-    score('seed-scorer (intent 0.5)', (query) => seedScorer(index, query, config), queries),
+    score('trigger-only', (query) => nameOf(index, triggerOnly(index, query, config).primary), queries),
+    score(
+      'seed-scorer (intent 0.5)',
+      (query) => nameOf(index, seedScorer(index, query, config).primary),
+      queries,
+    ),
   ];
   return { rows: rows.map(({ misses: _misses, ...row }) => row), misses: ours.misses };
 }
+
+const nameOf = (index: RoutingIndex, id: string | null) => (id ? (index.byId.get(id)?.name ?? null) : null);
 
 /** The corpus repositories the quality eval adds as distractors and targets (~300 skills). */
 const CORPUS_REPOS = [

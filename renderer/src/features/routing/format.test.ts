@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  EVIDENCE_META,
+  evidenceText,
   fallbackLabel,
   forcedNames,
   formatContribution,
@@ -7,6 +9,7 @@ import {
   formatMs,
   formatRate,
   formatScore,
+  statusReason,
 } from './format';
 
 describe('routing formatters', () => {
@@ -45,5 +48,25 @@ describe('routing formatters', () => {
     expect(forcedNames('$json-format this please')).toEqual(['json-format']);
     expect(forcedNames('use /pdf-to-text and $Save-Note')).toEqual(['pdf-to-text', 'save-note']);
     expect(forcedNames('costs $5 a/b')).toEqual(['5']);
+  });
+});
+
+describe('evidence (issue 10 §6)', () => {
+  it('quotes a word or trigger, shows a route as word → match, and names the field', () => {
+    expect(
+      evidenceText({ kind: 'declared_trigger', query: '收据', matched: '收据', field: 'declared' }),
+    ).toBe('“收据” · triggers');
+    expect(evidenceText({ kind: 'translation', query: '下雨', matched: 'rain', field: 'description' })).toBe(
+      '下雨 → rain · description',
+    );
+    expect(evidenceText({ kind: 'synonym', query: 'car', matched: 'automobile' })).toBe('car → automobile');
+  });
+
+  it('keeps the status part of a reason; the matched tail becomes chips', () => {
+    expect(statusReason('best score 0.85 ≥ T = 0.65 — matched trigger “收据”')).toBe(
+      'best score 0.85 ≥ T = 0.65',
+    );
+    expect(statusReason('score 0.45 is below T = 0.65')).toBe('score 0.45 is below T = 0.65');
+    expect(Object.keys(EVIDENCE_META)).toContain('translation');
   });
 });

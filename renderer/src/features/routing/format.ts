@@ -1,4 +1,11 @@
-import type { CandidateSource, CandidateStatus, Factor, FallbackStep } from '../../../../shared/contract';
+import type {
+  CandidateSource,
+  CandidateStatus,
+  EvidenceKind,
+  Factor,
+  FallbackStep,
+  MatchEvidence,
+} from '../../../../shared/contract';
 import type { Tone } from '../../ui/Badge';
 
 /** Scores and factor values: two decimals, the way DESIGN §3 writes them (`0.65`). */
@@ -84,3 +91,48 @@ export function forcedNames(text: string): string[] {
   for (const match of text.matchAll(/(?:^|\s)[$/]([a-z0-9][a-z0-9-]*)/gi)) names.push(match[1].toLowerCase());
   return names;
 }
+
+/** How the score panel names each kind of evidence (issue 10 §6), and its tint. */
+export const EVIDENCE_META: Record<EvidenceKind, { label: string; tone: Tone; help: string }> = {
+  declared_trigger: { label: 'trigger', tone: 'teal', help: 'A trigger phrase the skill declares' },
+  implicit_trigger: {
+    label: 'implicit trigger',
+    tone: 'green',
+    help: 'From the skill’s name, its “Use when …” text, when_to_use or its body’s “When to use” lines',
+  },
+  word: { label: 'word', tone: 'neutral', help: 'The same word in the skill' },
+  synonym: { label: 'synonym', tone: 'violet', help: 'A WordNet synonym or derived form' },
+  related: { label: 'related', tone: 'violet', help: 'A WordNet related word (broader term, attribute)' },
+  lexicon: {
+    label: 'lexicon',
+    tone: 'blue',
+    help: 'The curated domain lexicon (abbreviations, product words)',
+  },
+  translation: {
+    label: 'translation',
+    tone: 'orange',
+    help: 'A CC-CEDICT translation between Chinese and English',
+  },
+  embedding: { label: 'embedding', tone: 'accent', help: 'Similar by a model embedding' },
+  arbiter: { label: 'arbiter', tone: 'amber', help: 'Chosen by the model arbiter' },
+};
+
+const FIELD_TEXT: Record<string, string> = {
+  name: 'name',
+  declared: 'triggers',
+  implicit: '“Use when”',
+  description: 'description',
+  translation: 'its Chinese',
+  body: 'body',
+  when_to_use: 'when_to_use',
+};
+
+/** One evidence chip's text: “the user's word”, or word → what it matched, and where. */
+export function evidenceText(e: MatchEvidence): string {
+  const where = e.field ? ` · ${FIELD_TEXT[e.field] ?? e.field}` : '';
+  const what = e.query === e.matched ? `“${e.query}”` : `${e.query} → ${e.matched}`;
+  return `${what}${where}`;
+}
+
+/** A reason without the engine's " — matched …" tail, which the evidence chips show instead. */
+export const statusReason = (reason: string): string => reason.split(' — matched ')[0];

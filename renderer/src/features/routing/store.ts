@@ -1,6 +1,6 @@
 import { startTransition } from 'react';
 import { create } from 'zustand';
-import type { RouteResult, WhyNot } from '../../../../shared/contract';
+import type { RouteEvent, RouteResult, WhyNot } from '../../../../shared/contract';
 import { client, errorMessage } from '../../lib/client';
 import { createLatestRequester } from './latest';
 
@@ -26,6 +26,11 @@ export interface RoutingState {
   /** The skill the "Why not…?" picker shows. */
   whyNotId: string | null;
   whyNot: WhyNotState;
+  /**
+   * A sent message's recorded route, shown in the score panel instead of the live preview
+   * (a chat answer's routing chip opens it); typing goes back to the preview.
+   */
+  recorded: RouteEvent | null;
 }
 
 export interface RoutingActions {
@@ -36,6 +41,8 @@ export interface RoutingActions {
   /** Re-runs the preview and "why not" for the current draft (settings or skills changed). */
   refresh(): void;
   setWhyNot(id: string | null): void;
+  /** Shows a recorded route in the score panel; null returns to the live preview. */
+  showRecorded(route: RouteEvent | null): void;
 }
 
 interface PreviewInput {
@@ -99,6 +106,7 @@ export const useRoutingStore = create<RoutingState & RoutingActions>()((set, get
     error: null,
     whyNotId: null,
     whyNot: { status: 'idle' },
+    recorded: null,
 
     start() {
       if (started) return;
@@ -109,7 +117,7 @@ export const useRoutingStore = create<RoutingState & RoutingActions>()((set, get
     },
 
     setDraft(draft, inputAt = performance.now()) {
-      set({ draft });
+      set({ draft, recorded: null });
       requestPreview(inputAt);
       requestWhyNot();
     },
@@ -125,6 +133,10 @@ export const useRoutingStore = create<RoutingState & RoutingActions>()((set, get
         whyNot: id && get().draft.trim() ? { status: 'loading', id } : { status: 'idle' },
       });
       requestWhyNot();
+    },
+
+    showRecorded(recorded) {
+      set({ recorded });
     },
   };
 });

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { RouteCandidate } from '../../../../../shared/contract';
 import { InlineCode } from '../../../ui/InlineCode';
 import { ChevronIcon } from '../../../ui/icons';
-import { formatScore, STATUS_META } from '../format';
+import { formatScore, STATUS_META, statusReason } from '../format';
+import { EvidenceList } from './EvidenceList';
 import { FactorTable } from './FactorTable';
 import { ScoreBar } from './ScoreBar';
 import { SourceTag } from './SourceTag';
@@ -50,7 +51,7 @@ export function CandidateRow({ candidate, threshold, primary }: CandidateRowProp
         label={`${name} score ${formatScore(score)}`}
       />
       <p className="candidate__reason" data-testid="candidate-reason">
-        <InlineCode text={reason} />
+        <InlineCode text={statusReason(reason)} />
         {missing && missing.length > 0 && (
           <span className="candidate__missing">
             {missing.map((item) => (
@@ -59,6 +60,7 @@ export function CandidateRow({ candidate, threshold, primary }: CandidateRowProp
           </span>
         )}
       </p>
+      <EvidenceList evidence={candidate.evidence ?? []} />
       {open && <FactorTable factors={candidate.factors} />}
     </li>
   );

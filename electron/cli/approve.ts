@@ -1,0 +1,70 @@
+import readline from 'node:readline';
+import type { ApprovalRequest } from '../../shared/contract';
+import type { Engine } from '../engine';
+
+/** How the CLI answers approval requests (DESIGN §7). */
+export type ApprovalMode = 'approve' | 'deny' | 'ask';
+
+export function describeRequest(r: ApprovalRequest): string {
+  const net = r.network === false ? 'none' : r.network === true ? 'any host' : r.network.join(', ');
+  const lines = [
+    `${r.skill}${r.version ? ` ${r.version}` : ''} wants to run:`,
+    `  ${r.command_line}`,
+    `  in       ${r.cwd}`,
+    `  sandbox  ${r.sandbox}${r.unenforced.length ? ` — NOT enforced here: ${r.unenforced.join('; ')}` : ''}`,
+    `  reads    ${r.reads.join(', ')}`,
+    `  writes   ${r.writes.join(', ')}`,
+    `  network  ${net}`,
+    `  env      ${r.env.join(', ')}`,
+    `  because  ${r.reasons.join('; ')}`,
+  ];
+  if (r.widen) lines.push(`  WIDENS   ${r.widen.kind} ${r.widen.target}`);
+  return lines.join('\n');
+}
+
+function prompt(question: string): Promise<string> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  return new Promise((resolve) => {
+    rl.question(question, (answer) => {
+      rl.close();
+      resolve(answer.trim().toLowerCase());
+    });
+  });
+}
+
+/**
+ * Answer every approval request the engine raises: `--approve` allows once, `--deny`
+ * denies, and without either a terminal is asked; with no terminal the answer is deny.
+ * Returns the unsubscribe function.
+ */
+export function answerApprovals(engine: Engine, mode: ApprovalMode, quiet: boolean): () => void {
+  const interactive = mode === 'ask' && process.stdin.isTTY === true && process.stderr.isTTY === true;
+  return engine.events.subscribe((name, payload) => {
+    if (name !== 'approval.requested') return;
+    const request = payload as ApprovalRequest;
+    const broker = engine.execution.broker;
+    if (!quiet || interactive) process.stderr.write(`\n${describeRequest(request)}\n`);
+    if (mode === 'approve') {
+      broker.answer(request.id, 'allow_once', '--approve', 'flag');
+    } else if (mode === 'deny') {
+      broker.answer(request.id, 'deny', 'denied with --deny', 'flag');
+    } else if (!interactive) {
+      broker.answer(
+        request.id,
+        'deny',
+        'no terminal to ask, and neither --approve nor --deny was given',
+        'policy',
+      );
+    } else {
+      void prompt('Allow? [y] once, [a] always for this skill version, [N] deny: ').then((answer) => {
+        const decision =
+          answer === 'y' || answer === 'yes' ? 'allow_once' : answer === 'a' ? 'allow_always' : 'deny';
+        try {
+          broker.answer(request.id, decision);
+        } catch {
+          // Already answered (timeout): the run reports it.
+        }
+      });
+    }
+  });
+}

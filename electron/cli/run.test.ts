@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunResult } from '../../shared/contract';
+import { onPath } from '../engine/skills/readiness';
+import { buildCliBundle } from '../testing/cliBundle';
+import { envWithoutModel, tempDir, writeTree } from '../testing/fixtures';
+
+// DESIGN §7 `skilldeck run`, as a real process: every bundled script skill on this machine.
+const root = tempDir('skilldeck-cli-run-');
+const cli = path.join(root, 'cli.cjs');
+const bundled = path.resolve(__dirname, '../../skills');
+const repo = path.join(root, 'repo');
+
+beforeAll(async () => {
+  await buildCliBundle(cli);
+  // A git repository for git-changelog, inside the (fake) home it may read.
+  writeTree(repo, { 'README.md': 'hi\n' });
+  const git = (...args: string[]) =>
+    spawnSync('git', args, { cwd: repo, env: { ...process.env, HOME: root } });
+  git('init', '-q');
+  git('-c', 'user.email=a@b.c', '-c', 'user.name=A', 'add', '.');
+  git('-c', 'user.email=a@b.c', '-c', 'user.name=A', 'commit', '-qm', 'feat: first feature');
+}, 60_000);
+
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const run = (args: string[], home = path.join(root, 'home')) =>
+  spawnSync(process.execPath, [cli, 'run', ...args, '--no-default-paths', '--skills', bundled], {
+    env: { ...envWithoutModel(), SKILLDECK_HOME: home, HOME: root },
+    encoding: 'utf8',
+    input: '',
+  });
+
+const json = (args: string[]) => {
+  const result = run([...args, '--json']);
+  return { code: result.status, run: RunResult.parse(JSON.parse(result.stdout)), stderr: result.stderr };
+};
+
+describe('skilldeck run: the bundled script skills', () => {
+  const cases: [string, string, RegExp][] = [
+    ['unit-converter', '3斤是多少公斤', /1\.5 kg/],
+    ['json-format', 'format this json {"a":1,"b":[1,2]}', /"b": \[/],
+    ['csv-summary', 'summarize this csv:\nname,age\nann,31\nbo,42\n', /2 rows × 2 columns/],
+    ['invoice-organizer', 'ACME Ltd\nInvoice #: 42\nDate: 2024-03-05\nTotal Due: $1,085.00\n', /1085/],
+    ['save-note', 'save a note: buy oat milk', /Created `out\//],
+    ['git-changelog', `changelog for ${repo}`, /first feature/],
+  ];
+  it.each(cases)('%s runs in the sandbox with --approve', (skill, task, expected) => {
+    const { code, run: result } = json([skill, task, '--approve']);
+    expect(result.error).toBeNull();
+    expect(result).toMatchObject({ status: 'success', sandbox: 'bwrap', exit_code: 0 });
+    expect(result.output).toMatch(expected);
+    expect(code).toBe(0);
+  });
+
+  it('save-note leaves its file in the run folder, listed with its path', () => {
+    const { run: result } = json(['save-note', 'save a note: remember the keys', '--approve']);
+    const [file] = result.files;
+    expect(file.path).toMatch(/^out\/.*remember-the-keys\.md$/);
+    expect(fs.readFileSync(file.abs, 'utf8')).toContain('remember the keys');
+  });
+
+  it('pdf-to-text says which prerequisite is missing (or runs where poppler is installed)', () => {
+    const { code, run: result } = json(['pdf-to-text', 'extract text from missing.pdf', '--approve']);
+    expect(code).toBe(1);
+    if (onPath('pdftotext')) expect(result.error).toMatch(/missing\.pdf/);
+    else expect(result.error).toBe('Missing prerequisite for pdf-to-text: not on PATH: pdftotext.');
+  });
+
+  it('denies without --approve when there is no terminal to ask, and with --deny', () => {
+    for (const flags of [[], ['--deny']]) {
+      const { code, run: result, stderr } = json(['save-note', 'save a note: nope', ...flags]);
+      expect(code).toBe(1);
+      expect(result.status).toBe('denied');
+      expect(result.files).toEqual([]);
+      expect(stderr).toBe('');
+    }
+  });
+
+  it('prints the output and a summary line without --json; usage errors exit 2', () => {
+    const plain = run(['unit-converter', 'convert 5 miles to km']);
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain('5 mi = 8.04672 km');
+    expect(plain.stderr).toMatch(/✓ unit-converter success · sandbox bwrap/);
+    expect(run(['no-such-skill', 'x']).status).toBe(2);
+    expect(run(['unit-converter', 'x', '--approve', '--deny']).status).toBe(2);
+    expect(run(['unit-converter', 'x', '--input', '[1]']).status).toBe(2);
+  });
+});

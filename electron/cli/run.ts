@@ -1,0 +1,94 @@
+import type { RunResult } from '../../shared/contract';
+import { answerApprovals, type ApprovalMode } from './approve';
+import { findSkill, openEngine, type DiscoveryFlags } from './context';
+
+export interface RunFlags extends DiscoveryFlags {
+  json: boolean;
+  approve: boolean;
+  deny: boolean;
+  entry?: string;
+  input?: string;
+}
+
+const USAGE =
+  'usage: skilldeck run SKILL "TASK" [--skills DIR]… [--no-default-paths] [--approve|--deny] [--entry NAME] [--input JSON] [--json]\n';
+
+function parseInput(text: string | undefined): Record<string, unknown> | string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // Reported below.
+  }
+  return `--input must be a JSON object, e.g. --input '{"path": "data.csv"}'`;
+}
+
+function printSummary(r: RunResult): void {
+  const mark = r.status === 'success' ? '✓' : '✗';
+  const files = r.files.length
+    ? `\nfiles:\n${r.files.map((f) => `  ${f.abs} (${f.size} B)`).join('\n')}`
+    : '';
+  const error = r.error ? `\n${r.error}` : '';
+  process.stderr.write(
+    `\n${mark} ${r.skill} ${r.status} · sandbox ${r.sandbox} · ${Math.round(r.duration_ms)} ms${r.exit_code !== null ? ` · exit ${r.exit_code}` : ''}${error}${files}\n`,
+  );
+}
+
+/**
+ * `run SKILL "TASK"`: one run through the executor (DESIGN §7). Output streams as it comes
+ * (or one JSON document with `--json`); exit 0 on success, 1 otherwise, 2 on usage errors.
+ */
+export async function runCommand(skill: string | undefined, task: string, flags: RunFlags): Promise<number> {
+  if (!skill) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  if (flags.approve && flags.deny) {
+    process.stderr.write(`--approve and --deny exclude each other.\n${USAGE}`);
+    return 2;
+  }
+  const input = parseInput(flags.input);
+  if (typeof input === 'string') {
+    process.stderr.write(`${input}\n`);
+    return 2;
+  }
+  const engine = await openEngine(flags);
+  try {
+    const match = findSkill(engine, skill);
+    if (!match) {
+      process.stderr.write(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.\n`);
+      return 2;
+    }
+    const mode: ApprovalMode = flags.approve ? 'approve' : flags.deny ? 'deny' : 'ask';
+    const stopAnswering = answerApprovals(engine, mode, flags.json);
+    const stopStreaming = flags.json
+      ? () => undefined
+      : engine.events.subscribe((name, payload) => {
+          if (name !== 'run.output') return;
+          const { stream, chunk } = payload as { stream: 'stdout' | 'stderr'; chunk: string };
+          (stream === 'stdout' ? process.stdout : process.stderr).write(chunk);
+        });
+    const { run_id, done } = engine.execution.start({
+      id: match.id,
+      task,
+      ...(flags.entry ? { entrypoint: flags.entry } : {}),
+      ...(input ? { input } : {}),
+    });
+    const onSigint = () => engine.execution.cancel(run_id);
+    process.once('SIGINT', onSigint);
+    const result = await done;
+    process.off('SIGINT', onSigint);
+    stopAnswering();
+    stopStreaming();
+    if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+    else {
+      // Direct skills and instruction answers do not stream: print them whole.
+      if (result.command.length === 0 && result.output) process.stdout.write(`${result.output}\n`);
+      printSummary(result);
+    }
+    return result.status === 'success' ? 0 : 1;
+  } finally {
+    await engine.close();
+  }
+}

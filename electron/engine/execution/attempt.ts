@@ -1,0 +1,138 @@
+import type { ModelMessage } from 'ai';
+import type {
+  ApprovalResolution,
+  ChatStep,
+  ChatUsage,
+  RunFile,
+  RunSandbox,
+  RunStatus,
+  SkillDetail,
+  Violation,
+} from '../../../shared/contract';
+import { describeUnmet, unmetRequirements } from '../skills/readiness';
+import type { ApprovalAsk } from './approvals';
+import type { Outcome } from './classify';
+import { pickScript } from './entrypoints';
+import type { GrantStore } from './grants';
+import { emptyAttempt, runScript, type Widening } from './scriptAttempt';
+import { fillTemplate } from './template';
+
+/** One attempt of one skill: what the fallback machine sees. */
+export interface AttemptResult {
+  status: RunStatus;
+  outcome: Outcome;
+  output: string;
+  error: string | null;
+  exit_code: number | null;
+  sandbox: RunSandbox;
+  command: string[];
+  cwd: string | null;
+  stderr: string;
+  truncated: boolean;
+  files: RunFile[];
+  violations: Violation[];
+  duration_ms: number;
+}
+
+/** When a run is part of a chat turn: the conversation so far and where the turn's steps go. */
+export interface ChatHooks {
+  history: ModelMessage[];
+  /** Prefix for step ids, unique within the turn. */
+  stepPrefix: string;
+  onStep(step: ChatStep): void;
+  onDelta(text: string): void;
+  addUsage(usage: ChatUsage): void;
+}
+
+/** What an attempt may use: folders, the host env, approvals, and hooks into the run's timeline. */
+export interface AttemptEnv {
+  home: string;
+  workspace: string;
+  /** `~` for grants and HOME inside the sandbox. */
+  userHome: string;
+  hostEnv: NodeJS.ProcessEnv;
+  grants: GrantStore;
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+  approve(ask: ApprovalAsk): Promise<ApprovalResolution>;
+  /** A line for the timeline (allowed by a grant, template fields missing …). */
+  note(detail: string): void;
+  /** The command starts now, in this sandbox. */
+  running(tier: RunSandbox): void;
+  onOutput(stream: 'stdout' | 'stderr', chunk: string): void;
+  grantsChanged(): void;
+  /** Set when the run belongs to a chat turn. */
+  chat?: ChatHooks;
+}
+
+export interface AttemptRequest {
+  skill: SkillDetail;
+  task: string;
+  input: Record<string, unknown>;
+  entrypoint?: string;
+  runId: string;
+  widen?: Widening;
+  /** Delegation depth (0 for a skill the user or the router picked) and the chain so far (seed 002). */
+  depth: number;
+  chain: string[];
+}
+
+/** Runs an instruction skill through the model (the chat issue provides it). */
+export type InstructionRunner = (req: AttemptRequest, env: AttemptEnv) => Promise<AttemptResult>;
+
+const fatal = (status: RunStatus, error: string): AttemptResult => ({
+  ...emptyAttempt('none', 0),
+  status,
+  outcome: 'fatal',
+  error,
+});
+
+/** One attempt of a skill by its type (DESIGN §4 runners). Never throws. */
+export async function attemptSkill(
+  req: AttemptRequest,
+  env: AttemptEnv,
+  instruction?: InstructionRunner,
+): Promise<AttemptResult> {
+  const m = req.skill.metadata;
+  const unmet = describeUnmet(unmetRequirements(m, env.hostEnv));
+  // routing spec §10: a missing prerequisite is a fatal failure, straight to fallback.
+  if (unmet.length > 0) {
+    const hint = m.install.length ? ' Its install hints are in the skill detail, Availability tab.' : '';
+    return fatal('failure', `Missing prerequisite for ${m.name}: ${unmet.join('; ')}.${hint}`);
+  }
+  const input = { ...req.input, task: req.input.task ?? req.task };
+  if (m.type === 'direct') {
+    const { text, missing } = fillTemplate(req.skill.body, {
+      input,
+      system: { cwd: env.workspace, timestamp: new Date().toISOString() },
+    });
+    if (missing.length) env.note(`left to fill in: ${missing.join(', ')}`);
+    return { ...emptyAttempt('none', 0), output: text };
+  }
+  if (m.type === 'instruction') {
+    if (instruction) return instruction({ ...req, input }, env);
+    return fatal(
+      'failure',
+      `${m.name} needs a model to follow its instructions; configure one in Settings → Model.`,
+    );
+  }
+  // DESIGN §4: a script skill runs its entrypoint, or the file in scripts/.
+  const pick = pickScript(m, req.skill.files, req.skill.path, req.entrypoint);
+  if (!pick.ok) {
+    // Several scripts and nothing saying which: SKILL.md tells how to call them, so the model
+    // follows it (as in Agent Skills) when one is configured.
+    if (!req.entrypoint && pick.choices.length > 1 && instruction) {
+      const viaModel = await instruction({ ...req, input }, env);
+      if (viaModel.status !== 'failure' || !/no model/i.test(viaModel.error ?? '')) return viaModel;
+      return fatal(
+        'failure',
+        `${pick.error} Or configure a model (Settings → Model) to follow its instructions.`,
+      );
+    }
+    return fatal('failure', pick.error);
+  }
+  return runScript(
+    { skill: req.skill, script: pick.script, args: [], input, runId: req.runId, widen: req.widen },
+    env,
+  );
+}

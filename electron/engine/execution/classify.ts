@@ -1,0 +1,69 @@
+import type { RunStatus, Violation } from '../../../shared/contract';
+import type { SandboxResult } from './sandbox/types';
+
+/** How the fallback machine treats an outcome (routing spec §10). */
+export type Outcome = 'success' | 'retryable' | 'fatal';
+
+export interface Classified {
+  status: RunStatus;
+  outcome: Outcome;
+  /** What went wrong, in words that say what to do next; null on success. */
+  error: string | null;
+}
+
+/** Failures that a second try may not hit: the network hiccupped, a service was busy. */
+const TRANSIENT =
+  /ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|temporar(y|ily) (failure|unavailable)|\b(429|502|503|504)\b|rate.?limit|try again/i;
+/** sysexits EX_TEMPFAIL: the script says "try again later". */
+const EX_TEMPFAIL = 75;
+
+const lastLines = (text: string, n = 6): string => text.trim().split('\n').slice(-n).join('\n').slice(-1500);
+
+export function describeViolations(violations: Violation[]): string {
+  const lines = violations.map((v) => v.message);
+  return `Blocked by the sandbox: ${lines.join('; ')}. Allow it for this skill only if you expect the skill to need it.`;
+}
+
+/**
+ * A finished command → run status, fallback outcome and a plain error. Sandbox denials
+ * are `blocked` and fatal (never retried, never sent to repair, DESIGN §4); a timeout is
+ * fatal (a second try costs the same wait); a transient failure is retried once.
+ */
+export function classifyRun(r: SandboxResult): Classified {
+  if (r.setupError)
+    return { status: 'failure', outcome: 'fatal', error: `The sandbox could not start: ${r.setupError}` };
+  if (r.cancelled) return { status: 'cancelled', outcome: 'fatal', error: 'Stopped by the user.' };
+  // A script that caught the sandbox's refusal and still finished is a success; the
+  // violations stay on the result for the window to show.
+  if (r.violations.length > 0 && r.exitCode !== 0 && !r.timedOut)
+    return { status: 'blocked', outcome: 'fatal', error: describeViolations(r.violations) };
+  if (r.timedOut)
+    return {
+      status: 'timeout',
+      outcome: 'fatal',
+      error: `Timed out after ${Math.round(r.durationMs / 1000)} s; the whole process tree was stopped. Raise execution_policy.timeout if the task needs longer.`,
+    };
+  if (r.truncated)
+    return {
+      status: 'failure',
+      outcome: 'fatal',
+      error:
+        'The output passed the size cap, so the run was stopped; ask for less output or write it to ./out.',
+    };
+  if (r.exitCode === 0) return { status: 'success', outcome: 'success', error: null };
+  const tail = lastLines(r.stderr) || lastLines(r.stdout);
+  if (r.exitCode === 127 || /command not found|No such file or directory.*(exec|spawn)/i.test(r.stderr))
+    return {
+      status: 'failure',
+      outcome: 'fatal',
+      error: `A program the skill needs is missing (exit ${r.exitCode ?? '?'}): ${tail}`,
+    };
+  const transient =
+    r.exitCode === EX_TEMPFAIL || (r.exitCode === null && r.signal !== null) || TRANSIENT.test(r.stderr);
+  const how = r.exitCode === null ? `killed by ${r.signal ?? 'a signal'}` : `exit ${r.exitCode}`;
+  return {
+    status: 'failure',
+    outcome: transient ? 'retryable' : 'fatal',
+    error: `${how}: ${tail || '(no output)'}`,
+  };
+}

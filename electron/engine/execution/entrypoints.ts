@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FileEntry, SkillMetadata } from '../../../shared/contract';
+
+/** A runnable script of a skill: its file inside the skill and the words around it. */
+export interface ScriptChoice {
+  /** Entrypoint name (or the file's base name for a bare script). */
+  name: string;
+  /** Relative to the skill folder, `/`-separated. */
+  path: string;
+  /** Arguments written after the file in the entrypoint. */
+  args: string[];
+}
+
+export type ScriptPick = { ok: true; script: ScriptChoice } | { ok: false; error: string; choices: string[] };
+
+/**
+ * A path a skill or a model names, confined to the skill folder: relative, no `..`, and
+ * (after symlinks) still inside. Returns the absolute path, or why it is refused.
+ */
+export function confine(skillDir: string, rel: string): { abs: string } | { error: string } {
+  const clean = rel.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+  if (!clean) return { error: 'an empty path' };
+  if (path.isAbsolute(clean) || /^[A-Za-z]:/.test(clean))
+    return { error: `"${rel}" is absolute; give a path relative to the skill folder` };
+  if (clean.split('/').includes('..')) return { error: `"${rel}" leaves the skill folder ("..")` };
+  const abs = path.join(skillDir, clean);
+  try {
+    const real = fs.realpathSync(abs);
+    const root = fs.realpathSync(skillDir);
+    if (real !== root && !real.startsWith(`${root}${path.sep}`))
+      return { error: `"${rel}" is a link that points outside the skill folder` };
+  } catch {
+    // Not there: the caller says "not found" with the list of files.
+  }
+  return { abs };
+}
+
+/**
+ * Split `python3 scripts/x.py --flag` into the file and its arguments. The interpreter comes
+ * from the file's extension or shebang, resolved on the host (never a name the skill typed).
+ */
+function parseEntrypoint(name: string, spec: string, skillDir: string): ScriptChoice {
+  const tokens = spec.trim().split(/\s+/);
+  const fileAt = tokens.findIndex((t) => {
+    const found = confine(skillDir, t);
+    return 'abs' in found && fs.existsSync(found.abs) && fs.statSync(found.abs).isFile();
+  });
+  if (fileAt === -1) return { name, path: tokens[tokens.length - 1].replace(/^\.\//, ''), args: [] };
+  return { name, path: tokens[fileAt].replace(/^\.\//, ''), args: tokens.slice(fileAt + 1) };
+}
+
+/** Every script a user could run: declared entrypoints, else runnable files in `scripts/`. */
+export function listScripts(m: SkillMetadata, files: FileEntry[], skillDir: string): ScriptChoice[] {
+  if (m.entrypoints.length > 0) return m.entrypoints.map((e) => parseEntrypoint(e.name, e.path, skillDir));
+  return files
+    .filter((f) => f.kind === 'file' && f.scriptLanguage && f.path.startsWith('scripts/'))
+    .map((f) => ({ name: path.basename(f.path).replace(/\.[^.]+$/, ''), path: f.path, args: [] }));
+}
+
+/** The script a run uses: the one asked for (by name or path), else the only or first entrypoint. */
+export function pickScript(
+  m: SkillMetadata,
+  files: FileEntry[],
+  skillDir: string,
+  wanted?: string,
+): ScriptPick {
+  const scripts = listScripts(m, files, skillDir);
+  const choices = scripts.map((s) => s.name);
+  if (wanted) {
+    const w = wanted.replace(/^\.\//, '');
+    const hit = scripts.find((s) => s.name === w || s.path === w);
+    if (hit) return { ok: true, script: hit };
+    return {
+      ok: false,
+      error: `${m.name} has no entrypoint or script "${wanted}"; it has: ${choices.join(', ') || 'none'}.`,
+      choices,
+    };
+  }
+  if (scripts.length === 0)
+    return { ok: false, error: `${m.name} declares no entrypoint and has no script in scripts/.`, choices };
+  // A declared entrypoint list is ordered by the author; the first is the default.
+  if (m.entrypoints.length > 0 || scripts.length === 1) return { ok: true, script: scripts[0] };
+  return {
+    ok: false,
+    error: `${m.name} has several scripts and no declared entrypoint; pick one: ${choices.join(', ')}.`,
+    choices,
+  };
+}

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ApprovalGrant } from '../../../shared/contract';
+import { writeFileAtomicSync } from '../atomic';
+
+const GrantsFile = z.object({ version: z.literal(1), grants: z.array(ApprovalGrant) });
+
+/**
+ * "Always allow" answers (`$SKILLDECK_HOME/approvals.json`), one per skill name, each bound
+ * to the skill's content hash and permissions digest (DESIGN §4): an edited or widened
+ * skill matches no grant and asks again. Written atomically; revocable in Settings.
+ */
+export class GrantStore {
+  private grants: ApprovalGrant[] = [];
+
+  constructor(readonly file: string) {
+    try {
+      const parsed = GrantsFile.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+      if (parsed.success) this.grants = parsed.data.grants;
+    } catch {
+      // Missing or unreadable: no grants, so everything asks (the safe direction).
+    }
+  }
+
+  static at(home: string): GrantStore {
+    return new GrantStore(path.join(home, 'approvals.json'));
+  }
+
+  list(): ApprovalGrant[] {
+    return this.grants.map((g) => ({ ...g }));
+  }
+
+  /** The grant that still holds for this exact skill content and declared permissions. */
+  match(skill: string, contentHash: string, digest: string): ApprovalGrant | undefined {
+    return this.grants.find(
+      (g) => g.skill === skill && g.content_hash === contentHash && g.permissions_digest === digest,
+    );
+  }
+
+  /** Any grant for the skill's name, whatever its hash (for the extra paths widened earlier). */
+  forSkill(skill: string): ApprovalGrant | undefined {
+    return this.grants.find((g) => g.skill === skill);
+  }
+
+  /** Store (or replace) the skill's grant. */
+  put(grant: ApprovalGrant): void {
+    this.grants = [...this.grants.filter((g) => g.skill !== grant.skill), grant];
+    this.save();
+  }
+
+  /** Remove the skill's grant; true when there was one. */
+  revoke(skill: string): boolean {
+    const before = this.grants.length;
+    this.grants = this.grants.filter((g) => g.skill !== skill);
+    if (this.grants.length === before) return false;
+    this.save();
+    return true;
+  }
+
+  private save(): void {
+    writeFileAtomicSync(this.file, `${JSON.stringify({ version: 1, grants: this.grants }, null, 2)}\n`);
+  }
+}

@@ -1,0 +1,101 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isolatedEngines, writeTree } from '../../testing/fixtures';
+import { coveredBy, permissionsDigest, resolveGrantPath, resolvePolicy, staticPrefix } from './policy';
+
+const engines = isolatedEngines();
+afterEach(() => engines.cleanup());
+
+const ctx = { workDir: '/runs/r1/work', skillDir: '/skills/s', workspace: '/ws', home: '/home/u' };
+
+async function loadPolicy(files: Record<string, string>) {
+  const { engine, workspace } = await engines.open();
+  writeTree(path.join(workspace, 'skills', 'probe'), files);
+  await engine.reloadSkills();
+  const skill = engine.listSkills().skills.find((s) => s.name === 'probe');
+  if (!skill) throw new Error('probe skill not loaded');
+  const metadata = engine.skills.metadata(skill.id);
+  if (!metadata) throw new Error('no metadata');
+  return resolvePolicy(metadata, { ...ctx, skillDir: skill.id });
+}
+
+const md = (extra = '') =>
+  `---\nname: probe\ndescription: A probe skill for policy tests.\n${extra}---\n# Probe\n`;
+
+describe('grant paths', () => {
+  it('resolves ./, ~, $SKILL_DIR, $WORKSPACE and absolute paths to the glob’s static prefix', () => {
+    expect(resolveGrantPath('./out/**', ctx)).toBe('/runs/r1/work/out');
+    expect(resolveGrantPath('out/*.csv', ctx)).toBe('/runs/r1/work/out');
+    expect(resolveGrantPath('~/Documents/**', ctx)).toBe('/home/u/Documents');
+    expect(resolveGrantPath('~', ctx)).toBe('/home/u');
+    expect(resolveGrantPath('$SKILL_DIR/data/*.json', ctx)).toBe('/skills/s/data');
+    expect(resolveGrantPath('{baseDir}/assets', ctx)).toBe('/skills/s/assets');
+    expect(resolveGrantPath('${WORKSPACE}/**', ctx)).toBe('/ws');
+    expect(resolveGrantPath('/etc/hosts', ctx)).toBe('/etc/hosts');
+    expect(resolveGrantPath('/**', ctx)).toBe('/');
+    expect(staticPrefix('**')).toBe('.');
+  });
+
+  it('tells which declared path covers a target, and refuses look-alike prefixes', () => {
+    const grants = [{ declared: './out/**', abs: '/runs/r1/work/out' }];
+    expect(coveredBy('/runs/r1/work/out/a/b.txt', grants)?.declared).toBe('./out/**');
+    expect(coveredBy('/runs/r1/work/out', grants)?.declared).toBe('./out/**');
+    expect(coveredBy('/runs/r1/work/outside.txt', grants)).toBeUndefined();
+    expect(coveredBy('/runs/r1/work/out/../secret', grants)).toBeUndefined();
+  });
+});
+
+describe('resolvePolicy', () => {
+  it('normalizes skill.yaml permissions and execution_policy (timeout in seconds)', async () => {
+    const policy = await loadPolicy({
+      'SKILL.md': md(),
+      'skill.yaml': [
+        'spec: { type: script }',
+        'permissions:',
+        "  filesystem: { read: ['~/Documents/**'], write: ['./out/**'] }",
+        '  network: { outbound: [API.example.com, api.example.com] }',
+        '  environment: { allow: [API_TOKEN, LD_PRELOAD, NODE_OPTIONS, "bad name"] }',
+        'execution_policy: { sandbox: os, approval: auto, timeout: 30 }',
+      ].join('\n'),
+      'scripts/run.py': 'print(1)\n',
+    });
+    expect(policy.write).toEqual([{ declared: './out/**', abs: '/runs/r1/work/out' }]);
+    expect(policy.read).toEqual([{ declared: '~/Documents/**', abs: '/home/u/Documents' }]);
+    expect(policy.network).toEqual(['api.example.com']);
+    expect(policy.envAllow).toEqual(['API_TOKEN']);
+    expect(policy).toMatchObject({ sandbox: 'os', approval: 'auto', timeoutMs: 30_000, reasons: [] });
+  });
+
+  it('asks by default for a script skill and never for instructions only', async () => {
+    const script = await loadPolicy({ 'SKILL.md': md(), 'scripts/run.sh': 'echo hi\n' });
+    expect(script).toMatchObject({ approval: 'ask', sandbox: 'os', timeoutMs: 120_000, network: false });
+    const plain = await loadPolicy({ 'SKILL.md': md() });
+    expect(plain.approval).toBe('auto');
+  });
+
+  it('reads apex-bridge fields: dangerous and confirm ask, timeout in milliseconds', async () => {
+    const policy = await loadPolicy({
+      'SKILL.md': md('mode: sandbox\ndangerous: true\nconfirm: "Really delete the files?"\ntimeout: 5000\n'),
+      'scripts/run.sh': 'echo hi\n',
+    });
+    expect(policy.timeoutMs).toBe(5000);
+    expect(policy.reasons).toEqual(['its author marks it dangerous', 'Really delete the files?']);
+  });
+
+  it('binds the permissions digest to what is declared, not to unrelated fields', async () => {
+    const base =
+      "permissions:\n  filesystem: { write: ['./out/**'] }\n  network: { outbound: [a.example] }\n";
+    const a = permissionsDigest(await loadPolicy({ 'SKILL.md': md(), 'skill.yaml': base }));
+    const same = permissionsDigest(
+      await loadPolicy({ 'SKILL.md': md(), 'skill.yaml': `${base}tags: [x, y]\ncost_hint: high\n` }),
+    );
+    const wider = permissionsDigest(
+      await loadPolicy({
+        'SKILL.md': md(),
+        'skill.yaml': base.replace('[a.example]', '[a.example, b.example]'),
+      }),
+    );
+    expect(same).toBe(a);
+    expect(wider).not.toBe(a);
+  });
+});

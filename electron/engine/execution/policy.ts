@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { SkillMetadata } from '../../../shared/contract';
+
+/** DESIGN §4: 120 s unless the skill says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+/** Never longer than this, whatever a skill declares (a run holds a sandbox and a slot). */
+export const MAX_TIMEOUT_MS = 30 * 60_000;
+
+/** A declared path and where it lands on this machine. */
+export interface GrantPath {
+  /** As the skill wrote it (`./out/**`, `~/Documents/**`). */
+  declared: string;
+  /** The folder or file bound into the sandbox: the glob's static prefix, resolved. */
+  abs: string;
+}
+
+/** One skill's execution policy, normalized from every format (issue 7 item 1). */
+export interface ExecutionPolicy {
+  sandbox: 'none' | 'process' | 'os';
+  approval: 'ask' | 'auto' | 'deny';
+  timeoutMs: number;
+  read: GrantPath[];
+  write: GrantPath[];
+  network: boolean | string[];
+  /** Environment variables the skill may see (besides the plumbing the engine owns). */
+  envAllow: string[];
+  /** Why approval is asked even when `approval: auto` (dangerous, confirm). */
+  reasons: string[];
+}
+
+/** Where relative and prefixed grant paths resolve (DESIGN §4). */
+export interface PathContext {
+  /** The run's scratch working folder: `./…` and bare relative paths. */
+  workDir: string;
+  skillDir: string;
+  workspace: string;
+  /** The user's home: `~/…`. */
+  home: string;
+}
+
+/** Variables a skill may never set or receive: they change how every program loads. */
+const FORBIDDEN_ENV = /^(LD_|DYLD_)|^NODE_OPTIONS$|^PYTHONSTARTUP$|^BASH_ENV$|^ENV$/;
+
+const PREFIXES: [RegExp, keyof PathContext][] = [
+  [/^(\$\{?SKILL_(DIR|PATH|ROOT)\}?|\{baseDir\}|\$\{?BASE_DIR\}?)(?=\/|$)/, 'skillDir'],
+  [/^(\$\{?WORKSPACE\}?|\{workspace\})(?=\/|$)/, 'workspace'],
+  [/^(\$\{?(OUT|OUTPUT_DIR|WORK_DIR)\}?|\{out\})(?=\/|$)/, 'workDir'],
+  [/^(~|\$\{?HOME\}?)(?=\/|$)/, 'home'],
+];
+
+/** The part of a glob before its first wildcard segment (`./out/**` → `./out`). */
+export function staticPrefix(pattern: string): string {
+  const parts = pattern.split('/');
+  const cut = parts.findIndex((p) => /[*?[{]/.test(p));
+  const kept = cut === -1 ? parts : parts.slice(0, cut);
+  const joined = kept.join('/');
+  return joined === '' && pattern.startsWith('/') ? '/' : joined || '.';
+}
+
+/** Resolve one declared path (`~`, `./`, `$SKILL_DIR`, `$WORKSPACE`, absolute; globs) to an absolute folder. */
+export function resolveGrantPath(declared: string, ctx: PathContext): string {
+  let text = declared.trim().replace(/\\/g, '/');
+  for (const [re, key] of PREFIXES) {
+    if (re.test(text)) {
+      text = ctx[key] + text.replace(re, '');
+      break;
+    }
+  }
+  const prefix = staticPrefix(text);
+  return path.isAbsolute(prefix) ? path.normalize(prefix) : path.resolve(ctx.workDir, prefix);
+}
+
+/** Which of the skill's declared paths a concrete absolute path falls under, if any. */
+export function coveredBy(target: string, grants: GrantPath[]): GrantPath | undefined {
+  const t = path.resolve(target);
+  return grants.find((g) => t === g.abs || t.startsWith(g.abs.endsWith('/') ? g.abs : `${g.abs}/`));
+}
+
+/**
+ * The normalized policy of a skill (DESIGN §4): `sandbox` defaults to `os`, `approval` to
+ * `ask` for anything that runs a command, writes a file or opens the network, `timeout`
+ * to 120 s. apex-bridge `dangerous: true` and `confirm` always ask.
+ */
+export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPolicy {
+  const grant = (declared: string): GrantPath => ({ declared, abs: resolveGrantPath(declared, ctx) });
+  const read = m.permissions.filesystem.read.map(grant);
+  const write = m.permissions.filesystem.write.map(grant);
+  const network = m.permissions.network.outbound;
+  const envAllow = [
+    ...new Set([
+      ...m.permissions.environment.allow,
+      ...m.requires.env,
+      ...(m.primaryEnv ? [m.primaryEnv] : []),
+    ]),
+  ].filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !FORBIDDEN_ENV.test(name));
+  const reasons: string[] = [];
+  if (m.execution.dangerous) reasons.push('its author marks it dangerous');
+  if (m.execution.confirm) reasons.push(m.execution.confirmMessage ?? 'its author asks for confirmation');
+  const doesSomething = m.type === 'script' || write.length > 0 || network !== false;
+  const approval = m.execution.approval ?? (doesSomething ? 'ask' : 'auto');
+  const declaredTimeout = m.execution.timeoutMs;
+  const timeoutMs =
+    declaredTimeout && declaredTimeout > 0 ? Math.min(declaredTimeout, MAX_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
+  return {
+    sandbox: m.execution.sandbox ?? 'os',
+    approval,
+    timeoutMs,
+    read,
+    write,
+    network: Array.isArray(network) ? [...new Set(network.map((h) => h.toLowerCase()))] : network,
+    envAllow,
+    reasons,
+  };
+}
+
+/**
+ * A digest of what the skill declares it may do. An "always allow" grant binds to it and
+ * to the content hash, so an edited or widened skill asks again (DESIGN §4).
+ */
+export function permissionsDigest(policy: ExecutionPolicy): string {
+  const canonical = JSON.stringify({
+    sandbox: policy.sandbox,
+    read: policy.read.map((g) => g.declared).sort(),
+    write: policy.write.map((g) => g.declared).sort(),
+    network: Array.isArray(policy.network) ? [...policy.network].sort() : policy.network,
+    env: [...policy.envAllow].sort(),
+  });
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** Names a caller may not pass through, even when a skill lists them. */
+export const isForbiddenEnv = (name: string): boolean => FORBIDDEN_ENV.test(name);

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ALLOWED_VALUE,
+  currentUserRunner,
+  nonRootRunner,
+  openFixture,
+  pick,
+  type ProbeFixture,
+} from './testing/harness';
+import type { ProbeOutcome } from './testing/planRunner';
+import { LANGS } from './testing/probes';
+
+// Issue 7 enforcement probes, files: writes outside the grants, ~/.ssh from a fake home, a
+// host unix socket; and the allowed counterparts. Real bwrap, as root and as a throwaway user.
+const runners = [currentUserRunner, await nonRootRunner()];
+
+describe.each(runners)('bwrap files and sockets, as $user', (runner) => {
+  let fx: ProbeFixture;
+  let outcomes: ProbeOutcome[] = [];
+
+  beforeAll(async () => {
+    if (runner.unavailable) return;
+    fx = await openFixture();
+    const readGrant = {
+      read: [fx.ctx.grantedFile],
+      declared: { read: ['~/docs/notes.txt'], write: ['./out/**'] },
+    };
+    const plans = LANGS.flatMap((lang) => [
+      fx.plan('write_outside', lang),
+      fx.plan('read_ssh', lang),
+      fx.plan('allowed_files', lang, {}, readGrant),
+      fx.plan('socket', lang),
+      // Control: the same socket probe without the OS sandbox reaches the socket.
+      fx.plan('socket', lang, { backend: 'process' }),
+    ]);
+    outcomes = await runner.run(plans, fx);
+  }, 180_000);
+  afterAll(async () => fx?.close());
+
+  const outcome = (id: string) => {
+    const o = pick(outcomes, id);
+    if (!o.result) throw new Error(`${id}: ${o.error}`);
+    return o.result;
+  };
+
+  it.for(LANGS)('%s: writing outside the grants is blocked and named', (lang, ctx) => {
+    if (runner.unavailable) return ctx.skip(runner.unavailable);
+    const r = outcome(`write_outside-${lang}-bwrap`);
+    const target = fx.ctx.outsidePath;
+    expect(r.tier).toBe('bwrap');
+    expect(r.exitCode).not.toBe(0);
+    expect(r.violations).toContainEqual({
+      kind: 'write',
+      target,
+      message: `tried to write ${target}, outside its write paths ./out/**`,
+    });
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
+  it.for(LANGS)('%s: ~/.ssh/id_rsa of the home is hidden and named', (lang, ctx) => {
+    if (runner.unavailable) return ctx.skip(runner.unavailable);
+    const r = outcome(`read_ssh-${lang}-bwrap`);
+    const target = path.join(fx.home, '.ssh/id_rsa');
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).not.toContain('FAKE PRIVATE KEY');
+    expect(r.violations).toEqual([
+      { kind: 'read', target, message: `tried to read ${target}, outside its read paths (none declared)` },
+    ]);
+  });
+
+  it.for(LANGS)(
+    '%s: writing ./out, reading a granted file and an allow-listed variable work',
+    (lang, ctx) => {
+      if (runner.unavailable) return ctx.skip(runner.unavailable);
+      const r = outcome(`allowed_files-${lang}-bwrap`);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      expect(r.violations).toEqual([]);
+      expect(r.stdout).toContain('granted notes');
+      expect(r.stdout).toContain(ALLOWED_VALUE);
+      const written = path.join(fx.root, 'runs', `allowed_files-${lang}-bwrap`, 'out', 'ok.txt');
+      expect(fs.readFileSync(written, 'utf8').trim()).toBe('ok');
+    },
+  );
+
+  it.for(LANGS)('%s: a host unix socket cannot be reached (but can without the sandbox)', (lang, ctx) => {
+    if (runner.unavailable) return ctx.skip(runner.unavailable);
+    const r = outcome(`socket-${lang}-bwrap`);
+    const target = fx.ctx.socketPath;
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).not.toContain('hello from the host socket');
+    expect(r.violations).toEqual([
+      {
+        kind: 'read',
+        target,
+        message: `tried to connect to the socket ${target}, outside its read paths (none declared)`,
+      },
+    ]);
+    expect(outcome(`socket-${lang}-process`).stdout).toContain('hello from the host socket');
+  });
+});

@@ -1,0 +1,155 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../testing/fixtures';
+import { bwrapOptions, createBwrapBackend, sandboxEnv } from './bwrap';
+import { planLayout } from './layout';
+import { probeSandbox } from './probe';
+import { execa } from 'execa';
+import { buildDriver, openFixture, processesWith, waitFor } from './testing/harness';
+import { sleepArg } from './testing/probes';
+import type { SandboxGrants, SandboxSpec } from './types';
+
+// The bwrap flags that matter (reference/sandbox-linux.md), checked by what they stop.
+describe('bwrap hardening', () => {
+  let root: string;
+  let home: string;
+  let skillDir: string;
+  const backend = () => createBwrapBackend({ home });
+  const grants = (over: Partial<SandboxGrants> = {}): SandboxGrants => ({
+    read: [],
+    write: [],
+    network: false,
+    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: home },
+    declared: { read: [], write: [] },
+    ...over,
+  });
+  const sh = (script: string, over: Partial<SandboxSpec> = {}): SandboxSpec => ({
+    command: '/bin/sh',
+    args: ['-c', script],
+    cwd: path.join(root, 'run'),
+    skillDir,
+    grants: grants(),
+    timeoutMs: 10_000,
+    maxOutputBytes: 64 * 1024,
+    ...over,
+  });
+
+  beforeAll(() => {
+    root = tempDir('skilldeck-harden-');
+    home = path.join(root, 'home');
+    skillDir = path.join(root, 'skill');
+    fs.mkdirSync(home);
+    fs.mkdirSync(skillDir);
+    fs.writeFileSync(path.join(skillDir, 'SKILL.md'), 'original\n');
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('the probe finds bwrap with the flags every run uses', () => {
+    const probe = probeSandbox();
+    expect(probe.tier).toBe('bwrap');
+    expect(probe.disableUserns).toBe(true);
+    expect(probe.reason).toBeNull();
+  });
+
+  it('passes the hardening flags and never a loader hook', () => {
+    const spec = sh('true', {
+      grants: grants({ env: { PATH: '/bin', LD_PRELOAD: 'x.so', NODE_OPTIONS: '-r x' } }),
+    });
+    const env = sandboxEnv(spec.grants.env, null);
+    const args = bwrapOptions(spec, planLayout(spec, { home }), { disableUserns: true, proxyDir: null, env });
+    for (const flag of [
+      '--disable-userns',
+      '--unshare-pid',
+      '--unshare-net',
+      '--new-session',
+      '--die-with-parent',
+      '--clearenv',
+    ])
+      expect(args).toContain(flag);
+    expect(args.join(' ')).toContain('--cap-drop ALL');
+    for (const masked of ['/home', '/root', '/tmp', '/run'])
+      expect(args.join(' ')).toContain(`--tmpfs ${masked} `);
+    expect(args.join(' ')).not.toMatch(/LD_PRELOAD|NODE_OPTIONS/);
+  });
+
+  it('root inside cannot remount / read-write, nor open a nested user namespace', async () => {
+    const r = await backend().run(
+      sh('mount -o remount,rw / 2>&1; touch /etc/skilldeck-remount 2>&1; unshare -U true 2>&1; echo done'),
+    );
+    expect(r.stdout).toContain('done');
+    expect(fs.existsSync('/etc/skilldeck-remount')).toBe(false);
+    expect(r.stdout).toMatch(/unshare: unshare failed|Operation not permitted|No space left/);
+  });
+
+  it('keeps allow-listed values off every command line (bwrap reads its options from fd 3)', async () => {
+    const secret = `token-${Date.now()}`;
+    const running = backend().run(
+      sh('sleep 1; echo "$API_TOKEN"', { grants: grants({ env: { PATH: '/bin', API_TOKEN: secret } }) }),
+    );
+    await new Promise((done) => setTimeout(done, 400));
+    expect(processesWith(secret)).toEqual([]);
+    expect((await running).stdout.trim()).toBe(secret);
+  });
+
+  it('/tmp and the home are private: host files are absent, writes there never reach the host', async () => {
+    const hostFile = path.join(root, 'host-only.txt');
+    fs.writeFileSync(hostFile, 'host');
+    fs.writeFileSync(path.join(home, 'host-note'), 'host');
+    const r = await backend().run(
+      sh(`cat ${hostFile}; ls -A "$HOME"; echo planted > "$HOME/planted"; echo ok`),
+    );
+    expect(r.stdout).toBe('ok\n');
+    expect(fs.existsSync(path.join(home, 'planted'))).toBe(false);
+  });
+
+  it('the skill folder stays read-only even inside a write grant', async () => {
+    const target = path.join(skillDir, 'SKILL.md');
+    const r = await backend().run(
+      sh(`echo changed > ${target}`, {
+        grants: grants({ write: [root], declared: { read: [], write: ['~/**'] } }),
+      }),
+    );
+    expect(fs.readFileSync(target, 'utf8')).toBe('original\n');
+    expect(r.violations).toEqual([
+      { kind: 'write', target, message: `tried to write ${target}, outside its write paths ~/**` },
+    ]);
+  });
+
+  it('creates missing write folders and reports a missing program as a setup error', async () => {
+    const out = path.join(root, 'run', 'deep', 'out');
+    const ok = await backend().run(sh(`echo x > ${out}/f`, { grants: grants({ write: [out] }) }));
+    expect(ok.exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'f'), 'utf8')).toBe('x\n');
+    const missing = await backend().run(sh('', { command: '/nonexistent/python3', args: [] }));
+    expect(missing.setupError).toMatch(/^bubblewrap could not start the sandbox: .*nonexistent\/python3/);
+  });
+
+  it('says so when a domain list cannot be bridged for lack of socat', async () => {
+    const r = await createBwrapBackend({ home, socat: null }).run(
+      sh('true', { grants: grants({ network: ['a.com'] }) }),
+    );
+    expect(r.setupError).toBe(
+      'a network allow-list needs socat inside the sandbox; install it (apt-get install socat)',
+    );
+    expect(r.exitCode).toBeNull();
+  });
+
+  it('dies with the engine: a SIGKILLed engine leaves no sandboxed process behind', async () => {
+    const fx = await openFixture();
+    try {
+      const plans = path.join(fx.root, 'plans.json');
+      fs.writeFileSync(plans, JSON.stringify([fx.plan('grandchild', 'bash', { timeoutMs: 60_000 })]));
+      const engine = execa(process.execPath, [await buildDriver(), plans], { reject: false });
+      const marker = sleepArg(fx.ctx, 'bash');
+      await waitFor(() => processesWith(marker).length > 0, 15_000);
+      expect(processesWith(marker).length).toBeGreaterThan(0);
+      engine.kill('SIGKILL');
+      await engine;
+      await waitFor(() => processesWith(marker).length === 0);
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      await fx.close();
+    }
+  }, 30_000);
+});

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../../testing/fixtures';
+import { selectBackend } from './index';
+import { resolveInterpreter } from './interpreter';
+import { probeSandbox, type SandboxProbe } from './probe';
+
+describe('resolveInterpreter', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir('skilldeck-interp-');
+    writeTree(dir, {
+      'a.py': 'print(1)\n',
+      'b.sh': 'echo 1\n',
+      'c.mjs': 'console.log(1)\n',
+      'd.ts': 'const x: number = 1;\n',
+      tool: '#!/usr/bin/env python3\nprint(1)\n',
+      run: '#!/bin/sh -e\necho 1\n',
+      bin: 'no shebang\n',
+      notes: 'plain text\n',
+    });
+    for (const f of ['tool', 'run', 'bin']) fs.chmodSync(path.join(dir, f), 0o755);
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('resolves python3 (a pyenv shim included) to the real executable and its prefix', () => {
+    const r = resolveInterpreter(path.join(dir, 'a.py'));
+    if (!r.ok) throw new Error(r.error);
+    expect(r.command).not.toContain('/shims/');
+    expect(fs.realpathSync(r.command)).toBe(r.command);
+    expect(r.args).toEqual([path.join(dir, 'a.py')]);
+    expect(r.readPrefixes.some((p) => r.command.startsWith(p + '/'))).toBe(true);
+  });
+
+  it('runs .sh with bash and .mjs with a node on PATH', () => {
+    const sh = resolveInterpreter(path.join(dir, 'b.sh'));
+    expect(sh.ok && path.basename(sh.command)).toBe('bash');
+    const js = resolveInterpreter(path.join(dir, 'c.mjs'), {
+      isElectron: true,
+      execPath: '/opt/SkillDeck/skilldeck',
+    });
+    if (!js.ok) throw new Error(js.error);
+    expect(path.basename(js.command)).toBe('node');
+    expect(js.env).toEqual({});
+  });
+
+  it("in Electron without node on PATH, runs the app's own binary as node", () => {
+    const r = resolveInterpreter(path.join(dir, 'c.mjs'), {
+      env: { PATH: '/nonexistent' },
+      isElectron: true,
+      execPath: '/opt/SkillDeck/skilldeck',
+    });
+    expect(r).toEqual({
+      ok: true,
+      command: '/opt/SkillDeck/skilldeck',
+      args: [path.join(dir, 'c.mjs')],
+      readPrefixes: ['/opt'],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    });
+  });
+
+  it('runs .ts with type stripping where node has it, else says what is needed', () => {
+    const r = resolveInterpreter(path.join(dir, 'd.ts'));
+    const major = Number(process.versions.node.split('.')[0]);
+    if (r.ok) {
+      expect(major).toBeGreaterThanOrEqual(22);
+      expect(r.args).toContain('--experimental-strip-types');
+    } else {
+      expect(r.error).toMatch(
+        /^d\.ts is TypeScript, which needs Node 22\.6 or newer \(type stripping\); this node is \d+\./,
+      );
+    }
+  });
+
+  it('follows a shebang, runs a bare executable as itself, and refuses what it cannot run', () => {
+    const tool = resolveInterpreter(path.join(dir, 'tool'));
+    expect(tool.ok && tool.command).toMatch(/python3(\.\d+)?$/);
+    const run = resolveInterpreter(path.join(dir, 'run'));
+    expect(run.ok && [run.command, ...run.args]).toEqual([
+      fs.realpathSync('/bin/sh'),
+      '-e',
+      path.join(dir, 'run'),
+    ]);
+    const bin = resolveInterpreter(path.join(dir, 'bin'));
+    expect(bin).toEqual({ ok: true, command: path.join(dir, 'bin'), args: [], readPrefixes: [], env: {} });
+    expect(resolveInterpreter(path.join(dir, 'notes'))).toEqual({
+      ok: false,
+      error: 'no interpreter for notes: add a shebang line or use .py, .sh, .js or .ts',
+    });
+    expect(resolveInterpreter(path.join(dir, 'gone.py'))).toEqual({
+      ok: false,
+      error: `the script ${path.join(dir, 'gone.py')} does not exist`,
+    });
+    expect(resolveInterpreter(path.join(dir, 'a.py'), { env: { PATH: '/nonexistent' } })).toEqual({
+      ok: false,
+      error: 'python3 is not installed (not on PATH); the script a.py needs it',
+    });
+  });
+});
+
+describe('selectBackend', () => {
+  const none: SandboxProbe = {
+    tier: 'process',
+    bwrap: null,
+    disableUserns: false,
+    socat: null,
+    sandboxExec: null,
+    reason: 'bubblewrap (bwrap) is not installed',
+  };
+
+  it('labels none and process as asked, and picks the OS sandbox the probe found', () => {
+    expect(selectBackend('none').backend.tier).toBe('none');
+    expect(selectBackend('process').backend.tier).toBe('process');
+    const os = selectBackend('os');
+    expect(os.backend.tier).toBe(probeSandbox().tier);
+    expect(os.downgrade).toBeNull();
+    expect(os.backend.unenforced).toEqual([]);
+  });
+
+  it('falls back to process isolation visibly, with the reason', () => {
+    const r = selectBackend('os', { probe: none });
+    expect(r.backend.tier).toBe('process');
+    expect(r.backend.unenforced.length).toBeGreaterThan(0);
+    expect(r.downgrade).toBe(
+      'no OS sandbox here (bubblewrap (bwrap) is not installed): only process isolation',
+    );
+  });
+});

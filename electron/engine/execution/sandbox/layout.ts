@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SandboxSpec } from './types';
+
+/** What the sandbox's file system looks like: which host folders are hidden and what is bound back. */
+export interface SandboxLayout {
+  /** Hidden behind an empty private tmpfs (home, /tmp, /run …), outermost first. */
+  masks: string[];
+  /** Bound back in, shallowest first (a deeper bind wins over a shallower one). */
+  binds: { path: string; writable: boolean }[];
+}
+
+export interface LayoutOptions {
+  /** The engine user's home; os.homedir() when omitted (tests pass a fake one). */
+  home?: string;
+  /** More folders to hide, e.g. a SKILLDECK_HOME outside the home directory. */
+  hide?: string[];
+}
+
+/**
+ * Never masked even if a home or `hide` entry points there: hiding them would break every
+ * interpreter, and they hold no user data.
+ */
+const SYSTEM = new Set([
+  '/',
+  '/usr',
+  '/etc',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/opt',
+  '/var',
+  '/proc',
+  '/dev',
+  '/sys',
+  '/boot',
+  '/nix',
+]);
+
+/**
+ * User data and live sockets (reference/sandbox-linux.md: `/tmp` and `/run` masked because a
+ * unix socket stays connectable through a read-only bind; `/mnt` holds WSL's Windows drives).
+ */
+function defaultMasks(home: string): string[] {
+  let passwdHome: string | null = null;
+  try {
+    passwdHome = os.userInfo().homedir;
+  } catch {
+    // No passwd entry (some containers): the HOME-based one still applies.
+  }
+  return [
+    home,
+    passwdHome ?? home,
+    '/home',
+    '/root',
+    '/tmp',
+    os.tmpdir(),
+    '/var/tmp',
+    '/run',
+    '/mnt',
+    '/media',
+  ];
+}
+
+/** True when `child` is `parent` or inside it (both absolute). */
+export function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function realDir(p: string): string | null {
+  try {
+    const real = fs.realpathSync(p);
+    return fs.statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+function exists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const depth = (p: string) => p.split(path.sep).filter(Boolean).length;
+
+/**
+ * Plans the file system of one run (DESIGN §4): read-only system, masks over home, /tmp,
+ * /run …, then the skill folder and read grants bound read-only where a mask hid them, the
+ * work dir and write grants bound writable. The skill folder stays read-only even inside a
+ * write grant, so a skill cannot rewrite itself behind its approval's content hash.
+ */
+export function planLayout(
+  spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>,
+  opts: LayoutOptions = {},
+): SandboxLayout {
+  const home = opts.home ?? os.homedir();
+  const candidates = [...defaultMasks(home), ...(opts.hide ?? [])]
+    .map(realDir)
+    .filter((p): p is string => p !== null && !SYSTEM.has(p));
+  const masks: string[] = [];
+  for (const m of [...new Set(candidates)].sort((a, b) => depth(a) - depth(b))) {
+    if (!masks.some((outer) => isInside(m, outer))) masks.push(m);
+  }
+
+  const hidden = (p: string) => masks.some((m) => isInside(p, m));
+  const writes = [spec.cwd, ...spec.grants.write].map((p) => path.resolve(p));
+  const reads = [spec.skillDir, ...spec.grants.read].map((p) => path.resolve(p)).filter(exists);
+  const binds = new Map<string, boolean>();
+  for (const w of writes) binds.set(w, true);
+  for (const r of reads) {
+    if (binds.get(r) === true) continue;
+    const isSkill = r === path.resolve(spec.skillDir);
+    // A read path is visible already unless a mask hid it or a write bind would make it writable.
+    const underWrite = writes.some((w) => isInside(r, w));
+    if (isSkill ? hidden(r) || underWrite : hidden(r) && !underWrite) binds.set(r, false);
+  }
+  const cwd = path.resolve(spec.cwd);
+  const ordered = [...binds.entries()]
+    .map(([p, writable]) => ({ path: p, writable }))
+    .sort((a, b) => depth(a.path) - depth(b.path) || Number(a.path === cwd) - Number(b.path === cwd));
+  return { masks, binds: ordered };
+}
+
+/**
+ * Whether `target` (absolute, on the host) can be seen inside a sandbox with `layout`: not
+ * under a mask, or under a bind, or a folder bwrap creates on the way to a bind.
+ */
+export function visibleInside(target: string, layout: SandboxLayout): boolean {
+  if (layout.binds.some((b) => isInside(target, b.path) || isInside(b.path, target))) return true;
+  return !layout.masks.some((m) => isInside(target, m) && target !== m);
+}
+
+/** Whether `target` is writable inside: the deepest bind holding it is a writable one (work dir, write grants). */
+export function writableInside(target: string, layout: SandboxLayout): boolean {
+  let writable = false;
+  for (const b of layout.binds) if (isInside(target, b.path)) writable = b.writable;
+  return writable;
+}

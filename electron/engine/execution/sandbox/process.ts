@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import { sandboxEnv } from './bwrap';
+import { runGuarded } from './spawn';
+import type { SandboxBackend, SandboxResult, SandboxSpec } from './types';
+import { findViolations } from './violations';
+
+/** What process isolation cannot enforce, in the words the approval request shows (DESIGN §4). */
+export const PROCESS_UNENFORCED = [
+  'file read and write permissions are not enforced: the script can read and change any file your user can',
+  'network rules are not enforced: the script can reach any host',
+];
+
+export interface ProcessBackendOptions {
+  /** `none` when the skill asked for no sandbox, `process` when it is the fallback. */
+  tier?: 'process' | 'none';
+}
+
+/**
+ * Process isolation only (Windows, or Linux without working bwrap, or `sandbox: none`):
+ * its own process group killed as a whole on timeout, Stop and the output cap, the
+ * environment exactly `grants.env`, cwd the scratch dir. Files and network are not
+ * enforced, and `unenforced` says so before the run.
+ */
+export function createProcessBackend(opts: ProcessBackendOptions = {}): SandboxBackend {
+  const tier = opts.tier ?? 'process';
+  return {
+    tier,
+    unenforced: [...PROCESS_UNENFORCED],
+    run: (spec) => runProcess(spec, tier),
+  };
+}
+
+async function runProcess(spec: SandboxSpec, tier: 'process' | 'none'): Promise<SandboxResult> {
+  try {
+    // A write grant that names an existing file is bound as that file; a missing one becomes a folder.
+    for (const w of [spec.cwd, ...spec.grants.write])
+      if (!fs.existsSync(w)) fs.mkdirSync(w, { recursive: true });
+  } catch (error) {
+    return { ...blank(tier), setupError: `could not create a writable folder: ${(error as Error).message}` };
+  }
+  const run = await runGuarded({
+    file: spec.command,
+    args: spec.args,
+    cwd: spec.cwd,
+    env: sandboxEnv(spec.grants.env, null),
+    timeoutMs: spec.timeoutMs,
+    maxOutputBytes: spec.maxOutputBytes,
+    signal: spec.signal,
+    onOutput: spec.onOutput,
+  });
+  return {
+    tier,
+    exitCode: run.exitCode,
+    signal: run.signal,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    truncated: run.truncated,
+    timedOut: run.timedOut,
+    cancelled: run.cancelled,
+    durationMs: run.durationMs,
+    refusedHosts: [],
+    // Files and network were not enforced, so only the output cap and the env filter can have stopped it.
+    violations: findViolations({
+      spec,
+      stderr: run.stderr,
+      layout: null,
+      refusedHosts: [],
+      truncated: run.truncated,
+    }),
+    ...(run.spawnError ? { setupError: `could not start ${spec.command}: ${run.spawnError}` } : {}),
+  };
+}
+
+function blank(tier: 'process' | 'none'): SandboxResult {
+  return {
+    tier,
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    truncated: false,
+    timedOut: false,
+    cancelled: false,
+    durationMs: 0,
+    refusedHosts: [],
+    violations: [],
+  };
+}

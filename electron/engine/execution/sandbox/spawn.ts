@@ -1,0 +1,194 @@
+import { execa } from 'execa';
+import { spawnSync } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+
+/** How one guarded child process is started and stopped (shared by every backend). */
+export interface GuardedSpawn {
+  file: string;
+  args: string[];
+  cwd: string;
+  /** The child's whole environment (`extendEnv: false`). */
+  env: Record<string, string>;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
+  /** Bytes written to the child's fd 3 (bwrap `--args 3`), so secrets stay off the command line. */
+  fd3?: Uint8Array;
+}
+
+export interface GuardedResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+  /** The child could not be started at all (ENOENT for the program, say). */
+  spawnError?: string;
+}
+
+/** Process groups still alive, killed when the engine exits normally (execa skips detached children). */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pid of liveGroups) killGroup(pid);
+  });
+}
+
+/** SIGKILL a whole process group (Windows: the whole tree by taskkill); one already gone is fine. */
+export function killGroup(pid: number): void {
+  if (process.platform === 'win32') {
+    spawnSync('taskkill', ['/T', '/F', '/PID', String(pid)], { stdio: 'ignore', windowsHide: true });
+    return;
+  }
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: already gone.
+  }
+}
+
+/** setTimeout turns anything past 2^31-1 ms (and Infinity) into 1 ms: such limits mean "none". */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * After the main child exits, how long its pipes may stay open. A grandchild that left the
+ * process group (setsid) can hold them forever, and execa waits for the pipes to end
+ * (reference/sandbox-linux.md: "the promise hangs with piped stdio").
+ */
+const PIPE_GRACE_MS = 150;
+
+/**
+ * Runs one command in its own process group with a time limit, an output cap and a Stop
+ * signal; each of them kills the whole group. Never throws.
+ */
+export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
+  const started = performance.now();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let kept = 0;
+  let truncated = false;
+  let timedOut = false;
+  let cancelled = opts.signal?.aborted ?? false;
+  if (cancelled) return { ...empty(), cancelled, durationMs: 0 };
+
+  const stdio: ['ignore', 'pipe', 'pipe', Uint8Array] | ['ignore', 'pipe', 'pipe'] = opts.fd3
+    ? ['ignore', 'pipe', 'pipe', opts.fd3]
+    : ['ignore', 'pipe', 'pipe'];
+  let child;
+  try {
+    child = execa(opts.file, opts.args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      extendEnv: false,
+      stdio,
+      buffer: false,
+      reject: false,
+      // Own process group, so a timeout or Stop reaches every descendant (process.kill(-pid)).
+      detached: true,
+      windowsHide: true,
+    });
+  } catch (error) {
+    return { ...empty(), durationMs: performance.now() - started, spawnError: String(error) };
+  }
+  const pid = child.pid;
+  if (pid !== undefined) {
+    installExitHook();
+    liveGroups.add(pid);
+  }
+  const stop = () => {
+    if (pid !== undefined) killGroup(pid);
+    else child.kill('SIGKILL');
+  };
+
+  // One decoder per stream, so a character split across chunks reaches onOutput whole.
+  const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+  const take = (stream: 'stdout' | 'stderr', into: Buffer[]) => (chunk: Buffer) => {
+    if (truncated) return;
+    const room = opts.maxOutputBytes - kept;
+    const part = chunk.length > room ? chunk.subarray(0, Math.max(0, room)) : chunk;
+    if (part.length > 0) {
+      into.push(part);
+      kept += part.length;
+      const text = decoders[stream].write(part);
+      if (text) opts.onOutput?.(stream, text);
+    }
+    if (chunk.length > room) {
+      truncated = true;
+      stop();
+    }
+  };
+  child.stdout?.on('data', take('stdout', out));
+  child.stderr?.on('data', take('stderr', err));
+
+  const timer =
+    opts.timeoutMs > 0 && opts.timeoutMs <= MAX_TIMER_MS
+      ? setTimeout(() => {
+          timedOut = true;
+          stop();
+        }, opts.timeoutMs)
+      : undefined;
+  const onAbort = () => {
+    cancelled = true;
+    stop();
+  };
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+  let grace: NodeJS.Timeout | undefined;
+  child.once('exit', () => {
+    clearTimeout(timer);
+    // Leftovers of a finished run (a backgrounded `sleep &`) do not outlive it.
+    stop();
+    grace = setTimeout(() => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }, PIPE_GRACE_MS);
+  });
+
+  const result = await child;
+  clearTimeout(timer);
+  if (grace) clearTimeout(grace);
+  opts.signal?.removeEventListener('abort', onAbort);
+  if (pid !== undefined) liveGroups.delete(pid);
+
+  const spawnError =
+    result.failed &&
+    result.exitCode === undefined &&
+    !result.isTerminated &&
+    !timedOut &&
+    !cancelled &&
+    !truncated
+      ? result.originalMessage || result.shortMessage
+      : undefined;
+  return {
+    exitCode: result.exitCode ?? null,
+    signal: result.signal ?? null,
+    stdout: Buffer.concat(out).toString('utf8'),
+    stderr: Buffer.concat(err).toString('utf8'),
+    truncated,
+    timedOut,
+    cancelled,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    ...(spawnError ? { spawnError } : {}),
+  };
+}
+
+function empty(): GuardedResult {
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    truncated: false,
+    timedOut: false,
+    cancelled: false,
+    durationMs: 0,
+  };
+}

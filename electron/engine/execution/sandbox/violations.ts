@@ -1,0 +1,205 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Violation } from '../../../../shared/contract';
+import { isInside, visibleInside, writableInside, type SandboxLayout } from './layout';
+import { hostAllowed, type ProxyRefusal } from './proxy';
+import { scanStderr, type FsHit, type NetHit } from './stderrScan';
+import type { SandboxSpec } from './types';
+
+export interface ViolationInput {
+  spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants' | 'maxOutputBytes'>;
+  stderr: string;
+  /** The file system the run saw; null when files and network were not enforced (process tier). */
+  layout: SandboxLayout | null;
+  refusedHosts: string[];
+  /** The proxy's refusals with their reasons; when given, they word the messages instead of refusedHosts. */
+  proxyRefusals?: ProxyRefusal[];
+  truncated: boolean;
+  /** The engine's environment, to tell "not allow-listed" from "not set anywhere". */
+  hostEnv?: NodeJS.ProcessEnv;
+  /** The loopback port of the allow-list bridge inside the sandbox (its own failures are not the skill's). */
+  proxyPort?: number;
+}
+
+const MAX_VIOLATIONS = 20;
+
+const list = (items: string[]) => (items.length ? items.join(', ') : '(none declared)');
+
+function kib(bytes: number): string {
+  return bytes >= 1024 * 1024
+    ? `${+(bytes / 1024 / 1024).toFixed(1)} MiB`
+    : `${+(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/**
+ * Turns a run's proxy refusals and stderr into exact messages ("tried to write /etc/x,
+ * outside its write paths ./out/**"), checked against the grants: only what lies outside
+ * them is reported, so a missing file inside the grants stays an ordinary failure
+ * (issue 7 §4). Python, Bash/coreutils and Node phrase the OS errors differently; the
+ * scanner reads all three.
+ */
+export function findViolations(input: ViolationInput): Violation[] {
+  const { spec, layout } = input;
+  const out = new Map<string, Violation>();
+  const add = (v: Violation) => {
+    const key = `${v.kind}\0${v.target}`;
+    if (!out.has(key) && out.size < MAX_VIOLATIONS) out.set(key, v);
+  };
+  const network = spec.grants.network;
+  const allow = Array.isArray(network) ? network : [];
+
+  const refusals =
+    input.proxyRefusals ?? input.refusedHosts.map((host): ProxyRefusal => ({ host, reason: 'not_allowed' }));
+  for (const r of refusals) {
+    add({
+      kind: 'network',
+      target: r.host,
+      message:
+        r.reason === 'not_allowed'
+          ? `tried to reach ${r.host}, not in its network allow-list: ${list(allow)}`
+          : `tried to reach ${r.host}, which resolves to ${r.address ?? 'a local address'} on this machine or its link; the allow-list never reaches those`,
+    });
+  }
+  if (input.truncated) {
+    add({
+      kind: 'output',
+      target: `${spec.maxOutputBytes} bytes`,
+      message: `printed more than ${kib(spec.maxOutputBytes)} of output, its cap; it was stopped there`,
+    });
+  }
+
+  const hits = scanStderr(input.stderr);
+  if (layout) {
+    for (const hit of hits.fs) {
+      const v = fsViolation(hit, spec, layout);
+      if (v) add(v);
+    }
+    if (network !== true) {
+      const net = hits.net.filter(
+        (h) => !(input.proxyPort && h.port === input.proxyPort && isLoopback(h.host)),
+      );
+      const known = net.filter((h) => h.host !== null);
+      for (const h of known) add(netViolation(h, network));
+      if (known.length === 0 && net.length > 0) add(netViolation({ host: null, port: null }, network));
+    }
+  }
+  const hostEnv = input.hostEnv ?? process.env;
+  for (const name of hits.env) {
+    if (hostEnv[name] === undefined || name in spec.grants.env) continue;
+    add({
+      kind: 'env',
+      target: name,
+      message: `tried to read the environment variable ${name}, which is not in its environment allow-list`,
+    });
+  }
+  return [...out.values()];
+}
+
+function isLoopback(host: string | null): boolean {
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1';
+}
+
+function fsViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLayout): Violation | null {
+  const target = path.resolve(spec.cwd, hit.path);
+  const writes = list(spec.grants.declared.write);
+  const reads = list(spec.grants.declared.read);
+  const write = (): Violation | null =>
+    writableInside(target, layout)
+      ? null
+      : { kind: 'write', target, message: `tried to write ${target}, outside its write paths ${writes}` };
+  const read = (): Violation => {
+    const socket = isSocket(target);
+    return {
+      kind: 'read',
+      target,
+      message: socket
+        ? `tried to connect to the socket ${target}, outside its read paths ${reads}`
+        : `tried to read ${target}, outside its read paths ${reads}`,
+    };
+  };
+
+  if (hit.code === 'EROFS') return write();
+  if (hit.code === 'ENOENT') {
+    // Hidden by a mask: the file (or the folder it would be in) exists on the host but not inside.
+    const existing = nearestExisting(target);
+    if (!existing || visibleInside(existing, layout)) return null;
+    return hit.write === true ? write() : read();
+  }
+  // EACCES/EPERM. sandbox-exec also answers a hidden path this way (bwrap gives ENOENT, above).
+  const hidden = !visibleInside(target, layout);
+  const granted = [spec.cwd, spec.skillDir, ...spec.grants.read, ...spec.grants.write].some((g) =>
+    isInside(target, path.resolve(g)),
+  );
+  if (hit.write === true) return write();
+  if (hit.write === false) return hidden || !granted ? read() : null;
+  // Unknown direction: a path that does not exist was being created; one we can read on the host failed for writing.
+  if (!pathExists(target)) return write();
+  if (hidden) return read();
+  if (readable(target)) return write();
+  return granted ? null : read();
+}
+
+function netViolation(hit: NetHit, network: boolean | string[]): Violation {
+  const where = hit.host === null ? null : hit.port ? `${hit.host}:${hit.port}` : hit.host;
+  if (network === false || network === true) {
+    return where
+      ? {
+          kind: 'network',
+          target: where,
+          message: `tried to reach ${where} over the network, which it does not declare`,
+        }
+      : {
+          kind: 'network',
+          target: 'network',
+          message: 'tried to reach the network, which it does not declare',
+        };
+  }
+  if (where && hit.host && !hostAllowed(hit.host, network)) {
+    return {
+      kind: 'network',
+      target: hit.host,
+      message: `tried to reach ${hit.host}, not in its network allow-list: ${list(network)}`,
+    };
+  }
+  return {
+    kind: 'network',
+    target: where ?? 'network',
+    message: `tried to reach ${where ?? 'the network'} directly; only ${list(network)} can be reached, through the allow-list proxy (HTTPS_PROXY)`,
+  };
+}
+
+function nearestExisting(p: string): string | null {
+  let cur = p;
+  for (;;) {
+    if (pathExists(cur)) return cur;
+    const up = path.dirname(cur);
+    if (up === cur) return null;
+    cur = up;
+  }
+}
+
+function pathExists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function readable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isSocket(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isSocket();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,253 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SkillDetail } from '../../../shared/contract';
+import { capabilitySummary } from '../install/capabilities';
+import type { ApprovalAsk } from './approvals';
+import type { AttemptEnv, AttemptResult } from './attempt';
+import { classifyRun } from './classify';
+import type { ScriptChoice } from './entrypoints';
+import { confine } from './entrypoints';
+import { permissionsDigest, resolvePolicy, type ExecutionPolicy, type GrantPath } from './policy';
+import { resolveInterpreter, selectBackend } from './sandbox';
+import { buildRunEnv, cleanRunTmp, listRunFiles, makeRunDirs } from './workdir';
+
+/** Extra grants for one run: the "allow this for this skill?" answer after a blocked run. */
+export interface Widening {
+  kind: 'write' | 'read' | 'network';
+  target: string;
+}
+
+export interface ScriptRequest {
+  skill: SkillDetail;
+  script: ScriptChoice;
+  /** Extra argv after the entrypoint's own (the model's `run_skill_script` args). */
+  args: string[];
+  input: Record<string, unknown>;
+  runId: string;
+  widen?: Widening;
+}
+
+const quote = (arg: string): string =>
+  /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+
+const shown = (grants: GrantPath[]): string[] =>
+  grants.map((g) => (g.declared === g.abs ? g.abs : `${g.declared} → ${g.abs}`));
+
+/** The policy with the grants added by an earlier "always allow this" and this run's widening. */
+function widened(
+  policy: ExecutionPolicy,
+  extra: { read: string[]; write: string[]; network: string[] },
+  w?: Widening,
+): ExecutionPolicy {
+  const read = [...policy.read, ...extra.read.map((p) => ({ declared: p, abs: p }))];
+  const write = [...policy.write, ...extra.write.map((p) => ({ declared: p, abs: p }))];
+  let network = policy.network;
+  const hosts = [...extra.network, ...(w?.kind === 'network' ? [w.target] : [])];
+  if (hosts.length && network !== true) network = [...new Set([...(network || []), ...hosts])];
+  if (w?.kind === 'read') read.push({ declared: w.target, abs: w.target });
+  if (w?.kind === 'write') write.push({ declared: w.target, abs: w.target });
+  return { ...policy, read, write, network };
+}
+
+/**
+ * Run one script of a skill: resolve its policy, ask for approval when the policy or the
+ * sandbox tier calls for it, run it in the strongest sandbox the machine has, and tell
+ * exactly what happened (DESIGN §4). Never throws.
+ */
+export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<AttemptResult> {
+  const started = Date.now();
+  const { skill, script } = req;
+  const m = skill.metadata;
+  const dirs = makeRunDirs(env.home, req.runId);
+  const base = resolvePolicy(m, {
+    workDir: dirs.work,
+    skillDir: skill.path,
+    workspace: env.workspace,
+    home: env.userHome,
+  });
+  const digest = permissionsDigest(base);
+  // Paths widened by an earlier "always allow" count only while that grant still holds.
+  const stored = env.grants.match(m.name, skill.contentHash, digest);
+  const policy = widened(base, stored?.extra ?? { read: [], write: [], network: [] }, req.widen);
+  const fail = (
+    status: AttemptResult['status'],
+    error: string,
+    sandbox: AttemptResult['sandbox'] = 'none',
+  ): AttemptResult => ({
+    ...emptyAttempt(sandbox, Date.now() - started),
+    status,
+    outcome: 'fatal',
+    error,
+  });
+
+  if (policy.approval === 'deny')
+    return fail('denied', `${m.name} has approval: deny in its execution policy, so it never runs.`);
+  const file = confine(skill.path, script.path);
+  if ('error' in file) return fail('failure', `Cannot run ${script.path}: ${file.error}.`);
+  if (!fs.existsSync(file.abs)) return fail('failure', `${m.name}'s script ${script.path} does not exist.`);
+  const interp = resolveInterpreter(file.abs, { env: env.hostEnv });
+  if (!interp.ok) return fail('failure', `Cannot run ${script.path}: ${interp.error}.`);
+
+  // $SKILLDECK_HOME holds grants, secrets and other runs: hidden even when it is outside the home.
+  const { backend, downgrade } = selectBackend(policy.sandbox, { home: env.userHome, hide: [env.home] });
+  const command = [interp.command, ...interp.args, ...script.args, ...req.args];
+  const runEnv = buildRunEnv({
+    hostEnv: env.hostEnv,
+    allow: policy.envAllow,
+    home: env.userHome,
+    dirs,
+    skillName: m.name,
+    skillDir: skill.path,
+    input: req.input,
+    timeoutMs: policy.timeoutMs,
+  });
+  Object.assign(runEnv, interp.env);
+
+  const reasons = [...policy.reasons];
+  if (policy.approval === 'ask') reasons.push(`${m.name} asks for approval before it runs a command`);
+  // DESIGN §4: never a silent downgrade; the user is told before the run and must approve.
+  if (downgrade) reasons.push(downgrade);
+  else if (backend.unenforced.length)
+    reasons.push(`the ${backend.tier} sandbox cannot enforce all of its rules here`);
+  if (policy.sandbox === 'none') reasons.push('it asks to run without a sandbox');
+  if (req.widen) reasons.push(`it asks for more than it declares: ${req.widen.kind} ${req.widen.target}`);
+
+  if (reasons.length > 0) {
+    const denied = await seekApproval({
+      req,
+      env,
+      digest,
+      stored: stored?.extra,
+      ask: {
+        run_id: req.runId,
+        skill: m.name,
+        skill_id: skill.id,
+        version: m.version ?? null,
+        content_hash: skill.contentHash,
+        command,
+        command_line: command.map(quote).join(' '),
+        cwd: dirs.work,
+        reads: [`${skill.path} (the skill, read-only)`, ...shown(policy.read)],
+        writes: [`${dirs.work} (this run's folder)`, ...shown(policy.write)],
+        network: policy.network,
+        env: Object.keys(runEnv).sort(),
+        sandbox: backend.tier,
+        unenforced: backend.unenforced,
+        summary: capabilitySummary(
+          m,
+          skill.files.filter((f) => f.kind === 'file'),
+        ),
+        reasons,
+        ...(req.widen ? { widen: { ...req.widen, grant: req.widen.target } } : {}),
+      },
+    });
+    // The run view still shows what would have run, and where.
+    if (denied) return { ...fail('denied', denied, backend.tier), command, cwd: dirs.work };
+  }
+
+  env.running(backend.tier);
+  const result = await backend.run({
+    command: interp.command,
+    args: [...interp.args, ...script.args, ...req.args],
+    cwd: dirs.work,
+    skillDir: skill.path,
+    grants: {
+      read: [...policy.read.map((g) => g.abs), ...interp.readPrefixes],
+      write: policy.write.map((g) => g.abs),
+      network: policy.network,
+      env: runEnv,
+      declared: { read: policy.read.map((g) => g.declared), write: policy.write.map((g) => g.declared) },
+    },
+    timeoutMs: policy.timeoutMs,
+    maxOutputBytes: env.maxOutputBytes,
+    signal: env.signal,
+    onOutput: env.onOutput,
+  });
+  cleanRunTmp(dirs);
+  const verdict = classifyRun(result);
+  return {
+    status: verdict.status,
+    outcome: verdict.outcome,
+    output: result.stdout,
+    error: verdict.error,
+    exit_code: result.exitCode,
+    sandbox: result.tier,
+    command,
+    cwd: dirs.work,
+    stderr: result.stderr,
+    truncated: result.truncated,
+    files: listRunFiles(dirs),
+    violations: result.violations,
+    duration_ms: result.durationMs,
+  };
+}
+
+export function emptyAttempt(sandbox: AttemptResult['sandbox'], durationMs: number): AttemptResult {
+  return {
+    status: 'success',
+    outcome: 'success',
+    output: '',
+    error: null,
+    exit_code: null,
+    sandbox,
+    command: [],
+    cwd: null,
+    stderr: '',
+    truncated: false,
+    files: [],
+    violations: [],
+    duration_ms: durationMs,
+  };
+}
+
+type Extra = { read: string[]; write: string[]; network: string[] };
+
+/**
+ * Ask for approval unless a stored "always allow" still holds (same content hash and
+ * declared permissions; never for a widening). Stores a new grant on "always". Returns
+ * the denial message, or undefined when the run may go ahead.
+ */
+async function seekApproval(o: {
+  req: ScriptRequest;
+  env: AttemptEnv;
+  ask: ApprovalAsk;
+  digest: string;
+  stored: Extra | undefined;
+}): Promise<string | undefined> {
+  const { req, env, ask } = o;
+  const name = ask.skill;
+  const grant = req.widen ? undefined : env.grants.match(name, ask.content_hash, o.digest);
+  if (grant) {
+    env.note(`allowed by your "always allow" for ${name} (granted ${grant.granted_at.slice(0, 10)})`);
+    return undefined;
+  }
+  const answer = await env.approve(ask);
+  if (answer.decision === 'deny')
+    return `Denied: ${name} did not run${answer.reason ? ` (${answer.reason})` : ''}.`;
+  if (answer.decision === 'allow_always') {
+    const previous = o.stored ?? { read: [], write: [], network: [] };
+    const extra = { ...previous };
+    if (req.widen) extra[req.widen.kind] = [...new Set([...previous[req.widen.kind], req.widen.target])];
+    env.grants.put({
+      skill: name,
+      skill_id: ask.skill_id,
+      content_hash: ask.content_hash,
+      permissions_digest: o.digest,
+      summary: ask.summary,
+      granted_at: new Date().toISOString(),
+      extra,
+    });
+    env.grantsChanged();
+  }
+  return undefined;
+}
+
+/**
+ * The grant that lets a blocked path through: an existing file or folder itself; for a
+ * file that does not exist yet, the folder it would be written in (a bind needs a target).
+ */
+export function grantFor(widen: Widening): Widening {
+  if (widen.kind === 'network' || !path.isAbsolute(widen.target)) return widen;
+  const target = path.resolve(widen.target);
+  return fs.existsSync(target) ? { ...widen, target } : { ...widen, target: path.dirname(target) };
+}

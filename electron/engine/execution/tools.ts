@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import type { SkillDetail } from '../../../shared/contract';
+import { readSkillFile, FILE_LIMITS } from '../skills/files';
+import type { AttemptEnv, AttemptRequest, AttemptResult } from './attempt';
+import { confine } from './entrypoints';
+import { runScript } from './scriptAttempt';
+
+/** seed 002 / routing spec §18 `max_skill_delegate_depth = 2`. */
+export const MAX_DELEGATION_DEPTH = 2;
+/** What `read_skill_file` returns at most; a longer file says where it was cut. */
+export const READ_CAP_CHARS = 40_000;
+
+const RelPath = z
+  .string()
+  .min(1)
+  .max(1024)
+  .describe('Path relative to the skill folder, e.g. "references/guide.md"; never absolute, never "..".');
+
+/** The four model tools exactly as DESIGN §4 pins them. */
+export const toolSchemas = {
+  list_skill_files: {
+    description: "List the skill's files with their sizes.",
+    schema: z.object({}).strict(),
+  },
+  read_skill_file: {
+    description:
+      "Read one of the skill's files (text). References are loaded only when you read them. Large files are cut and say where.",
+    schema: z.object({ path: RelPath }).strict(),
+  },
+  run_skill_script: {
+    description:
+      "Run one of the skill's scripts in the sandbox (the user may be asked to approve). Returns status, output, error, exit_code, duration_ms.",
+    schema: z
+      .object({
+        script: RelPath.describe('The script, relative to the skill folder, e.g. "scripts/convert.py".'),
+        args: z.array(z.string().max(4096)).max(64).optional().describe('Command-line arguments.'),
+        input: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('An object passed to the script as the INPUT_JSON environment variable.'),
+      })
+      .strict(),
+  },
+  run_skill: {
+    description: 'Delegate a sub-task to another skill by name; returns its result.',
+    schema: z
+      .object({
+        skill: z.string().min(1).max(256).describe('The other skill\'s name, e.g. "csv-summary".'),
+        task: z.string().max(20_000).describe('What the other skill should do, in full.'),
+      })
+      .strict(),
+  },
+} as const;
+
+export type ToolName = keyof typeof toolSchemas;
+export const TOOL_NAMES = Object.keys(toolSchemas) as ToolName[];
+
+/** What a tool call returns to the model: always data, never a thrown error. */
+export type ToolOutput = Record<string, unknown>;
+
+export interface ToolContext {
+  skill: SkillDetail;
+  runId: string;
+  depth: number;
+  chain: string[];
+  env: AttemptEnv;
+  /** Run another skill by name one level deeper (the executor resolves and runs it). */
+  delegate(req: Pick<AttemptRequest, 'task' | 'depth' | 'chain'> & { skill: string }): Promise<AttemptResult>;
+}
+
+const brief = (r: AttemptResult) => ({
+  status: r.status,
+  output: r.output,
+  error: r.error,
+  exit_code: r.exit_code,
+  duration_ms: r.duration_ms,
+});
+
+/** A schema error the model can act on: which argument, what was wrong. */
+function schemaError(name: ToolName, error: z.ZodError): ToolOutput {
+  const issues = error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+  return {
+    status: 'error',
+    error: `Invalid arguments for ${name}: ${issues}. Expected ${JSON.stringify(z.toJSONSchema(toolSchemas[name].schema))}.`,
+  };
+}
+
+/**
+ * Run one model tool call (DESIGN §4). Unknown tools and arguments that fail the schema
+ * come back as a tool result saying how to fix the call; so do denied and blocked runs.
+ */
+export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext): Promise<ToolOutput> {
+  if (!Object.prototype.hasOwnProperty.call(toolSchemas, name))
+    return { status: 'error', error: `Unknown tool "${name}". Available: ${TOOL_NAMES.join(', ')}.` };
+  const tool = name as ToolName;
+  const parsed = toolSchemas[tool].schema.safeParse(rawArgs ?? {});
+  if (!parsed.success) return schemaError(tool, parsed.error);
+  const args = parsed.data as Record<string, unknown>;
+  const { skill } = ctx;
+  switch (tool) {
+    case 'list_skill_files':
+      return {
+        files: skill.files.filter((f) => f.kind === 'file').map((f) => ({ path: f.path, size: f.size })),
+        truncated: skill.filesTruncated,
+      };
+    case 'read_skill_file': {
+      const rel = String(args.path);
+      const where = confine(skill.path, rel);
+      if ('error' in where) return { status: 'error', error: `Cannot read ${where.error}.` };
+      try {
+        const file = await readSkillFile(skill.path, rel, { ...FILE_LIMITS, maxRead: READ_CAP_CHARS * 4 });
+        if (file.binary) return { status: 'error', error: `${rel} is a binary file (${file.size} bytes).` };
+        const cut = file.content.length > READ_CAP_CHARS;
+        const content = cut ? file.content.slice(0, READ_CAP_CHARS) : file.content;
+        const note =
+          cut || file.truncated ? `[cut at ${READ_CAP_CHARS} characters of ${file.size} bytes]` : undefined;
+        return note ? { path: rel, content, note } : { path: rel, content };
+      } catch (error) {
+        const names = skill.files.filter((f) => f.kind === 'file').map((f) => f.path);
+        return {
+          status: 'error',
+          error: `${(error as Error).message} Files: ${names.slice(0, 50).join(', ')}.`,
+        };
+      }
+    }
+    case 'run_skill_script': {
+      const script = String(args.script).replace(/^\.\//, '');
+      const result = await runScript(
+        {
+          skill,
+          script: { name: script, path: script, args: [] },
+          args: (args.args as string[] | undefined) ?? [],
+          input: (args.input as Record<string, unknown> | undefined) ?? {},
+          runId: ctx.runId,
+        },
+        ctx.env,
+      );
+      return brief(result);
+    }
+    case 'run_skill': {
+      const target = String(args.skill);
+      if (ctx.chain.includes(target))
+        return {
+          status: 'refused',
+          error: `Refused: a delegation cycle (${[...ctx.chain, target].join(' → ')}).`,
+        };
+      if (ctx.depth + 1 > MAX_DELEGATION_DEPTH)
+        return {
+          status: 'refused',
+          error: `Refused: delegation depth is limited to ${MAX_DELEGATION_DEPTH} (${[...ctx.chain, target].join(' → ')}).`,
+        };
+      const result = await ctx.delegate({
+        skill: target,
+        task: String(args.task),
+        depth: ctx.depth + 1,
+        chain: [...ctx.chain, target],
+      });
+      return { skill: target, ...brief(result) };
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RunFile } from '../../../shared/contract';
+import { isForbiddenEnv } from './policy';
+
+/** A run's scratch folders under `$SKILLDECK_HOME/runs/<run_id>/`. */
+export interface RunDirs {
+  root: string;
+  /** The process's cwd; `./…` grants resolve here and what it leaves is listed. */
+  work: string;
+  /** `work/out`: the output folder skills are told about (`OUTPUT_DIR`). */
+  out: string;
+  /** `work/.tmp`: TMPDIR, removed after the run. */
+  tmp: string;
+}
+
+export function makeRunDirs(home: string, runId: string): RunDirs {
+  const root = path.join(home, 'runs', runId);
+  const work = path.join(root, 'work');
+  const dirs = { root, work, out: path.join(work, 'out'), tmp: path.join(work, '.tmp') };
+  fs.mkdirSync(dirs.out, { recursive: true });
+  fs.mkdirSync(dirs.tmp, { recursive: true });
+  return dirs;
+}
+
+/** Variables the engine owns and always sets (reference/sandbox-linux.md: plumbing, never `LD_*`). */
+const PASSED_IF_SET = [
+  'LANG',
+  'LC_ALL',
+  'TZ',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'REQUESTS_CA_BUNDLE',
+];
+
+export interface RunEnvInput {
+  hostEnv: NodeJS.ProcessEnv;
+  allow: string[];
+  home: string;
+  dirs: RunDirs;
+  skillName: string;
+  skillDir: string;
+  input: Record<string, unknown>;
+  timeoutMs: number;
+}
+
+/**
+ * The exact environment inside a run (DESIGN §4, apex-bridge convention): the plumbing,
+ * the skill's allow-listed variables that are set here, and `SKILL_NAME`, `SKILL_PATH`,
+ * `INPUT_JSON`, `TIMEOUT` (seconds), `OUTPUT_DIR`. Nothing else of the app's environment.
+ */
+export function buildRunEnv(o: RunEnvInput): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: o.hostEnv.PATH || '/usr/local/bin:/usr/bin:/bin',
+    HOME: o.home,
+    TMPDIR: o.dirs.tmp,
+    LANG: o.hostEnv.LANG || 'C.UTF-8',
+    // The skill folder is read-only inside the sandbox: no __pycache__ writes to fail on.
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONIOENCODING: 'utf-8',
+  };
+  for (const name of PASSED_IF_SET) {
+    const value = o.hostEnv[name];
+    if (value) env[name] = value;
+  }
+  for (const name of o.allow) {
+    const value = o.hostEnv[name];
+    if (value !== undefined && !isForbiddenEnv(name)) env[name] = value;
+  }
+  Object.assign(env, {
+    SKILL_NAME: o.skillName,
+    SKILL_PATH: o.skillDir,
+    INPUT_JSON: JSON.stringify(o.input),
+    TIMEOUT: String(Math.max(1, Math.round(o.timeoutMs / 1000))),
+    OUTPUT_DIR: o.dirs.out,
+  });
+  return env;
+}
+
+/** Files the run left in its working folder (TMPDIR excluded), at most `limit`. */
+export function listRunFiles(dirs: RunDirs, limit = 200): RunFile[] {
+  const out: RunFile[] = [];
+  const walk = (dir: string, depth: number) => {
+    if (depth > 8 || out.length >= limit) return;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const abs = path.join(dir, e.name);
+      if (abs === dirs.tmp) continue;
+      if (e.isDirectory()) walk(abs, depth + 1);
+      else if (e.isFile() && out.length < limit) {
+        const size = fs.statSync(abs).size;
+        out.push({ path: path.relative(dirs.work, abs).split(path.sep).join('/'), abs, size });
+      }
+    }
+  };
+  walk(dirs.work, 0);
+  return out;
+}
+
+/** Remove the run's TMPDIR (outputs stay for the user). */
+export function cleanRunTmp(dirs: RunDirs): void {
+  fs.rmSync(dirs.tmp, { recursive: true, force: true });
+}

@@ -1,7 +1,8 @@
 import { memo } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
+import { CodeBlock } from './CodeBlock';
 import { ExternalIcon } from './icons';
 import './markdown.css';
 
@@ -10,6 +11,8 @@ interface MarkdownProps {
   /** A relative link (`references/api.md`) was clicked. */
   onRelativeLink?: (path: string) => void;
   testId?: string;
+  /** Code blocks get their language and a copy button (chat answers). */
+  copyCode?: boolean;
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -23,8 +26,23 @@ function linkPath(href: string): string {
   }
 }
 
-function components(onRelativeLink?: (path: string) => void): Components {
+/** The fence's language from the code element's `language-…` class (rehype-highlight keeps it). */
+type HastElement = NonNullable<ExtraProps['node']>;
+
+function fenceLanguage(node: HastElement | undefined): string | null {
+  const code = node?.children.find((c): c is HastElement => c.type === 'element' && c.tagName === 'code');
+  const classes = code?.properties.className;
+  const list = Array.isArray(classes) ? classes.map(String) : [];
+  return list.find((c) => c.startsWith('language-'))?.slice('language-'.length) ?? null;
+}
+
+function components(onRelativeLink?: (path: string) => void, copyCode = false): Components {
   return {
+    ...(copyCode && {
+      pre({ node, children }) {
+        return <CodeBlock language={fenceLanguage(node)}>{children}</CodeBlock>;
+      },
+    }),
     a({ href = '', children }) {
       // Only https leaves the app (the window opens it externally); nothing navigates the app itself.
       if (/^https:\/\//i.test(href)) {
@@ -74,13 +92,13 @@ function components(onRelativeLink?: (path: string) => void): Components {
 }
 
 /** Skill Markdown: GFM, highlighted code, no raw HTML, links that cannot navigate the app. */
-export const Markdown = memo(function Markdown({ source, onRelativeLink, testId }: MarkdownProps) {
+export const Markdown = memo(function Markdown({ source, onRelativeLink, testId, copyCode }: MarkdownProps) {
   return (
     <div className="markdown" data-testid={testId}>
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
         rehypePlugins={[[rehypeHighlight, { detect: false }]]}
-        components={components(onRelativeLink)}
+        components={components(onRelativeLink, copyCode)}
       >
         {source}
       </ReactMarkdown>

@@ -10,11 +10,11 @@ const EXAMPLES = [
   'translate this paragraph into Chinese',
 ];
 
-/** Until chat sends messages, the conversation area explains the live preview and offers examples. */
+/** An empty conversation explains the live preview and offers examples to start from. */
 export function ChatIntro() {
   const setDraft = useRoutingStore((s) => s.setDraft);
   return (
-    <div className="chat-intro">
+    <div className="chat-intro" data-testid="chat-intro">
       <div className="chat-intro__icon">
         <RouteIcon size={22} />
       </div>
@@ -22,7 +22,7 @@ export function ChatIntro() {
       <p>
         SkillDeck routes locally: as you type, every skill is scored on intent, triggers, track record,
         readiness, cost and conflicts. The panel shows the winner, the near-misses under the threshold, and
-        why.
+        why. Every step a skill takes shows up in its answer, and anything that runs a command asks you first.
       </p>
       <div className="chat-intro__examples">
         {EXAMPLES.map((example) => (

@@ -1,22 +1,37 @@
-import { useEffect } from 'react';
+import { useEffect, type KeyboardEvent } from 'react';
 import { ScorePanel } from '../../routing/components/ScorePanel';
 import { WhyNotPanel } from '../../routing/components/WhyNotPanel';
 import { useRoutingStore } from '../../routing/store';
-import { ChatIntro } from './ChatIntro';
+import { useChatStore } from '../store';
 import { Composer } from './Composer';
+import { ConversationList } from './ConversationList';
+import { Thread } from './Thread';
+import { ThreadHeader } from './ThreadHeader';
 import '../../routing/routing.css';
 import '../chat.css';
+import '../composer.css';
+import '../thread.css';
+import '../steps.css';
 
 export function ChatPage() {
-  const start = useRoutingStore((s) => s.start);
-  useEffect(start, [start]);
+  const startRouting = useRoutingStore((s) => s.start);
+  const startChat = useChatStore((s) => s.start);
+  const stop = useChatStore((s) => s.stop);
+  useEffect(startRouting, [startRouting]);
+  useEffect(startChat, [startChat]);
+
+  // Esc anywhere in the conversation stops the running turn; lists and editors inside stop
+  // the key themselves when they use it (closing suggestions, cancelling an edit).
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && !event.defaultPrevented) stop();
+  };
 
   return (
     <div className="chat-page" data-testid="chat-page">
-      <section className="chat-page__conversation" aria-label="Conversation">
-        <div className="chat-page__messages">
-          <ChatIntro />
-        </div>
+      <ConversationList />
+      <section className="chat-page__conversation" aria-label="Conversation" onKeyDown={onKeyDown}>
+        <ThreadHeader />
+        <Thread />
         <Composer />
       </section>
       <aside className="chat-page__inspector" aria-label="Routing">

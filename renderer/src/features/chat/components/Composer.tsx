@@ -1,47 +1,104 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useId, useRef, type KeyboardEvent, type SyntheticEvent } from 'react';
+import { flushSync } from 'react-dom';
+import { useShallow } from 'zustand/react/shallow';
 import { Kbd } from '../../../ui/Kbd';
+import { ArrowUpIcon, StopIcon, XIcon } from '../../../ui/icons';
 import { forcedNames } from '../../routing/format';
 import { markInput } from '../../routing/perf';
 import { useRoutingStore } from '../../routing/store';
+import { useChatStore } from '../store';
+import { runningTurn } from '../thread';
+import { useSkillAutocomplete } from '../useSkillAutocomplete';
+import { optionId, SkillSuggestions } from './SkillSuggestions';
 
-const SEND_LATER = 'Sending arrives with the chat feature; the routing preview is live now.';
-
-/** The chat composer. Typing routes live; sending is not built yet, so the message stays a draft. */
+/** The chat composer: typing routes live; Enter sends, Shift+Enter is a new line, Esc stops. */
 export function Composer() {
   const draft = useRoutingStore((s) => s.draft);
   const setDraft = useRoutingStore((s) => s.setDraft);
-  const [triedToSend, setTriedToSend] = useState(false);
+  const { running, sending, sendError, send, stop, dismissSendError } = useChatStore(
+    useShallow((s) => ({
+      running: runningTurn(s.turns) !== undefined,
+      sending: s.sending,
+      sendError: s.sendError,
+      send: s.send,
+      stop: s.stop,
+      dismissSendError: s.dismissSendError,
+    })),
+  );
+  const input = useRef<HTMLTextAreaElement>(null);
+  const listId = useId();
+  const complete = useSkillAutocomplete(draft, (text, caret) => {
+    // The caret can only be placed once React wrote the new value into the textarea.
+    flushSync(() => setDraft(text, markInput()));
+    input.current?.setSelectionRange(caret, caret);
+  });
   const forced = forcedNames(draft);
+  const canSend = draft.trim() !== '' && !running && !sending;
+
+  const submit = async () => {
+    if (!canSend) return;
+    const message = draft;
+    setDraft('');
+    const sent = await send(message);
+    // A refused message comes back into the composer, unless the user already typed another.
+    if (!sent && useRoutingStore.getState().draft === '') setDraft(message);
+  };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
-    // Enter would send (Shift+Enter is a new line); until chat lands it only says so.
+    if (event.nativeEvent.isComposing || complete.onKeyDown(event)) return;
+    if (event.key !== 'Enter' || event.shiftKey) return;
     event.preventDefault();
-    if (draft.trim()) setTriedToSend(true);
+    void submit();
   };
+
+  const track = (event: SyntheticEvent<HTMLTextAreaElement>) =>
+    complete.track(event.currentTarget.value, event.currentTarget.selectionStart);
 
   return (
     <div className="composer" data-testid="composer-box">
+      {complete.open && complete.token && (
+        <SkillSuggestions
+          id={listId}
+          trigger={complete.token.trigger}
+          options={complete.matches}
+          active={complete.active}
+          onHover={complete.setActive}
+          onChoose={complete.choose}
+        />
+      )}
       <textarea
+        ref={input}
         className="composer__input"
-        placeholder="Message your skills…  try “organize my invoices from last month” or $json-format"
+        placeholder="Message your skills…  try “organize my invoices from last month”, or type $ to pick a skill"
         aria-label="Message"
+        // A textarea may not take the combobox role (ARIA in HTML); as a textbox it still names its list.
+        aria-autocomplete="list"
+        aria-controls={complete.open ? listId : undefined}
+        aria-activedescendant={complete.open ? optionId(listId, complete.active) : undefined}
         rows={2}
         value={draft}
         spellCheck={false}
         autoFocus
         onChange={(event) => {
-          setTriedToSend(false);
           setDraft(event.target.value, markInput());
+          track(event);
         }}
+        onSelect={track}
         onKeyDown={onKeyDown}
         data-testid="composer"
       />
       <div className="composer__footer">
-        <span className="composer__hint">
-          {triedToSend ? (
-            <span className="composer__draft-note" data-testid="composer-draft-note">
-              Kept as a draft. {SEND_LATER}
+        <span className="composer__hint" aria-live="polite">
+          {sendError ? (
+            <span className="composer__error" role="alert" data-testid="composer-error">
+              {sendError}
+              <button type="button" className="icon-button" aria-label="Dismiss" onClick={dismissSendError}>
+                <XIcon size={12} />
+              </button>
+            </span>
+          ) : running ? (
+            <span data-testid="composer-running">
+              Answering… <Kbd>Esc</Kbd> stops
             </span>
           ) : forced.length > 0 ? (
             <span data-testid="composer-forced">
@@ -52,16 +109,28 @@ export function Composer() {
             </span>
           ) : (
             <>
-              <Kbd>Enter</Kbd> send · <Kbd>Shift</Kbd>+<Kbd>Enter</Kbd> new line · <code>$name</code> forces a
+              <Kbd>Enter</Kbd> send · <Kbd>Shift</Kbd>+<Kbd>Enter</Kbd> new line · <code>$</code> picks a
               skill
             </>
           )}
         </span>
-        <span title={SEND_LATER} className="composer__send-wrap">
-          <button type="button" className="button composer__send" disabled data-testid="composer-send">
+        {running ? (
+          <button type="button" className="button composer__stop" onClick={stop} data-testid="composer-stop">
+            <StopIcon size={13} />
+            Stop
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button composer__send"
+            disabled={!canSend}
+            onClick={() => void submit()}
+            data-testid="composer-send"
+          >
+            <ArrowUpIcon size={13} />
             Send
           </button>
-        </span>
+        )}
       </div>
     </div>
   );

@@ -1,0 +1,74 @@
+import type { ChatTurn } from '../../shared/contract';
+import { answerApprovals, type ApprovalMode } from './approve';
+import { openEngine, type DiscoveryFlags } from './context';
+
+export interface ChatFlags extends DiscoveryFlags {
+  json: boolean;
+  approve: boolean;
+  deny: boolean;
+  conversation?: string;
+}
+
+const USAGE =
+  'usage: skilldeck chat "MESSAGE" [--skills DIR]… [--no-default-paths] [--approve|--deny] [--conversation ID] [--json]\n';
+
+function printTurn(turn: ChatTurn): void {
+  const lines: string[] = [];
+  for (const step of turn.steps) {
+    if (step.kind === 'model' && step.status === 'success') continue;
+    const sandbox = step.sandbox ? ` [${step.sandbox}]` : '';
+    const error = step.error ? ` — ${step.error.split('\n')[0]}` : '';
+    lines.push(`  · ${step.kind} ${step.name}: ${step.status}${sandbox}${error}`);
+  }
+  const route = turn.route.plan.primary ? `${turn.route.plan.primary}` : 'no skill (plain chat)';
+  process.stderr.write(
+    `\n${turn.status === 'success' ? '✓' : '✗'} ${turn.status} · route: ${route} · tokens ${turn.usage.input_tokens} in / ${turn.usage.output_tokens} out\n${lines.join('\n')}${turn.error && turn.error !== turn.answer ? `\n${turn.error}` : ''}\n`,
+  );
+}
+
+/**
+ * `chat "MESSAGE"`: one turn (DESIGN §7). The answer streams to stdout (or one JSON document
+ * with `--json`); approvals follow `--approve` / `--deny`, a terminal is asked otherwise,
+ * and with no terminal they are denied. Exit 0 when the turn succeeded, 1 otherwise.
+ */
+export async function chatCommand(message: string, flags: ChatFlags): Promise<number> {
+  if (!message.trim()) {
+    process.stderr.write(`The message is empty.\n${USAGE}`);
+    return 2;
+  }
+  if (flags.approve && flags.deny) {
+    process.stderr.write(`--approve and --deny exclude each other.\n${USAGE}`);
+    return 2;
+  }
+  const engine = await openEngine(flags);
+  try {
+    const mode: ApprovalMode = flags.approve ? 'approve' : flags.deny ? 'deny' : 'ask';
+    const stopAnswering = answerApprovals(engine, mode, flags.json);
+    const stopStreaming = flags.json
+      ? () => undefined
+      : engine.events.subscribe((name, payload) => {
+          if (name === 'chat.delta') process.stdout.write((payload as { text: string }).text);
+        });
+    let sent;
+    try {
+      sent = engine.chat.send(flags.conversation, message);
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return 2;
+    }
+    const onSigint = () => engine.chat.stop(sent.turn_id);
+    process.once('SIGINT', onSigint);
+    const turn = await sent.done;
+    process.off('SIGINT', onSigint);
+    stopAnswering();
+    stopStreaming();
+    if (flags.json) process.stdout.write(`${JSON.stringify(turn)}\n`);
+    else {
+      if (!turn.answer.endsWith('\n')) process.stdout.write('\n');
+      printTurn(turn);
+    }
+    return turn.status === 'success' ? 0 : 1;
+  } finally {
+    await engine.close();
+  }
+}

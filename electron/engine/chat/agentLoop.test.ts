@@ -1,0 +1,200 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatTurn } from '../../../shared/contract';
+import { envWithoutModel, isolatedEngines, writeTree } from '../../testing/fixtures';
+import { messageText, requestText, startModelServer, type ModelServer } from '../../testing/modelServer';
+import { answerWith } from '../execution/testSkills';
+
+const engines = isolatedEngines();
+let server: ModelServer;
+beforeEach(async () => {
+  server = await startModelServer({ apiKey: 'k', models: ['m'] });
+});
+afterEach(async () => {
+  await engines.cleanup();
+  await server.close();
+});
+
+const DOC_BODY = 'Always cite the house style guide in references/style.md.';
+
+async function setup() {
+  const opened = await engines.open({
+    env: { ...envWithoutModel(), OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k', SKILLDECK_MODEL: 'm' },
+  });
+  const skills = path.join(opened.workspace, 'skills');
+  writeTree(skills, {
+    'doc-helper/SKILL.md': `---\nname: doc-helper\ndescription: Writes documentation in the house style.\n---\n# Doc helper\n\n${DOC_BODY}\nRun scripts/stamp.sh to stamp the page.\n`,
+    'doc-helper/references/style.md': 'Use sentence case headings.\n',
+    'doc-helper/scripts/stamp.sh': 'echo stamped > out/stamp.txt; echo "STAMP-OK $1"\n',
+    // An instruction skill with a helper script says so (DESIGN §2: scripts/ alone makes a script skill).
+    'doc-helper/skill.yaml':
+      "spec: { type: instruction }\npermissions: { filesystem: { write: ['./out/**'] } }\nexecution_policy: { approval: ask }\n",
+    'other-skill/SKILL.md':
+      '---\nname: other-skill\ndescription: Bakes bread with sourdough.\n---\n# Other\n\nSECRET-OTHER-BODY knead for ten minutes.\n',
+    'chain-a/SKILL.md': '---\nname: chain-a\ndescription: Chain A delegates.\n---\nDelegate to chain-b.\n',
+    'chain-b/SKILL.md': '---\nname: chain-b\ndescription: Chain B delegates.\n---\nDelegate to chain-a.\n',
+  });
+  await opened.engine.reloadSkills();
+  return opened;
+}
+
+const send = (
+  engine: Awaited<ReturnType<typeof setup>>['engine'],
+  message: string,
+  id?: string,
+): Promise<ChatTurn> => engine.chat.send(id, message).done;
+
+describe('the agent loop against a scripted OpenAI-compatible server', () => {
+  it('streams a plain answer when no skill matches, with usage', async () => {
+    const { engine } = await setup();
+    const deltas: string[] = [];
+    engine.events.subscribe((name, payload) => {
+      if (name === 'chat.delta') deltas.push((payload as { text: string }).text);
+    });
+    server.enqueue({
+      text: ['Hello', ' there', ', friend.'],
+      usage: { prompt_tokens: 50, completion_tokens: 4 },
+    });
+    const turn = await send(engine, 'what a lovely afternoon it is');
+    expect(turn).toMatchObject({ status: 'success', answer: 'Hello there, friend.', skill: null });
+    expect(turn.usage).toEqual({ input_tokens: 50, output_tokens: 4 });
+    expect(deltas).toEqual(['Hello', ' there', ', friend.']);
+    expect(server.chatRequests()[0].tools).toBeUndefined();
+    const event = engine.routing.activityGet(turn.route.route_id);
+    expect(event.result).toMatchObject({ tokens_in: 50, tokens_out: 4, status: 'success' });
+  });
+
+  it('runs an instruction skill: reads a reference, runs an approved script, answers; only its body is sent', async () => {
+    const { engine } = await setup();
+    answerWith(engine, () => 'allow_once');
+    server.enqueue(
+      { toolCalls: [{ name: 'read_skill_file', arguments: { path: 'references/style.md' } }] },
+      {
+        text: 'Stamping.',
+        toolCalls: [{ name: 'run_skill_script', arguments: { script: 'scripts/stamp.sh', args: ['v1'] } }],
+      },
+      { text: 'Done: the page is stamped.' },
+    );
+    const turn = await send(engine, '$doc-helper write the intro page');
+    expect(turn.status).toBe('success');
+    expect(turn.skill).toBe('doc-helper');
+    expect(turn.answer).toContain('Done: the page is stamped.');
+    // The script's stdout went back to the model as a tool result, not into the answer.
+    expect(turn.answer).not.toContain('STAMP-OK');
+    const toolStep = turn.steps.find((s) => s.name === 'run_skill_script')!;
+    expect(toolStep.answer_offset).toBe('Stamping.'.length);
+    const requests = server.chatRequests();
+    expect(requests).toHaveLength(3);
+    const first = requestText(requests[0]);
+    expect(first).toContain(DOC_BODY);
+    expect(first).not.toContain('SECRET-OTHER-BODY');
+    expect(first).not.toContain('Bakes bread');
+    expect(requests[0].tools?.map((t) => t.function.name).sort()).toEqual([
+      'list_skill_files',
+      'read_skill_file',
+      'run_skill',
+      'run_skill_script',
+    ]);
+    const toolMessages = (i: number) =>
+      requests[i].messages.filter((m) => m.role === 'tool').map(messageText);
+    expect(toolMessages(1)[0]).toContain('Use sentence case headings.');
+    expect(toolMessages(2)[1]).toContain('STAMP-OK v1');
+    const kinds = turn.steps.map((s) => `${s.kind}:${s.name}:${s.status}`);
+    expect(kinds).toContain('tool:read_skill_file:success');
+    expect(kinds).toContain('tool:run_skill_script:success');
+    expect(kinds).toContain('approval:doc-helper:allowed');
+    expect(kinds).toContain('run:doc-helper:success');
+  });
+
+  it('tells the model when a script is denied, and the script does not run', async () => {
+    const { engine, home } = await setup();
+    answerWith(engine, () => 'deny');
+    server.enqueue(
+      { toolCalls: [{ name: 'run_skill_script', arguments: { script: 'scripts/stamp.sh' } }] },
+      { text: 'I could not stamp it: you denied the script.' },
+    );
+    const turn = await send(engine, '$doc-helper stamp the page');
+    const toolResult = messageText(server.chatRequests()[1].messages.find((m) => m.role === 'tool')!);
+    expect(toolResult).toContain('"status":"denied"');
+    expect(turn.steps.find((s) => s.kind === 'tool')?.status).toBe('denied');
+    const runs = fs.readdirSync(path.join(home, 'runs'));
+    for (const run of runs)
+      expect(fs.existsSync(path.join(home, 'runs', run, 'work', 'out', 'stamp.txt'))).toBe(false);
+    expect(turn.status).toBe('success');
+  });
+
+  it('reports malformed and unknown tool calls back to the model and goes on', async () => {
+    const { engine } = await setup();
+    server.enqueue(
+      {
+        toolCalls: [
+          { name: 'read_skill_file', arguments: '{"path":' },
+          { name: 'delete_everything', arguments: {} },
+          { name: 'read_skill_file', arguments: { path: '../../etc/passwd' } },
+        ],
+      },
+      { text: 'Recovered.' },
+    );
+    const turn = await send(engine, '$doc-helper hello');
+    expect(turn).toMatchObject({ status: 'success' });
+    expect(turn.answer).toContain('Recovered.');
+    const results = server
+      .chatRequests()[1]
+      .messages.filter((m) => m.role === 'tool')
+      .map(messageText);
+    expect(results).toHaveLength(3);
+    expect(results[0]).toMatch(/Invalid arguments for read_skill_file/);
+    expect(results[1]).toMatch(/Unknown tool \\?"delete_everything\\?"/);
+    expect(results[2]).toMatch(/leaves the skill folder/);
+  });
+
+  it('delegates with run_skill and refuses a cycle', async () => {
+    const { engine } = await setup();
+    server.enqueue(
+      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'chain-b', task: 'part two' } }] },
+      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'chain-a', task: 'back again' } }] },
+      { text: 'B refused the cycle.' },
+      { text: 'A got B’s answer.' },
+    );
+    const turn = await send(engine, '$chain-a do it');
+    expect(turn.status).toBe('success');
+    const requests = server.chatRequests();
+    expect(requestText(requests[1])).toContain('Delegate to chain-a.');
+    const cycle = messageText(requests[2].messages.find((m) => m.role === 'tool')!);
+    expect(cycle).toMatch(/Refused: a delegation cycle \(chain-a → chain-b → chain-a\)/);
+    const back = messageText(requests[3].messages.find((m) => m.role === 'tool')!);
+    expect(back).toContain('B refused the cycle.');
+  });
+
+  it('ends the turn with a clear error when the stream drops, keeps what streamed and the conversation', async () => {
+    const { engine } = await setup();
+    server.enqueue({ text: ['one ', 'two ', 'three ', 'four'], dropAfter: 2 });
+    const turn = await send(engine, 'tell me a story about nothing');
+    expect(turn.status).toBe('error');
+    expect(turn.answer).toBe('one two ');
+    expect(turn.error).toMatch(/broke off/);
+    server.enqueue({ text: 'Second answer.' });
+    const next = await send(engine, 'and another one', turn.conversation_id);
+    expect(next.status).toBe('success');
+    expect(engine.chat.get(turn.conversation_id).history.map((t) => t.status)).toEqual(['error', 'success']);
+    // The second request carries the conversation so far.
+    expect(requestText(server.chatRequests()[1])).toContain('tell me a story about nothing');
+  });
+
+  it('shows a turn under way in chat.get, with what streamed so far', async () => {
+    const { engine } = await setup();
+    server.enqueue({ text: ['slow ', 'and ', 'steady'], delayMs: 150 });
+    let seen = '';
+    const sent = engine.chat.send(undefined, 'tell me something slowly');
+    engine.events.subscribe((name, payload) => {
+      if (name === 'chat.delta' && !seen)
+        seen = engine.chat.get(sent.conversation_id).history.at(-1)?.answer ?? '';
+      void payload;
+    });
+    const turn = await sent.done;
+    expect(seen).toBe('slow ');
+    expect(turn.status).toBe('success');
+    expect(engine.chat.get(sent.conversation_id).history.map((t) => t.turn_id)).toEqual([turn.turn_id]);
+  });
+});

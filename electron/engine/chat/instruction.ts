@@ -1,0 +1,119 @@
+import type { ChatStep, ChatStepStatus, SkillDetail } from '../../../shared/contract';
+import {
+  attemptSkill,
+  type AttemptEnv,
+  type AttemptRequest,
+  type AttemptResult,
+  type InstructionRunner,
+} from '../execution/attempt';
+import { emptyAttempt } from '../execution/scriptAttempt';
+import { callTool, type ToolOutput } from '../execution/tools';
+import type { SkillCatalog } from '../skills';
+import { runModelLoop, type ModelChoice } from './modelLoop';
+
+/** The skill body as the model sees it: `{baseDir}` is the skill root, which tools address as `.`. */
+export function skillSystemPrompt(skill: SkillDetail): string {
+  const body = skill.body.replace(/\{baseDir\}/g, '.').trim();
+  return [
+    `You are carrying out the skill "${skill.name}" for the user. Follow its instructions below.`,
+    "Use the tools to list and read the skill's files (paths relative to the skill folder) and to run its scripts;",
+    'read reference files only when you need them. Scripts run in a sandbox and may need the user’s approval:',
+    'if a call is denied or blocked, say so plainly and continue without it. Answer in the user’s language.',
+    '',
+    `<skill name="${skill.name}">`,
+    body,
+    '</skill>',
+  ].join('\n');
+}
+
+const statusOf = (out: ToolOutput): ChatStepStatus => {
+  const s = out.status;
+  if (s === 'success' || s === undefined) return 'success';
+  if (s === 'denied' || s === 'blocked' || s === 'timeout' || s === 'cancelled' || s === 'refused') return s;
+  return s === 'failure' ? 'failure' : 'error';
+};
+
+const preview = (out: ToolOutput): string => {
+  if (typeof out.output === 'string') return out.output.slice(0, 4000);
+  if (typeof out.content === 'string') return out.content.slice(0, 4000);
+  return JSON.stringify(out).slice(0, 4000);
+};
+
+export interface InstructionDeps {
+  catalog: SkillCatalog;
+  /** The configured chat model, resolved at call time (settings can change). */
+  model(): Promise<ModelChoice>;
+}
+
+/**
+ * Instruction skills through the model (DESIGN §4): the body as context, the four tools,
+ * delegation with `run_skill` (depth ≤ 2, no cycles). Wired into the executor so a routed
+ * chat turn, `run.start` and `skilldeck run` all go through the same path.
+ */
+export function createInstructionRunner(deps: InstructionDeps): InstructionRunner {
+  const runner: InstructionRunner = async (req: AttemptRequest, env: AttemptEnv): Promise<AttemptResult> => {
+    const started = Date.now();
+    const handle = await deps.model();
+    if ('error' in handle)
+      return {
+        ...emptyAttempt('none', 0),
+        status: 'failure',
+        outcome: 'fatal',
+        error: `${req.skill.name} is an instruction skill: a model follows its steps. ${handle.error}`,
+      };
+    const chat = env.chat;
+    const prefix = `${chat?.stepPrefix ?? ''}${req.skill.name}:`;
+    const delegate: Parameters<typeof callTool>[2]['delegate'] = async ({ skill, task, depth, chain }) => {
+      const target = deps.catalog.list().skills.find((s) => s.name === skill && s.routable && !s.shadowedBy);
+      if (!target)
+        return {
+          ...emptyAttempt('none', 0),
+          status: 'failure',
+          outcome: 'fatal',
+          error: `No usable skill named "${skill}".`,
+        };
+      const detail = await deps.catalog.get(target.id);
+      return attemptSkill(
+        { skill: detail, task, input: { task }, runId: req.runId, depth, chain },
+        env,
+        runner,
+      );
+    };
+    const result = await runModelLoop({
+      handle,
+      system: skillSystemPrompt(req.skill),
+      messages: [...(chat?.history ?? []), { role: 'user', content: req.task }],
+      signal: env.signal,
+      stepPrefix: prefix,
+      onDelta: (text) => (chat ? chat.onDelta(text) : env.onOutput('stdout', text)),
+      onStep: (step) => chat?.onStep(step),
+      callTool: async (name, input, stepId) => {
+        const step: ChatStep = { id: stepId, kind: 'tool', name, status: 'running', input };
+        chat?.onStep(step);
+        const out = await callTool(name, input, {
+          skill: req.skill,
+          runId: req.runId,
+          depth: req.depth,
+          chain: req.chain,
+          env,
+          delegate,
+        });
+        const status = statusOf(out);
+        const done: ChatStep = { ...step, status, output: preview(out) };
+        if (typeof out.error === 'string') done.error = out.error;
+        chat?.onStep(done);
+        return out;
+      },
+    });
+    chat?.addUsage(result.usage);
+    const base = { ...emptyAttempt('none', Date.now() - started), output: result.text };
+    if (result.status === 'success') return base;
+    return {
+      ...base,
+      status: result.status === 'cancelled' ? 'cancelled' : 'failure',
+      outcome: 'fatal',
+      error: result.error ?? 'the model failed',
+    };
+  };
+  return runner;
+}

@@ -1,0 +1,159 @@
+import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { z } from 'zod';
+import type { ChatStep, ChatUsage } from '../../../shared/contract';
+import { toolSchemas, type ToolOutput } from '../execution/tools';
+
+/** A configured chat model. */
+export interface ModelHandle {
+  model: LanguageModel;
+  /** `provider/model`, shown on model steps. */
+  id: string;
+  /** This endpoint's errors in plain words, its key removed. */
+  describeError?: (error: unknown) => { message: string };
+}
+
+/** The model to use now, or why there is none ("No model configured: …"). */
+export type ModelChoice = ModelHandle | { error: string };
+
+/** issue 8: tool-call rounds are bounded. */
+export const MAX_TOOL_ROUNDS = 8;
+
+export interface LoopOptions {
+  handle: ModelHandle;
+  system: string;
+  messages: ModelMessage[];
+  /** Run one tool call; never throws (errors come back as data for the model). */
+  callTool?: (name: string, input: unknown, stepId: string) => Promise<ToolOutput>;
+  signal?: AbortSignal;
+  onDelta(text: string): void;
+  onStep(step: ChatStep): void;
+  /** Prefix for step ids, unique within the turn. */
+  stepPrefix: string;
+}
+
+export interface LoopResult {
+  text: string;
+  usage: ChatUsage;
+  status: 'success' | 'error' | 'cancelled';
+  error?: string;
+}
+
+/**
+ * The model's view of the four skill tools. Arguments are validated by the executor's zod
+ * schemas, not by the SDK, so a call that fails the schema comes back to the model as a
+ * tool result saying how to fix it (DESIGN §4) instead of ending the turn.
+ */
+function modelTools(): ToolSet {
+  const tools: ToolSet = {};
+  for (const [name, spec] of Object.entries(toolSchemas)) {
+    tools[name] = tool({
+      description: spec.description,
+      inputSchema: jsonSchema(z.toJSONSchema(spec.schema) as Parameters<typeof jsonSchema>[0], {
+        validate: (value) => ({ success: true, value }),
+      }),
+    });
+  }
+  return tools;
+}
+
+const fallbackMessage = (error: unknown): string => {
+  const e = error as { message?: string; statusCode?: number };
+  const status = e?.statusCode ? `HTTP ${e.statusCode}: ` : '';
+  return `${status}${e?.message ?? String(error)}`.slice(0, 2000);
+};
+
+/**
+ * One model exchange with up to `MAX_TOOL_ROUNDS` tool rounds (issue 8 item 2): stream the
+ * text, run the tool calls through `callTool`, feed the results back, until the model
+ * answers without a tool call. A broken stream ends the loop with a clear error and keeps
+ * what streamed.
+ */
+export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
+  const messages = [...o.messages];
+  const usage: ChatUsage = { input_tokens: 0, output_tokens: 0 };
+  let text = '';
+  const tools = o.callTool ? modelTools() : undefined;
+  const message = (error: unknown) =>
+    (o.handle.describeError?.(error).message ?? fallbackMessage(error)).slice(0, 2000);
+  for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
+    const stepId = `${o.stepPrefix}m${round}`;
+    const modelStep: ChatStep = { id: stepId, kind: 'model', name: o.handle.id, status: 'running' };
+    o.onStep(modelStep);
+    const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
+    let roundText = '';
+    let failure: string | undefined;
+    try {
+      const result = streamText({
+        model: o.handle.model,
+        system: o.system,
+        messages,
+        ...(tools && round < MAX_TOOL_ROUNDS ? { tools } : {}),
+        abortSignal: o.signal,
+        // One request per model step: a retry would resend a turn the user sees as failed.
+        maxRetries: 0,
+        // Errors arrive as stream parts; without this the SDK also prints them, unredacted.
+        onError: () => undefined,
+      });
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          roundText += part.text;
+          text += part.text;
+          o.onDelta(part.text);
+        } else if (part.type === 'tool-call') {
+          calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+        } else if (part.type === 'finish-step') {
+          usage.input_tokens += part.usage.inputTokens ?? 0;
+          usage.output_tokens += part.usage.outputTokens ?? 0;
+        } else if (part.type === 'error') {
+          failure = message(part.error);
+        }
+      }
+    } catch (error) {
+      failure = message(error);
+    }
+    if (o.signal?.aborted) {
+      o.onStep({ ...modelStep, status: 'cancelled' });
+      return { text, usage, status: 'cancelled', error: 'Stopped.' };
+    }
+    if (failure) {
+      o.onStep({ ...modelStep, status: 'error', error: failure });
+      const kept = text ? ' What streamed before the break is kept.' : '';
+      return { text, usage, status: 'error', error: `The model's response broke off: ${failure}.${kept}` };
+    }
+    o.onStep({ ...modelStep, status: 'success' });
+    if (calls.length === 0 || !o.callTool) return { text, usage, status: 'success' };
+    messages.push({
+      role: 'assistant',
+      content: [
+        ...(roundText ? [{ type: 'text' as const, text: roundText }] : []),
+        ...calls.map((c) => ({
+          type: 'tool-call' as const,
+          toolCallId: c.toolCallId,
+          toolName: c.toolName,
+          input: c.input ?? {},
+        })),
+      ],
+    });
+    const outputs = [];
+    for (const [i, c] of calls.entries()) {
+      const output = await o.callTool(c.toolName, c.input, `${stepId}t${i}`);
+      outputs.push({
+        type: 'tool-result' as const,
+        toolCallId: c.toolCallId,
+        toolName: c.toolName,
+        output: { type: 'json' as const, value: JSON.parse(JSON.stringify(output)) },
+      });
+    }
+    messages.push({ role: 'tool', content: outputs });
+    if (roundText && !text.endsWith('\n')) {
+      text += '\n\n';
+      o.onDelta('\n\n');
+    }
+  }
+  return {
+    text,
+    usage,
+    status: 'error',
+    error: `Stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer.`,
+  };
+}

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatTurn } from '../../../shared/contract';
+import { tempDir } from '../../testing/fixtures';
+import { ConversationStore } from './store';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+const turn = (conversation_id: string, turn_id: string, message: string, answer = 'ok'): ChatTurn =>
+  ({
+    conversation_id,
+    turn_id,
+    message,
+    answer,
+    status: 'success',
+    steps: [],
+    usage: { input_tokens: 1, output_tokens: 2 },
+    skill: null,
+    started_at: '2026-11-23T00:00:00.000Z',
+    finished_at: '2026-11-23T00:00:01.000Z',
+    route: {
+      route_id: 'r',
+      ts: '2026-11-23T00:00:00.000Z',
+      origin: 'chat',
+      query: message,
+      latency_ms: 0.1,
+      threshold: 0.65,
+      candidates: [],
+      plan: {
+        skills: [],
+        skill_ids: [],
+        primary: null,
+        primary_id: null,
+        parallel_groups: [],
+        fallback_chain: [],
+        estimated_cost: 'none',
+        routing_reason: 'plain chat',
+        parameters: { task: message },
+      },
+    },
+  }) satisfies ChatTurn;
+
+function store() {
+  const home = tempDir();
+  dirs.push(home);
+  return { home, store: ConversationStore.at(home) };
+}
+
+describe('ConversationStore', () => {
+  it('creates, titles from the first message, appends turns and reloads them from disk', () => {
+    const { home, store: s } = store();
+    const c = s.create();
+    s.appendTurn(turn(c.id, 't1', 'What is the weather\nin Berlin tomorrow?'));
+    s.appendTurn(turn(c.id, 't2', 'and in Paris?'));
+    const again = ConversationStore.at(home);
+    expect(again.list()).toEqual([
+      expect.objectContaining({ id: c.id, title: 'What is the weather', turns: 2 }),
+    ]);
+    expect(again.get(c.id).history.map((t) => t.turn_id)).toEqual(['t1', 't2']);
+  });
+
+  it('renames, searches titles and message text, and deletes with the log', () => {
+    const { home, store: s } = store();
+    const a = s.create();
+    s.appendTurn(turn(a.id, 't1', 'convert 5 miles', 'that is 8 km'));
+    const b = s.create('Invoices');
+    s.rename(a.id, 'Units');
+    expect(s.list('units').map((c) => c.id)).toEqual([a.id]);
+    expect(s.list('8 KM').map((c) => c.id)).toEqual([a.id]);
+    expect(s.list('invoice').map((c) => c.id)).toEqual([b.id]);
+    expect(s.delete(a.id)).toBe(true);
+    expect(s.delete(a.id)).toBe(false);
+    expect(fs.existsSync(path.join(home, 'chats', `${a.id}.jsonl`))).toBe(false);
+    expect(() => s.get(a.id)).toThrow(/No conversation/);
+  });
+
+  it('retracts a turn (resend) and skips a torn last line from a crash', () => {
+    const { home, store: s } = store();
+    const c = s.create();
+    s.appendTurn(turn(c.id, 't1', 'one'));
+    s.appendTurn(turn(c.id, 't2', 'two'));
+    s.retract(c.id, 't2');
+    fs.appendFileSync(path.join(home, 'chats', `${c.id}.jsonl`), '{"type":"turn","turn":{"conv');
+    const again = ConversationStore.at(home);
+    expect(again.get(c.id).history.map((t) => t.turn_id)).toEqual(['t1']);
+    expect(again.list()[0].turns).toBe(1);
+  });
+});

@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ChatTurn, ConversationSummary, type Conversation } from '../../../shared/contract';
+import { writeFileAtomicSync } from '../atomic';
+import { notFound } from '../errors';
+
+const IndexFile = z.object({ version: z.literal(1), conversations: z.array(ConversationSummary) });
+/** One line of `<id>.jsonl`: a finished turn, or the retraction of one (resend replaces it). */
+const Line = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('turn'), turn: ChatTurn }),
+  z.object({ type: z.literal('retract'), turn_id: z.string() }),
+]);
+
+const newId = () => `c-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+const titleOf = (message: string) => {
+  const line = message.trim().split('\n')[0].replace(/\s+/g, ' ');
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line || 'New conversation';
+};
+
+/**
+ * Conversations in `$SKILLDECK_HOME/chats/` (DESIGN §6): an atomic `index.json` and one
+ * append-only `<id>.jsonl` of finished turns each. A line that does not parse (a crash
+ * mid-write) is skipped, never fatal.
+ */
+export class ConversationStore {
+  private index: ConversationSummary[] = [];
+
+  constructor(private readonly dir: string) {
+    try {
+      const parsed = IndexFile.safeParse(JSON.parse(fs.readFileSync(this.indexFile, 'utf8')));
+      if (parsed.success) this.index = parsed.data.conversations;
+    } catch {
+      // No conversations yet.
+    }
+  }
+
+  static at(home: string): ConversationStore {
+    return new ConversationStore(path.join(home, 'chats'));
+  }
+
+  private get indexFile(): string {
+    return path.join(this.dir, 'index.json');
+  }
+
+  private log(id: string): string {
+    return path.join(this.dir, `${id}.jsonl`);
+  }
+
+  private saveIndex(): void {
+    writeFileAtomicSync(
+      this.indexFile,
+      `${JSON.stringify({ version: 1, conversations: this.index }, null, 1)}\n`,
+    );
+  }
+
+  private known(id: string): ConversationSummary {
+    const found = this.index.find((c) => c.id === id);
+    if (!found) throw notFound(`No conversation "${id.slice(0, 128)}".`);
+    return found;
+  }
+
+  /** Most recently used first; `query` matches titles and message text, case-insensitively. */
+  list(query?: string): ConversationSummary[] {
+    const sorted = [...this.index].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+    const q = query?.trim().toLowerCase();
+    if (!q) return sorted;
+    return sorted.filter(
+      (c) =>
+        c.title.toLowerCase().includes(q) ||
+        this.turns(c.id).some(
+          (t) => t.message.toLowerCase().includes(q) || t.answer.toLowerCase().includes(q),
+        ),
+    );
+  }
+
+  create(title?: string): ConversationSummary {
+    const now = new Date().toISOString();
+    const summary = {
+      id: newId(),
+      title: title?.trim() || 'New conversation',
+      created_at: now,
+      updated_at: now,
+      turns: 0,
+    };
+    fs.mkdirSync(this.dir, { recursive: true });
+    this.index = [...this.index, summary];
+    this.saveIndex();
+    return summary;
+  }
+
+  rename(id: string, title: string): ConversationSummary {
+    const summary = { ...this.known(id), title: title.trim() };
+    this.index = this.index.map((c) => (c.id === id ? summary : c));
+    this.saveIndex();
+    return summary;
+  }
+
+  delete(id: string): boolean {
+    if (!this.index.some((c) => c.id === id)) return false;
+    this.index = this.index.filter((c) => c.id !== id);
+    this.saveIndex();
+    fs.rmSync(this.log(id), { force: true });
+    return true;
+  }
+
+  get(id: string): Conversation {
+    return { ...this.known(id), history: this.turns(id) };
+  }
+
+  /** The finished turns, in order, retractions applied. */
+  turns(id: string): ChatTurn[] {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.log(id), 'utf8');
+    } catch {
+      return [];
+    }
+    const turns: ChatTurn[] = [];
+    for (const raw of text.split('\n')) {
+      if (!raw.trim()) continue;
+      let line: z.infer<typeof Line>;
+      try {
+        const parsed = Line.safeParse(JSON.parse(raw));
+        if (!parsed.success) continue;
+        line = parsed.data;
+      } catch {
+        continue;
+      }
+      if (line.type === 'turn') turns.push(line.turn);
+      else {
+        const at = turns.findIndex((t) => t.turn_id === line.turn_id);
+        if (at !== -1) turns.splice(at, 1);
+      }
+    }
+    return turns;
+  }
+
+  /** Append a finished turn; the first one names an untitled conversation. */
+  appendTurn(turn: ChatTurn): ConversationSummary {
+    const summary = this.known(turn.conversation_id);
+    fs.appendFileSync(this.log(summary.id), `${JSON.stringify({ type: 'turn', turn })}\n`);
+    const next = {
+      ...summary,
+      title:
+        summary.turns === 0 && summary.title === 'New conversation' ? titleOf(turn.message) : summary.title,
+      updated_at: new Date().toISOString(),
+      turns: summary.turns + 1,
+    };
+    this.index = this.index.map((c) => (c.id === summary.id ? next : c));
+    this.saveIndex();
+    return next;
+  }
+
+  /** Take back a turn (resend replaces the last one). */
+  retract(id: string, turnId: string): void {
+    const summary = this.known(id);
+    fs.appendFileSync(this.log(id), `${JSON.stringify({ type: 'retract', turn_id: turnId })}\n`);
+    this.index = this.index.map((c) =>
+      c.id === id ? { ...summary, turns: Math.max(0, summary.turns - 1) } : c,
+    );
+    this.saveIndex();
+  }
+}

@@ -1,0 +1,204 @@
+import type { ModelMessage } from 'ai';
+import type {
+  ApprovalRequest,
+  ApprovalResolution,
+  ChatStep,
+  ChatTurn,
+  ChatTurnStatus,
+  RunTransition,
+} from '../../../shared/contract';
+import type { EngineEvents } from '../events';
+import type { ChatHooks } from '../execution/attempt';
+import { emptyAttempt } from '../execution/scriptAttempt';
+import type { ExecutionService } from '../execution/service';
+import { runModelLoop, type ModelChoice } from './modelLoop';
+
+export interface TurnDeps {
+  events: EngineEvents;
+  execution: ExecutionService;
+  model(): Promise<ModelChoice>;
+}
+
+/** Plain chat (no skill matched, or the generic fallback): a short system prompt, no catalog of skills. */
+const PLAIN_SYSTEM =
+  'You are SkillDeck’s assistant. No skill was chosen for this message, so answer it directly and concisely. Answer in the user’s language.';
+
+export const NO_MODEL_ANSWER =
+  'No skill matched this message, and answering without a skill needs a model. Open Settings → Model to configure one (OpenAI, Anthropic, or any OpenAI-compatible server such as Ollama or LM Studio), or name a skill with `$skill-name`.';
+
+/** The conversation so far as model messages (finished turns with an answer; the last 20). */
+export function historyOf(turns: ChatTurn[]): ModelMessage[] {
+  return turns
+    .filter((t) => t.answer.trim())
+    .slice(-20)
+    .flatMap((t): ModelMessage[] => [
+      { role: 'user', content: t.message },
+      { role: 'assistant', content: t.answer },
+    ]);
+}
+
+/**
+ * One chat turn (issue 8 item 2): with a plan, the executor's fallback machine runs it
+ * (instruction skills through the model and the four tools; script and direct skills
+ * directly); without one, plain chat. Every step is published as it happens. Never throws.
+ */
+export async function runTurn(
+  turn: ChatTurn,
+  history: ModelMessage[],
+  deps: TurnDeps,
+  signal: AbortSignal,
+): Promise<ChatTurn> {
+  const { events } = deps;
+  const ids = { conversation_id: turn.conversation_id, turn_id: turn.turn_id };
+  // A turn whose skill is driven by the model: a script's stdout is a tool result, not the answer.
+  let modelDriven = false;
+  const upsert = (update: ChatStep) => {
+    if (update.kind === 'model') modelDriven = true;
+    const at = turn.steps.findIndex((s) => s.id === update.id);
+    const step = { ...update, answer_offset: at === -1 ? turn.answer.length : turn.steps[at].answer_offset };
+    if (at === -1) turn.steps.push(step);
+    else turn.steps[at] = step;
+    events.emit('chat.step', { ...ids, step });
+  };
+  const delta = (text: string) => {
+    turn.answer += text;
+    events.emit('chat.delta', { ...ids, text });
+  };
+  const hooks: ChatHooks = {
+    history,
+    stepPrefix: '',
+    onStep: upsert,
+    onDelta: delta,
+    addUsage: (u) => {
+      turn.usage.input_tokens += u.input_tokens;
+      turn.usage.output_tokens += u.output_tokens;
+    },
+  };
+  const plain = async () => {
+    const handle = await deps.model();
+    if ('error' in handle)
+      return {
+        ...emptyAttempt('none', 0),
+        status: 'failure' as const,
+        outcome: 'fatal' as const,
+        error: NO_MODEL_ANSWER,
+      };
+    const result = await runModelLoop({
+      handle,
+      system: PLAIN_SYSTEM,
+      messages: [...history, { role: 'user', content: turn.message }],
+      signal,
+      stepPrefix: 'plain:',
+      onDelta: delta,
+      onStep: upsert,
+    });
+    hooks.addUsage(result.usage);
+    const attempt = { ...emptyAttempt('none', 0), output: result.text };
+    if (result.status === 'success') return attempt;
+    return {
+      ...attempt,
+      status: result.status === 'cancelled' ? ('cancelled' as const) : ('failure' as const),
+      outcome: 'fatal' as const,
+      error: result.error ?? null,
+    };
+  };
+
+  const plan = turn.route.plan;
+  if (!plan.primary_id) {
+    if ('error' in (await deps.model())) return finish(turn, 'no_model', NO_MODEL_ANSWER, true);
+    const result = await plain();
+    return finish(
+      turn,
+      result.status === 'success' ? 'success' : result.status === 'cancelled' ? 'cancelled' : 'error',
+      result.error ?? undefined,
+    );
+  }
+
+  const run = deps.execution.startPlan(
+    plan,
+    { task: turn.message, routeId: turn.route.route_id, chat: hooks },
+    undefined,
+    plain,
+  );
+  const runStep: ChatStep = {
+    id: `run:${run.run_id}`,
+    kind: 'run',
+    name: plan.primary ?? 'skill',
+    status: 'running',
+    run_id: run.run_id,
+  };
+  upsert(runStep);
+  const onAbort = () => deps.execution.cancel(run.run_id);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const stop = events.subscribe((name, payload) => {
+    if (name === 'approval.requested' && (payload as ApprovalRequest).run_id === run.run_id) {
+      const r = payload as ApprovalRequest;
+      upsert({
+        id: `approval:${r.id}`,
+        kind: 'approval',
+        name: r.skill,
+        status: 'waiting',
+        approval_id: r.id,
+        sandbox: r.sandbox,
+        output: r.command_line,
+      });
+    } else if (name === 'approval.resolved' && (payload as ApprovalResolution).run_id === run.run_id) {
+      const r = payload as ApprovalResolution;
+      const prior = turn.steps.find((s) => s.id === `approval:${r.id}`);
+      if (prior)
+        upsert({
+          ...prior,
+          status: r.decision === 'deny' ? 'denied' : 'allowed',
+          ...(r.reason ? { error: r.reason } : {}),
+        });
+    } else if (name === 'run.transition' && (payload as RunTransition).run_id === run.run_id) {
+      const t = payload as RunTransition;
+      if (t.state === 'running' && t.sandbox)
+        upsert({ ...current(), name: t.skill ?? runStep.name, sandbox: t.sandbox });
+    } else if (name === 'run.output') {
+      const o = payload as { run_id: string; stream: string; chunk: string };
+      // A script's stdout is the answer; instruction skills stream through the hooks instead.
+      if (o.run_id === run.run_id && o.stream === 'stdout' && !modelDriven) delta(o.chunk);
+    }
+  });
+  const current = () => turn.steps.find((s) => s.id === runStep.id) ?? runStep;
+  const result = await run.done;
+  stop();
+  // An instruction skill that could not start for want of a model says so as a status.
+  if (
+    result.status === 'failure' &&
+    !modelDriven &&
+    /a model/.test(result.error ?? '') &&
+    'error' in (await deps.model())
+  ) {
+    upsert({
+      ...current(),
+      name: result.skill,
+      status: 'failure',
+      ...(result.error ? { error: result.error } : {}),
+    });
+    turn.skill = result.skill;
+    return finish(turn, 'no_model', result.error ?? NO_MODEL_ANSWER, true);
+  }
+  signal.removeEventListener('abort', onAbort);
+  turn.skill = result.skill;
+  // Direct skills and runs that printed nothing while streaming: the result is the answer.
+  if (!turn.answer.trim() && result.output) delta(result.output);
+  upsert({
+    ...current(),
+    name: result.skill,
+    status: result.status,
+    sandbox: result.sandbox,
+    output: result.output.slice(0, 4000),
+    ...(result.error ? { error: result.error } : {}),
+  });
+  return finish(turn, result.status, result.error ?? undefined);
+}
+
+function finish(turn: ChatTurn, status: ChatTurnStatus, error?: string, asAnswer = false): ChatTurn {
+  turn.status = status;
+  if (error && status !== 'success') turn.error = error;
+  if (asAnswer && error && !turn.answer) turn.answer = error;
+  turn.finished_at = new Date().toISOString();
+  return turn;
+}

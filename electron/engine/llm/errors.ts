@@ -1,0 +1,168 @@
+import { APICallError, RetryError } from 'ai';
+
+/** What went wrong talking to a model, sorted the way the user acts on it. */
+export type ModelErrorKind =
+  | 'unauthorized' // 401/403: the key
+  | 'unreachable' // nothing answered at the base URL
+  | 'dropped' // the connection closed mid-answer
+  | 'timeout'
+  | 'aborted' // Stop, or the caller's signal
+  | 'http' // any other HTTP error status
+  | 'error';
+
+export interface ModelErrorInfo {
+  kind: ModelErrorKind;
+  /** One sentence for the user, the key redacted. */
+  message: string;
+  /** The HTTP status, when the server answered with one. */
+  status?: number;
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found (DNS lookup failed)',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+};
+
+/** Every error in a `cause` chain (bounded: chains can be cyclic). */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let current = error; current && chain.length < 8; current = (current as { cause?: unknown }).cause) {
+    chain.push(current);
+  }
+  return chain;
+}
+
+const codeOf = (error: unknown) => {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+const nameOf = (error: unknown) =>
+  error instanceof Error || error instanceof DOMException ? error.name : '';
+
+/** The server's own words from an OpenAI or Anthropic error body, when it sent one. */
+function serverMessage(body: string | undefined, fallback: string): string {
+  if (body) {
+    try {
+      const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
+      const message =
+        typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
+      if (typeof message === 'string' && message.trim()) return message.trim();
+    } catch {
+      if (body.trim() && body.length < 300) return body.trim();
+    }
+  }
+  return fallback;
+}
+
+/**
+ * One sentence for an HTTP error status from `url`, the way `describeModelError` words it;
+ * also used for plain `fetch` calls (`/v1/models`) that have no `APICallError`.
+ */
+export function describeHttpError(
+  status: number,
+  body: string | undefined,
+  url: string,
+  hasKey: boolean,
+): ModelErrorInfo {
+  const said = serverMessage(body, '');
+  const tail = said ? ` (${said})` : '';
+  if (status === 401 || status === 403) {
+    const what = hasKey
+      ? `${status}: the key was refused by ${url}`
+      : `${status}: ${url} wants an API key and none is set`;
+    return { kind: 'unauthorized', status, message: `${what}${tail}.` };
+  }
+  if (status === 404) {
+    return { kind: 'http', status, message: `404 from ${url}${tail}: check the base URL and the model id.` };
+  }
+  if (status === 429)
+    return { kind: 'http', status, message: `429: ${url} is rate-limiting requests${tail}; wait and retry.` };
+  if (status >= 500)
+    return { kind: 'http', status, message: `${status}: the server at ${url} failed${tail}.` };
+  return { kind: 'http', status, message: `${status} from ${url}${tail}.` };
+}
+
+export interface DescribeContext {
+  /** The endpoint's base URL, named in the message. */
+  baseURL: string;
+  /** Whether a key was sent: a 401 then means it was refused, not missing. */
+  hasKey: boolean;
+  /** Removed from the message wherever a server echoed it. */
+  apiKey?: string;
+}
+
+/** Replace every occurrence of `secret` (and of its long prefixes some servers echo) with `***`. */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret || secret.length < 4) return text;
+  let result = text.split(secret).join('***');
+  // OpenAI echoes keys as `sk-abc***xyz`: take out any 8+ character prefix that leaked too.
+  for (let length = Math.min(secret.length - 1, 24); length >= 8; length -= 1) {
+    result = result.split(secret.slice(0, length)).join('***');
+  }
+  return result;
+}
+
+/**
+ * Turns whatever a model call threw (AI SDK `APICallError`, `RetryError`, fetch failures,
+ * aborts, a stream dropped mid-way) into a kind and one clear sentence, the key redacted.
+ * The agent loop uses it for a turn's error; `testConnection` for its result line.
+ */
+export function describeModelError(error: unknown, context: DescribeContext): ModelErrorInfo {
+  const info = describeUnredacted(RetryError.isInstance(error) ? error.lastError : error, context);
+  return { ...info, message: redact(info.message, context.apiKey) };
+}
+
+function describeUnredacted(error: unknown, { baseURL, hasKey }: DescribeContext): ModelErrorInfo {
+  const chain = causes(error);
+  if (chain.some((e) => nameOf(e) === 'TimeoutError')) {
+    return { kind: 'timeout', message: `${baseURL} did not answer in time.` };
+  }
+  if (chain.some((e) => nameOf(e) === 'AbortError' || nameOf(e) === 'ResponseAborted')) {
+    return { kind: 'aborted', message: 'Stopped.' };
+  }
+  const api = chain.find((e) => APICallError.isInstance(e));
+  if (api && api.statusCode !== undefined && api.statusCode >= 400) {
+    return describeHttpError(api.statusCode, api.responseBody, baseURL, hasKey);
+  }
+  const network = chain
+    .map(codeOf)
+    .find((code) => code && (code in NETWORK_CODES || code === 'UND_ERR_SOCKET'));
+  // A 200 whose body broke off: the answer had started (undici: "terminated", "other side closed").
+  if (api?.statusCode === 200 || network === 'UND_ERR_SOCKET') {
+    const detail = chain
+      .map((e) => (e as Error)?.message)
+      .find((m) => m && m !== 'terminated' && !m.startsWith('Failed'));
+    return {
+      kind: 'dropped',
+      message: `The connection to ${baseURL} dropped mid-answer${detail ? ` (${detail})` : ''}.`,
+    };
+  }
+  if (network) {
+    return { kind: 'unreachable', message: `Could not reach ${baseURL}: ${NETWORK_CODES[network]}.` };
+  }
+  if (api) {
+    const why = api.message.replace(/^Cannot connect to API: /, '');
+    return { kind: 'unreachable', message: `Could not reach ${baseURL}: ${why}.` };
+  }
+  // Plain fetch (the model list): "fetch failed" says nothing, its cause says what happened.
+  const fetchFailed = chain.findIndex((e) => e instanceof TypeError && e.message === 'fetch failed');
+  if (fetchFailed >= 0) {
+    const cause = (chain[fetchFailed + 1] as Error | undefined)?.message;
+    const why =
+      cause === 'bad port'
+        ? 'its port is one browsers and fetch refuse to use (a “bad port”); run the server on another port'
+        : (cause ?? 'the request failed');
+    return { kind: 'unreachable', message: `Could not reach ${baseURL}: ${why}.` };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'error', message: `The model call to ${baseURL} failed: ${message}` };
+}

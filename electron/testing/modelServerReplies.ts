@@ -1,0 +1,228 @@
+// What the scripted model server sends, byte for byte in OpenAI's shapes: the SSE chunks of
+// a streamed chat completion, a non-streamed completion, and deterministic embeddings.
+
+/** One tool call the scripted model makes. */
+export interface ScriptedToolCall {
+  /** Default `call_<request>_<n>`. */
+  id?: string;
+  name: string;
+  /** JSON text (sent as is, even malformed) or an object (stringified). Streamed in 3 pieces. */
+  arguments: string | Record<string, unknown>;
+}
+
+/** One scripted answer to a `/v1/chat/completions` request. */
+export interface ScriptedReply {
+  /** The answer; an array gives the exact pieces it streams in (default: word by word). */
+  text?: string | string[];
+  toolCalls?: ScriptedToolCall[];
+  /** Default `tool_calls` when there are tool calls, else `stop`. */
+  finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter';
+  /** Default: about one token per 4 characters of the request's messages and of the answer. */
+  usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Milliseconds before each streamed chunk (before the body when not streamed). */
+  delayMs?: number;
+  /** Destroy the socket after this many chunks past the role chunk: a stream dropped mid-way. */
+  dropAfter?: number;
+  /** Answer with this HTTP status and OpenAI's error JSON instead. */
+  error?: { status: number; message: string; type?: string; code?: string | null };
+}
+
+/** An OpenAI chat message as requests carry it. */
+export interface ChatMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+  content?: string | null | Array<{ type: string; text?: string }>;
+  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+}
+
+/** The body of a `/v1/chat/completions` request, as received. */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  tools?: Array<{ type: 'function'; function: { name: string; description?: string; parameters?: unknown } }>;
+  [field: string]: unknown;
+}
+
+/** A message's text, whether `content` is a string or a list of parts. */
+export function messageText(message: ChatMessage): string {
+  if (typeof message.content === 'string') return message.content;
+  return (message.content ?? []).map((part) => part.text ?? '').join('');
+}
+
+/**
+ * Everything a request told the model, as one string: each message's role and text, tool
+ * calls and tool results. For assertions like "the first request holds skill A's body and
+ * no other skill's".
+ */
+export function requestText(request: ChatRequest): string {
+  return request.messages
+    .map((message) => {
+      const calls = (message.tool_calls ?? []).map((c) => `${c.function.name}(${c.function.arguments})`);
+      return [`[${message.role}]`, messageText(message), ...calls].filter(Boolean).join(' ');
+    })
+    .join('\n');
+}
+
+export const openAiError = (status: number, message: string, type?: string, code?: string | null) => ({
+  error: {
+    message,
+    type:
+      type ??
+      (status === 401 ? 'invalid_request_error' : status >= 500 ? 'server_error' : 'invalid_request_error'),
+    param: null,
+    code: code ?? (status === 401 ? 'invalid_api_key' : null),
+  },
+});
+
+const tokens = (text: string) => Math.ceil(text.length / 4);
+
+/** Word-sized pieces that keep their whitespace, so joining them gives the text back. */
+export const textPieces = (text: string | string[] | undefined): string[] =>
+  Array.isArray(text) ? text : (text?.match(/\s*\S+\s*/g) ?? (text ? [text] : []));
+
+function splitInThree(text: string): string[] {
+  if (text.length < 3) return [text];
+  const third = Math.ceil(text.length / 3);
+  return [text.slice(0, third), text.slice(third, 2 * third), text.slice(2 * third)];
+}
+
+interface ResolvedCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+const resolveCalls = (reply: ScriptedReply, index: number): ResolvedCall[] =>
+  (reply.toolCalls ?? []).map((call, n) => ({
+    id: call.id ?? `call_${index}_${n}`,
+    name: call.name,
+    arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+  }));
+
+function usageOf(reply: ScriptedReply, request: ChatRequest, calls: ResolvedCall[]) {
+  const answer = textPieces(reply.text).join('') + calls.map((c) => c.name + c.arguments).join('');
+  const usage = reply.usage ?? {
+    prompt_tokens: tokens(JSON.stringify(request.messages ?? [])),
+    completion_tokens: tokens(answer),
+  };
+  return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+}
+
+const finishOf = (reply: ScriptedReply, calls: ResolvedCall[]) =>
+  reply.finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop');
+
+/** The `data:` payloads of a streamed completion, in order, `[DONE]` last. */
+export function streamChunks(reply: ScriptedReply, request: ChatRequest, index: number): string[] {
+  const calls = resolveCalls(reply, index);
+  const withUsage = request.stream_options?.include_usage === true;
+  const base = {
+    id: `chatcmpl-scripted-${index}`,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: request.model,
+    system_fingerprint: 'fp_scripted',
+  };
+  // OpenAI sends `usage: null` on every chunk but the last when usage was asked for.
+  const chunk = (delta: object, finishReason: string | null = null) =>
+    JSON.stringify({
+      ...base,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      ...(withUsage && { usage: null }),
+    });
+  const chunks = [chunk({ role: 'assistant', content: '', refusal: null })];
+  for (const piece of textPieces(reply.text)) chunks.push(chunk({ content: piece }));
+  calls.forEach((call, n) => {
+    chunks.push(
+      chunk({
+        tool_calls: [
+          { index: n, id: call.id, type: 'function', function: { name: call.name, arguments: '' } },
+        ],
+      }),
+    );
+    for (const piece of splitInThree(call.arguments)) {
+      chunks.push(chunk({ tool_calls: [{ index: n, function: { arguments: piece } }] }));
+    }
+  });
+  chunks.push(chunk({}, finishOf(reply, calls)));
+  if (withUsage) chunks.push(JSON.stringify({ ...base, choices: [], usage: usageOf(reply, request, calls) }));
+  chunks.push('[DONE]');
+  return chunks;
+}
+
+/** A non-streamed `chat.completion` body. */
+export function completionBody(reply: ScriptedReply, request: ChatRequest, index: number) {
+  const calls = resolveCalls(reply, index);
+  const text = textPieces(reply.text).join('');
+  return {
+    id: `chatcmpl-scripted-${index}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: request.model,
+    system_fingerprint: 'fp_scripted',
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: text || (calls.length > 0 ? null : ''),
+          refusal: null,
+          ...(calls.length > 0 && {
+            tool_calls: calls.map((call) => ({
+              id: call.id,
+              type: 'function',
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          }),
+        },
+        logprobs: null,
+        finish_reason: finishOf(reply, calls),
+      },
+    ],
+    usage: usageOf(reply, request, calls),
+  };
+}
+
+/** Lower-case words; CJK runs count one token per character, so `发票` shares tokens with `开发票`. */
+export function embeddingTokens(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.flatMap((word) =>
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(word)
+      ? [...word]
+      : [word],
+  );
+}
+
+/** FNV-1a, 32-bit: stable across runs and machines. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(text, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * A hashed bag of words, L2-normalized: texts sharing words have a cosine similarity
+ * above texts sharing none (0 unless two words collide in `dimensions` buckets).
+ */
+export function hashEmbedding(text: string, dimensions = 64): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const token of embeddingTokens(text)) vector[fnv1a(token) % dimensions] += 1;
+  const norm = Math.hypot(...vector);
+  return norm === 0 ? vector : vector.map((value) => value / norm);
+}
+
+/** A `/v1/embeddings` body for `input` (a string or a list), in float or base64 encoding. */
+export function embeddingsBody(input: string | string[], model: string, dimensions: number, base64: boolean) {
+  const texts = Array.isArray(input) ? input : [input];
+  const data = texts.map((text, index) => {
+    const vector = hashEmbedding(text, dimensions);
+    return {
+      object: 'embedding',
+      index,
+      embedding: base64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector,
+    };
+  });
+  const promptTokens = texts.reduce((sum, text) => sum + embeddingTokens(text).length, 0);
+  return { object: 'list', data, model, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } };
+}

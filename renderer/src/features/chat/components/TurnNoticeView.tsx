@@ -1,0 +1,61 @@
+import type { ChatTurn } from '../../../../../shared/contract';
+import { InlineCode } from '../../../ui/InlineCode';
+import { ErrorIcon, InfoIcon, RefreshIcon, SlidersIcon, WarningIcon } from '../../../ui/icons';
+import { needsModel, turnNotice } from '../turnView';
+
+interface TurnNoticeViewProps {
+  turn: ChatTurn;
+  /** Retry is offered on the last turn only: `chat.resend` replaces the last turn. */
+  canRetry: boolean;
+  onRetry(): void;
+}
+
+/** Where the model settings live (the Model section arrives with the providers). */
+const MODEL_SETTINGS = '#settings/model';
+
+/** What went wrong with a turn and what to do next: open the model settings, retry, edit. */
+export function TurnNoticeView({ turn, canRetry, onRetry }: TurnNoticeViewProps) {
+  const notice = turnNotice(turn);
+  if (!notice) return null;
+  const Icon = notice.tone === 'red' ? ErrorIcon : notice.tone === 'amber' ? WarningIcon : InfoIcon;
+  const model = needsModel(turn);
+  const error = turn.error && turn.error !== 'Stopped.' ? turn.error : '';
+  return (
+    <div
+      className={`turn-notice tone-${notice.tone}`}
+      role={notice.tone === 'neutral' ? 'status' : 'alert'}
+      data-testid={model ? 'no-model' : 'turn-notice'}
+      data-status={turn.status}
+    >
+      <Icon size={15} />
+      <div className="turn-notice__body">
+        <strong>{notice.title}</strong>
+        {error && (
+          <p className="turn-notice__error">
+            <InlineCode text={error} />
+          </p>
+        )}
+        {/* The engine's no-model message already says where to go; the hint would repeat it. */}
+        {!(model && error) && <p className="turn-notice__hint">{notice.hint}</p>}
+        <div className="turn-notice__actions">
+          {model && (
+            <a
+              className="button button--small button--primary"
+              href={MODEL_SETTINGS}
+              data-testid="open-model-settings"
+            >
+              <SlidersIcon size={13} />
+              Open model settings
+            </a>
+          )}
+          {notice.retry && canRetry && (
+            <button type="button" className="button button--small" onClick={onRetry} data-testid="turn-retry">
+              <RefreshIcon size={13} />
+              Retry
+            </button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import type { ChatStep, ChatTurn } from '../../../../shared/contract';
+import type { Tone } from '../../ui/Badge';
+
+/** The routing chip on an answer: the skill that answered and its score, or plain chat. */
+export interface RouteChip {
+  label: string;
+  /** The routed primary's score; null for plain chat. */
+  score: number | null;
+  /** The answering skill is not the router's primary: the fallback chain took over. */
+  fallback: boolean;
+  /** How the primary was recalled (`forced` for `$name`). */
+  source: string | null;
+}
+
+export function routeChip(turn: ChatTurn): RouteChip {
+  const { plan, candidates } = turn.route;
+  const primary = candidates.find((c) => c.id === plan.primary_id);
+  const skill = turn.skill ?? plan.primary;
+  if (!skill) return { label: 'plain chat', score: null, fallback: false, source: null };
+  const answered = candidates.find((c) => c.name === skill);
+  return {
+    label: skill,
+    score: (answered ?? primary)?.score ?? null,
+    fallback: plan.primary !== null && skill !== plan.primary,
+    source: (answered ?? primary)?.source ?? null,
+  };
+}
+
+/** The "no model configured" case: plain chat, or a skill that follows instructions. */
+export function needsModel(turn: Pick<ChatTurn, 'status' | 'error'>): boolean {
+  if (turn.status === 'no_model') return true;
+  // Older saved turns ended an instruction skill without a model as a plain `failure`.
+  return turn.status === 'failure' && /no model (is )?configured|needs a model/i.test(turn.error ?? '');
+}
+
+export interface TurnNotice {
+  tone: 'red' | 'amber' | 'neutral';
+  title: string;
+  /** What to do next, in one sentence. */
+  hint: string;
+  retry: boolean;
+}
+
+const NO_MODEL_NOTICE: TurnNotice = {
+  tone: 'amber',
+  title: 'No model is configured',
+  hint: 'Open Settings → Model to add one, or name a script skill with $skill-name: those run without a model.',
+  retry: true,
+};
+
+/** What an unfinished or failed turn tells the user, and whether Retry is offered. */
+export function turnNotice(turn: ChatTurn): TurnNotice | null {
+  switch (turn.status) {
+    case 'running':
+    case 'success':
+      return null;
+    case 'no_model':
+      return turn.skill ? { ...NO_MODEL_NOTICE, title: 'This skill needs a model' } : NO_MODEL_NOTICE;
+    case 'cancelled':
+      return {
+        tone: 'neutral',
+        title: 'Stopped',
+        hint: 'What streamed is kept. Retry to run it again.',
+        retry: true,
+      };
+    case 'denied':
+      return {
+        tone: 'amber',
+        title: 'A step was denied',
+        hint: 'Nothing that needed approval ran. Retry to be asked again.',
+        retry: true,
+      };
+    case 'blocked':
+      return {
+        tone: 'red',
+        title: 'The sandbox blocked the run',
+        hint: 'Open the run to see what it tried and allow that path or host for this skill, then retry.',
+        retry: true,
+      };
+    case 'timeout':
+      return {
+        tone: 'red',
+        title: 'The run took too long',
+        hint: 'Retry, or raise the skill’s timeout in its skill.yaml if it needs more time.',
+        retry: true,
+      };
+    case 'failure':
+    case 'error':
+      if (needsModel(turn)) return { ...NO_MODEL_NOTICE, title: 'This skill needs a model' };
+      return {
+        tone: 'red',
+        title: turn.status === 'error' ? 'The answer broke off' : 'The skill failed',
+        hint: 'Retry, or edit your message and send it again. The run shows the full output.',
+        retry: true,
+      };
+  }
+}
+
+export const STEP_TONE: Record<ChatStep['status'], Tone> = {
+  running: 'blue',
+  waiting: 'amber',
+  success: 'green',
+  allowed: 'green',
+  failure: 'red',
+  error: 'red',
+  denied: 'red',
+  blocked: 'red',
+  timeout: 'red',
+  refused: 'red',
+  cancelled: 'neutral',
+};
+
+/** A tool call's arguments on one line for the card header; the card shows them in full. */
+export function argumentsSummary(input: unknown): string {
+  if (input === undefined || input === null) return '';
+  if (typeof input !== 'object') return String(input);
+  const entries = Object.entries(input as Record<string, unknown>);
+  if (entries.length === 0) return '';
+  const text = entries
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+  return text.length > 90 ? `${text.slice(0, 89)}…` : text;
+}

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatTurn } from '../../shared/contract';
+import { buildCliBundle } from '../testing/cliBundle';
+import { envWithoutModel, tempDir, writeTree } from '../testing/fixtures';
+import { requestText, startModelServer, type ModelServer } from '../testing/modelServer';
+
+// DESIGN §7 `skilldeck chat` and `skilldeck repair` as real processes, the model a scripted
+// OpenAI-compatible server on loopback reached through OPENAI_BASE_URL like any provider.
+const root = tempDir('skilldeck-cli-chat-');
+const cli = path.join(root, 'cli.cjs');
+const skills = path.join(root, 'skills');
+const data = path.join(root, 'data');
+let server: ModelServer;
+
+beforeAll(async () => {
+  await buildCliBundle(cli);
+  server = await startModelServer({ apiKey: 'k', models: ['m'] });
+  writeTree(skills, {
+    'tone-check/SKILL.md':
+      '---\nname: tone-check\ndescription: Checks the tone of a paragraph against the house voice.\n---\n# Tone check\n\nRead references/voice.md, then judge the text.\n',
+    'tone-check/references/voice.md': 'Warm, short sentences.\n',
+    'expense-total/SKILL.md':
+      '---\nname: expense-total\ndescription: Totals the expenses in a CSV export.\n---\n# Expense total\n\nRun scripts/total.py; INPUT_JSON holds `file`.\n',
+    'expense-total/skill.yaml': `entrypoints: [scripts/total.py]\npermissions: { filesystem: { read: ['${data}/**'] } }\nexecution_policy: { approval: auto }\n`,
+    'expense-total/scripts/total.py': [
+      'import csv, json, os',
+      'data = json.loads(os.environ["INPUT_JSON"])',
+      'rows = list(csv.DictReader(open(data["file"], newline="")))',
+      'print(f"read {len(rows)} rows")',
+      'total = 0.0',
+      'for row in rows:',
+      '    total += float(row["amount"])',
+      'print(f"total spent: {total:.2f}")',
+      '',
+    ].join('\n'),
+  });
+  writeTree(data, { 'expenses.csv': 'Date,Amount\n2024-01-01,12.50\n2024-01-02,7.25\n' });
+}, 60_000);
+
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+function cliRun(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [cli, ...args, '--no-default-paths', '--skills', skills], {
+    env: {
+      ...envWithoutModel(),
+      SKILLDECK_HOME: path.join(root, 'home'),
+      HOME: root,
+      OPENAI_BASE_URL: server.baseURL,
+      OPENAI_API_KEY: 'k',
+      SKILLDECK_MODEL: 'm',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('skilldeck chat --json', () => {
+  it('routes, runs the instruction skill with its tools, and prints the DESIGN §7 turn', async () => {
+    server.enqueue(
+      {
+        toolCalls: [{ name: 'read_skill_file', arguments: { path: 'references/voice.md' } }],
+        usage: { prompt_tokens: 300, completion_tokens: 20 },
+      },
+      { text: 'The tone is warm enough.', usage: { prompt_tokens: 340, completion_tokens: 7 } },
+    );
+    const { code, stdout } = await cliRun(['chat', '$tone-check is "Hi there, friend" on voice?', '--json']);
+    const turn = ChatTurn.parse(JSON.parse(stdout));
+    expect(code).toBe(0);
+    expect(turn).toMatchObject({
+      status: 'success',
+      answer: 'The tone is warm enough.',
+      usage: { input_tokens: 640, output_tokens: 27 },
+    });
+    expect(turn.route.plan.primary).toBe('tone-check');
+    expect(turn.steps.map((s) => [s.kind, s.name, s.status])).toEqual(
+      expect.arrayContaining([
+        ['tool', 'read_skill_file', 'success'],
+        ['run', 'tone-check', 'success'],
+      ]),
+    );
+    expect(requestText(server.chatRequests().at(-2)!)).toContain('Read references/voice.md');
+  });
+});
+
+describe('skilldeck repair --json', () => {
+  const task = [
+    'repair',
+    'expense-total',
+    'how much did I spend?',
+    '--input',
+    JSON.stringify({ file: path.join(data, 'expenses.csv') }),
+  ];
+
+  it('proposes the model’s fix, proves it by replay, and changes nothing without --apply', async () => {
+    const before = fs.readFileSync(path.join(skills, 'expense-total/scripts/total.py'), 'utf8');
+    server.enqueue({
+      text: [
+        'ROOT_CAUSE: The header is now "Amount" but the script reads "amount".\n',
+        'EXPECTED_EFFECT: The script finds the column and prints the total.\n',
+        '```diff\n--- a/scripts/total.py\n+++ b/scripts/total.py\n@@ -5,4 +5,4 @@\n print(f"read {len(rows)} rows")\n total = 0.0\n for row in rows:\n-    total += float(row["amount"])\n+    total += float(row["Amount"])\n```\n',
+      ],
+    });
+    const { code, stdout } = await cliRun([...task, '--json']);
+    const report = JSON.parse(stdout) as {
+      eligible: boolean;
+      reason: string;
+      proposals: { patched_files: string[]; replay: { status: string; output: string } }[];
+      applied: unknown;
+    };
+    expect(report.eligible).toBe(true);
+    expect(report.proposals).toHaveLength(1);
+    expect(report.proposals[0].patched_files).toEqual(['scripts/total.py']);
+    expect(report.proposals[0].replay).toMatchObject({ status: 'success' });
+    expect(report.proposals[0].replay.output).toContain('total spent: 19.75');
+    expect(report.applied).toBeNull();
+    expect(code).toBe(0);
+    expect(fs.readFileSync(path.join(skills, 'expense-total/scripts/total.py'), 'utf8')).toBe(before);
+  });
+
+  it('says why a failure is not repairable (a missing input file is not the skill’s fault)', async () => {
+    const { stdout } = await cliRun([
+      'repair',
+      'expense-total',
+      'total',
+      '--input',
+      '{"file": "/nowhere.csv"}',
+      '--json',
+    ]);
+    const report = JSON.parse(stdout) as { eligible: boolean; reason: string; run: { status: string } };
+    expect(report.eligible).toBe(false);
+    expect(report.run.status).toBe('failure');
+    expect(report.reason).toMatch(/^The input names \/nowhere\.csv, which could not be found/);
+  });
+});

@@ -1,0 +1,123 @@
+import type { RepairProposal, RepairRevision, RunResult } from '../../shared/contract';
+import { repairReport } from '../engine/repair';
+import { answerApprovals } from './approve';
+import { findSkill, openEngine, type DiscoveryFlags } from './context';
+
+export interface RepairFlags extends DiscoveryFlags {
+  json: boolean;
+  apply: boolean;
+  deny: boolean;
+  entry?: string;
+  input?: string;
+}
+
+const USAGE =
+  'usage: skilldeck repair SKILL "TASK" [--skills DIR]… [--no-default-paths] [--apply] [--deny] [--entry NAME] [--input JSON] [--json]\n';
+
+/** The proposal to apply: the first whose replay passed, else none (never apply an unproven patch). */
+const proven = (proposals: RepairProposal[]) => proposals.find((p) => p.replay.verdict === 'passes');
+
+function printProposal(p: RepairProposal): void {
+  process.stdout.write(
+    [
+      `── proposal (${p.source}) · ${p.patched_files.join(', ')}`,
+      `   error:    ${p.error_signature}`,
+      `   cause:    ${p.root_cause}`,
+      `   expected: ${p.expected_effect}`,
+      `   replay:   ${p.replay.verdict}${p.replay.error ? ` — ${p.replay.error.split('\n')[0]}` : ''}`,
+      p.diff,
+      '',
+    ].join('\n'),
+  );
+}
+
+/**
+ * `repair SKILL "TASK"` (DESIGN §7): run the task; on an eligible failure, propose patches,
+ * replay each against a patched scratch copy, and print them. Invoking repair is the consent
+ * to run this task (its replays too) inside the skill's declared permissions and sandbox;
+ * `--deny` refuses instead. Without `--apply` nothing in the skill changes; with it, the
+ * first proposal whose replay passed is applied (a revision that `repair.undo` reverts) and
+ * the task is run again.
+ */
+export async function repairCommand(
+  skill: string | undefined,
+  task: string,
+  flags: RepairFlags,
+): Promise<number> {
+  if (!skill) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  let input: Record<string, unknown> | undefined;
+  if (flags.input !== undefined) {
+    try {
+      const value: unknown = JSON.parse(flags.input);
+      if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
+      input = value as Record<string, unknown>;
+    } catch {
+      process.stderr.write(`--input must be a JSON object.\n${USAGE}`);
+      return 2;
+    }
+  }
+  const engine = await openEngine(flags);
+  try {
+    const match = findSkill(engine, skill);
+    if (!match) {
+      process.stderr.write(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.\n`);
+      return 2;
+    }
+    const stop = answerApprovals(engine, flags.deny ? 'deny' : 'approve', true);
+    const run: RunResult = await engine.execution.start({
+      id: match.id,
+      task,
+      ...(flags.entry ? { entrypoint: flags.entry } : {}),
+      ...(input ? { input } : {}),
+    }).done;
+    if (run.status === 'success') {
+      stop();
+      const report = { eligible: false, reason: 'The run succeeded: there is nothing to repair.', run };
+      if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+      else process.stdout.write(`${report.reason}\n${run.output}\n`);
+      return 0;
+    }
+    const record = engine.execution.get(run.run_id);
+    const outcome = await engine.repair.repair({
+      run,
+      skillDir: run.skill_id,
+      task,
+      input: record.input,
+      replay: (dir) => engine.execution.replay(record, dir),
+    });
+    let applied: RepairRevision | null = null;
+    let retry: RunResult | undefined;
+    const best = proven(outcome.proposals);
+    if (flags.apply && best) {
+      applied = await engine.repair.apply(best.id);
+      await engine.reloadSkills();
+      const again = findSkill(engine, match.name);
+      if (again)
+        retry = await engine.execution.start({
+          id: again.id,
+          task,
+          ...(flags.entry ? { entrypoint: flags.entry } : {}),
+          ...(input ? { input } : {}),
+        }).done;
+    }
+    stop();
+    const report = { ...repairReport(outcome, run, applied), ...(retry ? { retry } : {}) };
+    if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else {
+      process.stdout.write(`${report.reason}\n\n`);
+      outcome.proposals.forEach(printProposal);
+      if (flags.apply && !best && report.eligible)
+        process.stdout.write('Nothing applied: no proposal passed its replay.\n');
+      if (applied)
+        process.stdout.write(
+          `Applied as revision ${applied.revision}; the task ran again: ${retry?.status}.\n`,
+        );
+    }
+    return report.eligible && (!flags.apply || retry?.status === 'success') ? 0 : 1;
+  } finally {
+    await engine.close();
+  }
+}

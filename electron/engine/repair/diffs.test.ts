@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { RepairProposal } from '../../../shared/contract';
+import {
+  applyFilePatch,
+  cleanRelPath,
+  extractDiff,
+  numberHunks,
+  parseUnifiedDiff,
+  renderDiff,
+} from './diffs';
+import { parseModelAnswer } from './prompt';
+import { selectChanges } from './selection';
+import type { SkillSnapshot } from './snapshot';
+
+const DIFF = '--- a/SKILL.md\n+++ b/SKILL.md\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n d\n';
+
+describe('reading a diff out of a model answer', () => {
+  it('takes the fenced diff block (diff or patch), else an unfenced one, else nothing', () => {
+    expect(extractDiff(`Here:\n\`\`\`diff\n${DIFF}\`\`\`\nDone.`)).toBe(DIFF);
+    expect(extractDiff(`\`\`\`patch\n${DIFF}\`\`\``)).toBe(DIFF);
+    expect(extractDiff(`Change this:\n${DIFF}`)).toBe(DIFF);
+    expect(extractDiff('```python\nprint(1)\n```')).toBeNull();
+  });
+
+  it('reads labelled lines (bold too) or JSON for root cause and expected effect', () => {
+    const labelled = parseModelAnswer(
+      `**ROOT_CAUSE:** wrong column\nEXPECTED_EFFECT: it passes\n\`\`\`diff\n${DIFF}\`\`\``,
+    );
+    expect(labelled).toMatchObject({ ok: true, root_cause: 'wrong column', expected_effect: 'it passes' });
+    const json = parseModelAnswer(
+      `{"root_cause": "a \\"quoted\\" cause", "expected_effect": "e"}\n\`\`\`diff\n${DIFF}\`\`\``,
+    );
+    expect(json).toMatchObject({ ok: true, root_cause: 'a "quoted" cause', expected_effect: 'e' });
+    expect(parseModelAnswer(`\`\`\`diff\n${DIFF}\`\`\``)).toMatchObject({
+      ok: true,
+      root_cause: 'Not stated by the model.',
+    });
+  });
+
+  it('turns garbage, NO_FIX, empty and non-text answers into a clear reason, never a throw', () => {
+    expect(parseModelAnswer('NO_FIX: the API is down')).toEqual({
+      ok: false,
+      reason: 'The model found no fix inside the skill: the API is down',
+    });
+    for (const junk of [
+      '',
+      'lol',
+      undefined,
+      42,
+      '```diff\n+++ nothing\n```',
+      '```diff\n@@ -1 +1 @@\n-a\n+b\n```',
+    ]) {
+      const r = parseModelAnswer(junk);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.reason).toMatch(/no usable diff|empty/);
+    }
+  });
+
+  it('recounts hunk headers models get wrong, and reads a bare blank line as empty context', () => {
+    const sloppy = '--- a/f.md\n+++ b/f.md\n@@ -1,9 +1,2 @@\n a\n\n-b\n+c\n';
+    const parsed = parseUnifiedDiff(sloppy);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(applyFilePatch('a\n\nb\n', parsed.files[0].hunks)).toBe('a\n\nc\n');
+  });
+
+  it('a hunk whose context does not match does not apply', () => {
+    const parsed = parseUnifiedDiff(DIFF);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    expect(applyFilePatch('a\nx\nd\n', parsed.files[0].hunks)).toBeNull();
+  });
+
+  it('refuses absolute, home, drive-letter, backslash and ".." paths', () => {
+    for (const p of ['/etc/passwd', '~/x', 'C:/x', 'scripts\\x.py', 'references/../../x'])
+      expect(cleanRelPath(p).ok).toBe(false);
+    expect(cleanRelPath('./references//a.md')).toEqual({ ok: true, path: 'references/a.md' });
+  });
+});
+
+describe('per-hunk selection', () => {
+  it('keeps only the accepted hunks and the file line ends (CRLF)', () => {
+    const lines = Array.from({ length: 20 }, (_v, i) => `line ${i}`);
+    const before = `${lines.join('\r\n')}\r\n`;
+    const after = before.replace('line 2\r\n', 'line two\r\n').replace('line 17\r\n', 'line seventeen\r\n');
+    const changes = [{ path: 'references/r.md', before, after }];
+    const hunks = numberHunks(changes);
+    expect(hunks.map((h) => h.index)).toEqual([0, 1]);
+    const proposal = { files: changes, hunks } as unknown as RepairProposal;
+    const skill = { skillFile: 'SKILL.md' } as SkillSnapshot;
+    const [only] = selectChanges(proposal, skill, { accepted_hunks: [1] });
+    expect(only.after).toBe(before.replace('line 17\r\n', 'line seventeen\r\n'));
+    expect(selectChanges(proposal, skill, { accepted_hunks: [] })).toEqual([]);
+    expect(() => selectChanges(proposal, skill, { accepted_hunks: [5] })).toThrow(/Hunk 5 does not exist/);
+    expect(renderDiff(changes)).toContain('--- a/references/r.md\n+++ b/references/r.md\n@@ -1,6 +1,6 @@');
+  });
+});

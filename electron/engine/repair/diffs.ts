@@ -1,0 +1,243 @@
+import path from 'node:path';
+import { applyPatch, createTwoFilesPatch, parsePatch, structuredPatch, type StructuredPatchHunk } from 'diff';
+import type { ProposalHunk } from '../../../shared/contract';
+
+/** One file of a parsed unified diff, paths cleaned to skill-relative form. */
+export interface FilePatch {
+  /** Skill-relative `/` path (the new side's, or the old side's for a deletion). */
+  path: string;
+  /** The paths as the diff wrote them, for refusal messages. */
+  rawOld: string | null;
+  rawNew: string | null;
+  isCreate: boolean;
+  isDelete: boolean;
+  isRename: boolean;
+  oldMode?: string;
+  newMode?: string;
+  isBinary: boolean;
+  hunks: StructuredPatchHunk[];
+}
+
+/** A parsed diff, or why it could not be read. */
+export type ParsedDiff = { ok: true; files: FilePatch[] } | { ok: false; reason: string };
+
+/** One file's change as whole texts (null before: created). */
+export interface FileChange {
+  path: string;
+  before: string | null;
+  after: string;
+}
+
+/**
+ * The unified diff in a model's answer: the last fenced ```diff (or ```patch) block, else an
+ * unfenced block that starts with `--- ` / `diff --git`. Null when there is none.
+ */
+export function extractDiff(answer: string): string | null {
+  const fences = [
+    ...answer.matchAll(/```[ \t]*(?:diff|patch|udiff)[^\n]*\n([\s\S]*?)(?:\n```|$(?![\s\S]))/gi),
+  ];
+  const fenced = fences.map((m) => m[1]).filter((d) => /^(?:---|\+\+\+|@@|diff --git)/m.test(d));
+  if (fenced.length > 0) return `${fenced.join('\n')}\n`;
+  const start = answer.search(/^(?:diff --git |--- (?:a\/|\/dev\/null))/m);
+  if (start < 0) return null;
+  return `${answer
+    .slice(start)
+    .replace(/\n```[\s\S]*$/, '')
+    .replace(/\s+$/, '')}\n`;
+}
+
+/**
+ * Rewrites every hunk header's line counts from the lines that follow it (what
+ * `git apply --recount` does): models often miscount, and jsdiff rightly refuses a hunk
+ * whose header disagrees with its body. A blank line inside a hunk is read as an empty
+ * context line; blank lines that end a hunk are dropped.
+ */
+export function recountHunks(diff: string): string {
+  const lines = diff.replace(/\r\n/g, '\n').split('\n');
+  const out: string[] = [];
+  let i = 0;
+  const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$/;
+  const isFileHeader = (k: number) =>
+    lines[k].startsWith('diff --git ') ||
+    lines[k].startsWith('Index: ') ||
+    (lines[k].startsWith('--- ') && (lines[k + 1] ?? '').startsWith('+++ '));
+  while (i < lines.length) {
+    const m = header.exec(lines[i]);
+    if (!m) {
+      out.push(lines[i++]);
+      continue;
+    }
+    const body: string[] = [];
+    let j = i + 1;
+    while (j < lines.length && !header.test(lines[j]) && !isFileHeader(j)) {
+      const l = lines[j];
+      if (l === '') body.push(' ');
+      else if (/^[ +\-\\]/.test(l)) body.push(l);
+      else break;
+      j++;
+    }
+    while (body.length > 0 && body[body.length - 1] === ' ') body.pop();
+    const oldCount = body.filter((l) => l[0] === ' ' || l[0] === '-').length;
+    const newCount = body.filter((l) => l[0] === ' ' || l[0] === '+').length;
+    const oldStart = oldCount === 0 ? Math.max(0, Number(m[1])) : Math.max(1, Number(m[1]));
+    const newStart = newCount === 0 ? Math.max(0, Number(m[2])) : Math.max(1, Number(m[2]));
+    out.push(`@@ -${oldStart},${oldCount} +${newStart},${newCount} @@${m[3]}`, ...body);
+    i = j;
+  }
+  return out.join('\n');
+}
+
+/** `a/x` / `b/x` → `x`; `/dev/null` → null; a timestamp after a tab is dropped. */
+function cleanName(name: string | undefined, side: 'a' | 'b'): string | null {
+  if (name === undefined) return null;
+  const n = name
+    .split('\t')[0]
+    .trim()
+    .replace(/^"(.*)"$/, '$1');
+  if (n === '/dev/null' || n === '') return null;
+  return n.startsWith(`${side}/`) ? n.slice(2) : n;
+}
+
+/** Parses a unified diff with jsdiff (after `recountHunks`); never throws. */
+export function parseUnifiedDiff(diff: string): ParsedDiff {
+  let patches;
+  try {
+    patches = parsePatch(recountHunks(diff));
+  } catch (e) {
+    return {
+      ok: false,
+      reason: `The diff could not be parsed: ${e instanceof Error ? e.message : String(e)}.`,
+    };
+  }
+  const files: FilePatch[] = [];
+  for (const p of patches) {
+    if (p.hunks.length === 0 && p.oldFileName === undefined && p.newFileName === undefined) continue;
+    const rawOld = p.oldFileName ?? null;
+    const rawNew = p.newFileName ?? null;
+    const oldPath = cleanName(p.oldFileName, 'a');
+    const newPath = cleanName(p.newFileName, 'b');
+    const rel = newPath ?? oldPath;
+    if (rel === null)
+      return { ok: false, reason: 'A file in the diff has no `--- a/…` / `+++ b/…` header naming it.' };
+    files.push({
+      path: rel,
+      rawOld,
+      rawNew,
+      isCreate: !!p.isCreate || (oldPath === null && newPath !== null),
+      isDelete: !!p.isDelete || (newPath === null && oldPath !== null),
+      isRename: !!p.isRename || (oldPath !== null && newPath !== null && oldPath !== newPath),
+      oldMode: p.oldMode,
+      newMode: p.newMode,
+      isBinary: !!p.isBinary,
+      hunks: p.hunks,
+    });
+  }
+  if (files.length === 0) return { ok: false, reason: 'The diff names no file and has no hunks.' };
+  return { ok: true, files };
+}
+
+/**
+ * Checks a skill-relative path the way `readSkillFile` does: no absolute paths, drive
+ * letters, backslashes, NUL or `..`. Returns the clean path or why it is refused.
+ */
+export function cleanRelPath(p: string): { ok: true; path: string } | { ok: false; reason: string } {
+  const shown = JSON.stringify(p.slice(0, 200));
+  if (p.includes('\0')) return { ok: false, reason: `${shown} contains a NUL byte.` };
+  if (p.startsWith('/') || path.win32.isAbsolute(p) || /^[a-zA-Z]:/.test(p) || p.startsWith('~'))
+    return {
+      ok: false,
+      reason: `${shown} is an absolute path; patches use paths relative to the skill root.`,
+    };
+  if (p.includes('\\')) return { ok: false, reason: `${shown} contains a backslash; use "/" paths.` };
+  const segments = p.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.includes('..')) return { ok: false, reason: `${shown} leaves the skill folder with "..".` };
+  if (segments.length === 0) return { ok: false, reason: `${shown} names no file.` };
+  return { ok: true, path: segments.join('/') };
+}
+
+/**
+ * Applies a file's hunks (all, or those `keep` accepts, by their index within the file)
+ * to `source`. Line endings follow the file (jsdiff converts a LF patch for a CRLF file).
+ * Null when a hunk does not apply cleanly.
+ */
+export function applyFilePatch(
+  source: string,
+  hunks: StructuredPatchHunk[],
+  keep?: (i: number) => boolean,
+): string | null {
+  const chosen = keep ? hunks.filter((_h, i) => keep(i)) : hunks;
+  if (chosen.length === 0) return source;
+  const result = applyPatch(source, {
+    oldFileName: '',
+    newFileName: '',
+    oldHeader: '',
+    newHeader: '',
+    hunks: chosen,
+  });
+  return result === false ? null : result;
+}
+
+/** The hunks between two texts (3 lines of context, as `diff -u`). */
+export function hunksBetween(file: string, before: string | null, after: string): StructuredPatchHunk[] {
+  return structuredPatch(file, file, before ?? '', after, undefined, undefined, { context: 3 }).hunks;
+}
+
+/** Renders changes as one unified diff with `a/…` / `b/…` headers (what the user and the CLI see). */
+export function renderDiff(changes: FileChange[]): string {
+  return changes
+    .map((c) => {
+      const text = createTwoFilesPatch(
+        c.before === null ? '/dev/null' : `a/${c.path}`,
+        `b/${c.path}`,
+        c.before ?? '',
+        c.after,
+        undefined,
+        undefined,
+        { context: 3 },
+      );
+      // jsdiff starts with an `=====` separator line; unified diffs start at `---`.
+      return text.slice(text.indexOf('--- '));
+    })
+    .join('');
+}
+
+/** Every hunk of the changes, numbered globally in file order (per-hunk accept / reject). */
+export function numberHunks(changes: FileChange[]): ProposalHunk[] {
+  const out: ProposalHunk[] = [];
+  for (const c of changes) {
+    for (const h of hunksBetween(c.path, c.before, c.after)) {
+      out.push({
+        index: out.length,
+        file: c.path,
+        old_start: h.oldStart,
+        old_lines: h.oldLines,
+        new_start: h.newStart,
+        new_lines: h.newLines,
+        lines: h.lines,
+      });
+    }
+  }
+  return out;
+}
+
+/** Files, hunks and added lines of a set of changes. */
+export function diffStats(changes: FileChange[]): {
+  files: number;
+  hunks: number;
+  added: number;
+  removed: number;
+} {
+  let hunks = 0;
+  let added = 0;
+  let removed = 0;
+  for (const c of changes) {
+    for (const h of hunksBetween(c.path, c.before, c.after)) {
+      hunks++;
+      for (const l of h.lines) {
+        if (l[0] === '+') added++;
+        else if (l[0] === '-') removed++;
+      }
+    }
+  }
+  return { files: changes.length, hunks, added, removed };
+}

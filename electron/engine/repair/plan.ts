@@ -1,0 +1,82 @@
+import type { Eligibility, RunResult } from '../../../shared/contract';
+import { renderDiff, type FileChange } from './diffs';
+import type { Evidence } from './evidence';
+import { proposeFixes, type DraftProposal } from './fixers';
+import { resolvePatch, type Refusal } from './guards';
+import type { RepairLoopDeps, RepairRequest } from './loop';
+import { buildRepairPrompt, parseModelAnswer, peekInputFiles, type PriorAttempt } from './prompt';
+import type { SkillSnapshot } from './snapshot';
+
+/** The state of the skill the next attempt plans against (original + accepted attempts so far). */
+export interface Base {
+  run: RunResult;
+  eligibility: Eligibility;
+  evidence: Evidence;
+  skill: SkillSnapshot;
+  /** Changes relative to the original skill. */
+  changes: FileChange[];
+}
+
+export type Planned =
+  | { draft: DraftProposal; diffText: string }
+  /** A model diff the guards refused before anything was written. */
+  | { refused: Refusal; diffText: string; paths: string[] }
+  | { unusable: string; final: boolean };
+
+/** A deterministic fixer's proposal when one applies and was not tried yet, else the model's. */
+export async function plan(
+  base: Base,
+  req: RepairRequest,
+  deps: RepairLoopDeps,
+  prior: PriorAttempt[],
+  tried: Set<string>,
+): Promise<Planned> {
+  const ctx = {
+    run: base.run,
+    skill: base.skill,
+    evidence: base.evidence,
+    eligibility: base.eligibility,
+    input: req.input ?? {},
+  };
+  for (const draft of proposeFixes(ctx)) {
+    const key = `${draft.fixer}:${base.eligibility.error_signature}`;
+    if (tried.has(key)) continue;
+    tried.add(key);
+    return { draft, diffText: renderDiff(draft.changes) };
+  }
+  if (!deps.complete)
+    return {
+      unusable: 'No deterministic fix applies and no model is configured to propose one.',
+      final: true,
+    };
+  let answer: string;
+  try {
+    answer = await deps.complete(
+      buildRepairPrompt({
+        ...ctx,
+        task: req.task,
+        input: req.input,
+        prior,
+        inputPeeks: await peekInputFiles(base.run, req.input),
+      }),
+    );
+  } catch (e) {
+    return { unusable: `The model call failed: ${e instanceof Error ? e.message : String(e)}`, final: false };
+  }
+  const parsed = parseModelAnswer(answer);
+  if (!parsed.ok) return { unusable: parsed.reason, final: false };
+  const resolved = resolvePatch(base.skill, parsed.files);
+  if (!resolved.ok)
+    return { refused: resolved, diffText: parsed.diff, paths: parsed.files.map((f) => f.path) };
+  return {
+    draft: {
+      source: 'model',
+      error_signature: base.eligibility.error_signature,
+      root_cause: parsed.root_cause,
+      expected_effect: parsed.expected_effect,
+      changes: resolved.changes,
+      expect: { kind: 'pass' },
+    },
+    diffText: parsed.diff,
+  };
+}

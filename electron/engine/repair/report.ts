@@ -1,0 +1,55 @@
+import type { RepairOutcome, RepairRevision, RunResult } from '../../../shared/contract';
+
+/** The `skilldeck repair --json` shape (DESIGN §7). */
+export type RepairReport =
+  | {
+      eligible: true;
+      reason: string;
+      proposals: {
+        error_signature: string;
+        root_cause: string;
+        patched_files: string[];
+        expected_effect: string;
+        diff: string;
+        replay: { status: RunResult['status']; output: string; error: string | null };
+      }[];
+      /** The revision written by `--apply`, or null (without `--apply` nothing in the skill changes). */
+      applied: RepairRevision | null;
+    }
+  | {
+      eligible: false;
+      reason: string;
+      run: Pick<RunResult, 'status' | 'output' | 'error' | 'sandbox' | 'duration_ms'>;
+    };
+
+/** Turns a repair outcome into the DESIGN §7 `repair --json` output (for the CLI command). */
+export function repairReport(
+  outcome: RepairOutcome,
+  run: RunResult,
+  applied: RepairRevision | null,
+): RepairReport {
+  if (!outcome.eligibility.eligible) {
+    const { status, output, error, sandbox, duration_ms } = run;
+    return {
+      eligible: false,
+      reason: outcome.eligibility.reason,
+      run: { status, output, error, sandbox, duration_ms },
+    };
+  }
+  return {
+    eligible: true,
+    reason:
+      outcome.final_state === 'success'
+        ? outcome.eligibility.reason
+        : `${outcome.eligibility.reason} ${outcome.reason}`,
+    proposals: outcome.proposals.map((p) => ({
+      error_signature: p.error_signature,
+      root_cause: p.root_cause,
+      patched_files: p.patched_files,
+      expected_effect: p.expected_effect,
+      diff: p.diff,
+      replay: { status: p.replay.status, output: p.replay.output, error: p.replay.error },
+    })),
+    applied,
+  };
+}

@@ -1,0 +1,300 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type {
+  RepairOutcome,
+  RepairProposal,
+  RepairRevision,
+  RunRecord,
+  RunResult,
+} from '../../../shared/contract';
+import { EngineError, forbidden, notFound } from '../errors';
+import type { EngineEvents } from '../events';
+import type { SkillCatalog } from '../skills';
+import { numberHunks, renderDiff } from './diffs';
+import { assessEligibility } from './eligibility';
+import { gatherEvidence } from './evidence';
+import { budgetOf, checkContent, checkValidator } from './guards';
+import { runRepairLoop, type RepairRequest } from './loop';
+import { ProposalStore } from './proposalStore';
+import type { Complete, PriorAttempt } from './prompt';
+import { materialize, removeScratch, replayChanges, type Replay } from './replay';
+import { RevisionStore } from './revisions';
+import { hunkTexts, selectChanges, type Selection } from './selection';
+import { contentHashOf, readSnapshot } from './snapshot';
+
+/** The executor's side of a repair (issue 7): find a finished run, and re-run it against another folder. */
+export interface RunSource {
+  get(runId: string): RunRecord | undefined | Promise<RunRecord | undefined>;
+  /** The same task, input, entrypoint and sandbox as `record`, with `SKILL_PATH` = `skillDir`. */
+  replay(record: RunRecord, skillDir: string): Promise<RunResult>;
+}
+
+export interface RepairServiceDeps {
+  home: string;
+  catalog?: SkillCatalog;
+  events?: EngineEvents;
+  /** Re-scan the skills after an apply or undo (the facade's `reloadSkills`). */
+  reload?: () => Promise<unknown>;
+  /** The executor; without it `start` and `revise` answer `unavailable`. */
+  runs?: RunSource;
+  /** The model (issue 8); without it only the deterministic fixers propose. */
+  complete?: Complete;
+  now?: () => Date;
+  scratchRoot?: string;
+}
+
+/** How many repairs keep their replay closure for `revise` (each holds the run record). */
+const MAX_LIVE_REPAIRS = 50;
+
+/** The repair loop as the engine facade offers it: start, review, apply / reject, history, undo. */
+export class RepairService {
+  readonly revisions: RevisionStore;
+  private readonly store: ProposalStore;
+  /** How to replay each repair's failing case (kept in memory: a replay needs the live executor). */
+  private readonly replays = new Map<string, { run: RunResult; replay: Replay }>();
+
+  constructor(private readonly deps: RepairServiceDeps) {
+    const now = deps.now ?? (() => new Date());
+    this.revisions = new RevisionStore(deps.home, now);
+    this.store = new ProposalStore(deps.home);
+  }
+
+  /**
+   * Wires the executor and / or the model after construction: `createEngine` builds this
+   * service before either exists, and the model changes when the user picks another provider.
+   */
+  connect(parts: { runs?: RunSource; complete?: Complete }): void {
+    if (parts.runs) this.deps.runs = parts.runs;
+    if (parts.complete) this.deps.complete = parts.complete;
+  }
+
+  /** `repair.start`: repairs a finished failed run in the background; events report progress. */
+  async start(runId: string): Promise<{ repair_id: string }> {
+    const runs = this.deps.runs;
+    if (!runs)
+      throw new EngineError(
+        'unavailable',
+        'repair.start needs the executor to re-run the failing case, and it is not wired yet.',
+      );
+    const record = await runs.get(runId);
+    if (!record?.result) throw notFound(`No finished run "${runId}".`);
+    const result = record.result;
+    const repairId = `rep-${randomBytes(6).toString('hex')}`;
+    void this.repair({
+      run: result,
+      skillDir: result.skill_id,
+      task: record.summary.task,
+      input: record.input,
+      repairId,
+      replay: (dir) => runs.replay(record, dir),
+    }).catch((error: unknown) =>
+      // A crash inside the loop still ends the timeline: the UI must not wait forever.
+      this.deps.events?.emit('repair.transition', {
+        repair_id: repairId,
+        run_id: runId,
+        seq: 1_000,
+        state: 'fallback',
+        skill: result.skill,
+        at: new Date().toISOString(),
+        detail: `The repair stopped: ${error instanceof Error ? error.message : String(error)}`,
+        attempt: null,
+      }),
+    );
+    return { repair_id: repairId };
+  }
+
+  /** Runs the loop on a failed run (CLI and tests call this directly), stores and announces proposals. */
+  async repair(req: Omit<RepairRequest, 'prior' | 'bundled'> & { replay: Replay }): Promise<RepairOutcome> {
+    const prior = await this.feedbackFor(req.skillDir, req.run);
+    const outcome = await runRepairLoop(
+      { ...req, prior: prior.attempts, skipFixers: prior.fixers, bundled: this.isReadOnly(req.skillDir) },
+      {
+        replay: req.replay,
+        complete: this.deps.complete,
+        now: this.deps.now,
+        scratchRoot: this.deps.scratchRoot,
+        onTransition: (t) => this.deps.events?.emit('repair.transition', t),
+      },
+    );
+    this.replays.set(outcome.repair_id, { run: req.run, replay: req.replay });
+    // Only recent repairs can be re-replayed: the oldest closures go first.
+    if (this.replays.size > MAX_LIVE_REPAIRS) this.replays.delete(this.replays.keys().next().value ?? '');
+    for (const p of outcome.proposals) {
+      this.store.save(p);
+      this.deps.events?.emit('repair.proposed', p);
+    }
+    return outcome;
+  }
+
+  /** `repair.proposals`: of one repair, or one skill (id or name), newest first, `stale` filled in. */
+  async proposals(filter: { repair_id?: string; skill?: string }): Promise<RepairProposal[]> {
+    const name = filter.skill ? this.nameOf(filter.skill) : undefined;
+    const all = this.store
+      .all()
+      .filter(
+        (p) =>
+          (!filter.repair_id || p.repair_id === filter.repair_id) &&
+          (!filter.skill || p.skill_id === filter.skill || p.skill === name),
+      );
+    const hashes = new Map<string, string>();
+    for (const p of all) {
+      if (!hashes.has(p.skill_id)) hashes.set(p.skill_id, await contentHashOf(p.skill_id));
+      p.stale = p.status === 'pending' && hashes.get(p.skill_id) !== p.content_hash;
+    }
+    return all.sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
+  }
+
+  /** `repair.revise`: a subset of hunks and / or edited texts as a new proposal, re-validated and re-replayed. */
+  async revise(id: string, selection: Selection): Promise<RepairProposal> {
+    const old = this.store.load(id);
+    const live = this.replays.get(old.repair_id);
+    if (!live)
+      throw new EngineError(
+        'unavailable',
+        'Re-replaying needs the executor that ran this repair, and it is not available now.',
+      );
+    const skill = await readSnapshot(old.skill_id);
+    if (skill.contentHash !== old.content_hash)
+      throw forbidden('This proposal is stale: the skill changed since it was made.');
+    const changes = selectChanges(old, skill, selection);
+    const refusal = checkContent(skill, changes);
+    if (refusal) throw forbidden(refusal.reason);
+    const before = assessEligibility(live.run, skill);
+    const replayed = await replayChanges({
+      skill,
+      changes,
+      before,
+      expect:
+        old.fixer === 'prerequisite'
+          ? { kind: 'unavailable', names: gatherEvidence(live.run, skill).envVars }
+          : { kind: 'pass' },
+      replay: live.replay,
+      scratchRoot: this.deps.scratchRoot,
+      precheck: async (dir) => (await checkValidator(skill.dir, dir))?.reason ?? null,
+    });
+    if ('refused' in replayed) throw forbidden(replayed.refused);
+    const next: RepairProposal = {
+      ...old,
+      id: `prop-${randomBytes(6).toString('hex')}`,
+      source: selection.edited?.length ? 'user' : old.source,
+      patched_files: changes.map((c) => c.path),
+      diff: renderDiff(changes),
+      files: changes.map((c) => ({ path: c.path, before: c.before, after: c.after })),
+      hunks: numberHunks(changes),
+      budget: budgetOf(skill, changes),
+      replay: replayed.result,
+      created_at: (this.deps.now?.() ?? new Date()).toISOString(),
+      status: 'pending',
+      stale: false,
+    };
+    this.store.save({ ...old, status: 'superseded' });
+    this.store.save(next);
+    this.deps.events?.emit('repair.proposed', next);
+    return next;
+  }
+
+  /** `repair.apply`: the accepted hunks (and edits) as a new revision; stale or unsafe selections are refused. */
+  async apply(id: string, selection: Selection = {}): Promise<RepairRevision> {
+    const proposal = this.store.load(id);
+    if (proposal.status !== 'pending')
+      throw forbidden(`Proposal ${id} is ${proposal.status}; only a pending proposal can be applied.`);
+    const skill = await readSnapshot(proposal.skill_id);
+    if (skill.contentHash !== proposal.content_hash)
+      throw forbidden(
+        `This proposal is stale: ${proposal.skill} changed since it was made, so it was not applied. Run the repair again.`,
+      );
+    const changes = selectChanges(proposal, skill, selection);
+    const refusal = checkContent(skill, changes);
+    if (refusal) throw forbidden(refusal.reason);
+    const scratch = await materialize(skill, changes, this.deps.scratchRoot);
+    try {
+      const invalid = await checkValidator(skill.dir, scratch);
+      if (invalid) throw forbidden(invalid.reason);
+    } finally {
+      await removeScratch(scratch);
+    }
+    const edited = !!selection.edited?.length;
+    const revision = await this.revisions.apply({
+      skill: proposal.skill,
+      skillDir: proposal.skill_id,
+      contentHash: proposal.content_hash,
+      changes,
+      bundled: proposal.bundled || this.isReadOnly(proposal.skill_id),
+      proposal: { ...proposal, source: edited ? 'user' : proposal.source },
+    });
+    this.store.save({ ...proposal, status: 'applied' });
+    await this.deps.reload?.();
+    this.deps.events?.emit('repair.applied', revision);
+    return revision;
+  }
+
+  /** `repair.reject`: marks it rejected; the reason and hunks go into the next attempt for this failure. */
+  reject(id: string, reason?: string, rejectedHunks?: number[]): RepairProposal {
+    const proposal = this.store.load(id);
+    if (proposal.status !== 'pending')
+      throw forbidden(`Proposal ${id} is ${proposal.status}; only a pending proposal can be rejected.`);
+    const next: RepairProposal = {
+      ...proposal,
+      status: 'rejected',
+      reject_reason: reason,
+      rejected_hunks: rejectedHunks,
+    };
+    this.store.save(next);
+    return next;
+  }
+
+  /** `repair.history`: a skill's revisions (by id or name), newest first. */
+  history(skill: string): RepairRevision[] {
+    return this.revisions.history(this.nameOf(skill));
+  }
+
+  /** `repair.undo`: every file back byte for byte. */
+  async undo(revision: string): Promise<RepairRevision> {
+    const undone = await this.revisions.undo(revision);
+    await this.deps.reload?.();
+    this.deps.events?.emit('repair.undone', undone);
+    return undone;
+  }
+
+  /** Rejected proposals of the same skill and failure: their diffs, reasons and hunks go into the prompt. */
+  private async feedbackFor(
+    skillDir: string,
+    run: RunResult,
+  ): Promise<{ attempts: PriorAttempt[]; fixers: string[] }> {
+    const rejected = this.store
+      .all()
+      .filter((p) => p.skill_id === path.resolve(skillDir) && p.status === 'rejected');
+    if (rejected.length === 0) return { attempts: [], fixers: [] };
+    const signature = assessEligibility(run, await readSnapshot(skillDir)).error_signature;
+    const mine = rejected
+      .filter((p) => p.error_signature === signature)
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+    return {
+      attempts: mine.slice(-2).map((p) => ({
+        diff: p.diff,
+        userReason: p.reject_reason ?? 'rejected without a reason',
+        rejectedHunks: hunkTexts(p, p.rejected_hunks ?? p.hunks.map((h) => h.index)),
+      })),
+      fixers: mine.flatMap((p) => (p.fixer ? [p.fixer] : [])),
+    };
+  }
+
+  private nameOf(skill: string): string {
+    return (
+      this.deps.catalog?.list().skills.find((s) => s.id === skill)?.name ??
+      (path.isAbsolute(skill) ? path.basename(skill) : skill)
+    );
+  }
+
+  /** Bundled per the catalog, or a folder this process cannot write: repaired into a managed copy. */
+  private isReadOnly(dir: string): boolean {
+    if (this.deps.catalog?.list().skills.find((s) => s.id === dir)?.source === 'bundled') return true;
+    try {
+      fs.accessSync(dir, fs.constants.W_OK);
+      return false;
+    } catch {
+      return true;
+    }
+  }
+}

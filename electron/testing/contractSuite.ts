@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Client } from '../../shared/api';
 import { RpcFailure } from '../../shared/rpc';
 import type { Transport } from '../../shared/rpc';
 import { skillMd, writeTree } from './fixtures';
+import { startModelServer } from './modelServer';
 import { writeZip } from './zips';
 
 export interface ContractHarness {
@@ -245,6 +246,130 @@ export function contractSuite(name: string, setup: () => ContractHarness) {
       const garbage = await transport.request('route.whyNot', { query: 'x', id: 42 });
       expect(garbage).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
       expect((await rejection(client.invoke('activity.get', { route_id: 'nope' }))).code).toBe('not_found');
+    });
+
+    it('runs a skill, streams its timeline, lists and gets the run, and answers approval requests strictly', async () => {
+      const { client, transport, skillsDir } = setup();
+      writeTree(skillsDir, {
+        'delta/SKILL.md':
+          '---\nname: delta\ndescription: Delta fills a template.\nmode: direct\n---\nHi {{input.who}}\n',
+      });
+      try {
+        await client.invoke('skills.reload', {});
+        const states: string[] = [];
+        const offTransition = client.on('run.transition', (t) => states.push(t.state));
+        const finished = new Promise<{ run_id: string; output: string; status: string }>((resolve) => {
+          const off = client.on('run.finished', (r) => {
+            off();
+            resolve(r);
+          });
+        });
+        const { run_id } = await client.invoke('run.start', {
+          id: path.join(skillsDir, 'delta'),
+          task: 'greet',
+          input: { who: 'Bo' },
+        });
+        const result = await finished;
+        offTransition();
+        expect(result).toMatchObject({ run_id, status: 'success', output: 'Hi Bo\n' });
+        expect(states).toEqual(['selected', 'success']);
+        expect((await client.invoke('runs.list', { limit: 5 })).runs[0]).toMatchObject({
+          run_id,
+          skill: 'delta',
+        });
+        expect((await client.invoke('runs.get', { run_id })).result?.status).toBe('success');
+        expect((await client.invoke('approvals.pending', {})).requests).toEqual([]);
+        expect((await client.invoke('approvals.grants', {})).grants).toEqual([]);
+        expect(await client.invoke('approvals.revoke', { skill: 'delta' })).toEqual({ revoked: false });
+        expect(await client.invoke('run.cancel', { run_id })).toEqual({ cancelled: false });
+        const answer = client.invoke('approvals.answer', { id: 'nope', decision: 'allow_always' });
+        expect((await rejection(answer)).code).toBe('not_found');
+        const bad = await transport.request('approvals.answer', { id: 'x', decision: 'yes please' });
+        expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+        expect((await rejection(client.invoke('runs.get', { run_id: 'nope' }))).code).toBe('not_found');
+        expect((await rejection(client.invoke('run.start', { id: '/nowhere' }))).code).toBe('not_found');
+      } finally {
+        fs.rmSync(path.join(skillsDir, 'delta'), { recursive: true, force: true });
+        await client.invoke('skills.reload', {});
+      }
+    });
+
+    it('chats without a model: the turn is routed, says what to configure, and is kept', async () => {
+      const { client, transport } = setup();
+      const finished = new Promise<{ turn_id: string; status: string; answer: string }>((resolve) => {
+        const off = client.on('chat.turnFinished', (turn) => {
+          off();
+          resolve(turn);
+        });
+      });
+      const sent = await client.invoke('chat.send', { message: 'what a lovely afternoon' });
+      const turn = await finished;
+      expect(turn).toMatchObject({ turn_id: sent.turn_id, status: 'no_model' });
+      expect(turn.answer).toMatch(/Settings → Model/);
+      const conversation = await client.invoke('chat.get', { id: sent.conversation_id });
+      expect(conversation.history.map((t) => t.turn_id)).toEqual([sent.turn_id]);
+      expect(conversation.title).toBe('what a lovely afternoon');
+      const listed = await client.invoke('chat.list', { query: 'lovely' });
+      expect(listed.conversations.map((c) => c.id)).toContain(sent.conversation_id);
+      const blank = await transport.request('chat.send', { message: '   ' });
+      expect(blank).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+      expect(await client.invoke('chat.delete', { id: sent.conversation_id })).toEqual({ deleted: true });
+    });
+
+    it('configures a model, takes a key it never gives back, tests the connection, refuses bad input', async () => {
+      const { client, transport } = setup();
+      const key = 'sk-contract-key-0123456789';
+      const server = await startModelServer({ apiKey: key, models: ['m-b', 'm-a'] });
+      const changes: unknown[] = [];
+      const off = client.on('models.changed', (payload) => changes.push(payload));
+      try {
+        const initial = await client.invoke('models.get', {});
+        expect(initial).toMatchObject({ source: null, effective: null, hasKey: false, keySource: null });
+        expect(initial.problem).toMatch(/^No model configured/);
+        const target = { provider: 'openai-compatible', baseURL: server.baseURL, model: 'm-b' } as const;
+        const updated = await client.invoke('models.update', { ...target, baseURL: `${server.baseURL}/` });
+        expect(updated).toMatchObject({
+          source: 'settings',
+          effective: target,
+          hasKey: false,
+          problem: null,
+        });
+        expect((await client.invoke('settings.get', {})).model).toMatchObject(target);
+        expect(await client.invoke('models.test', {})).toMatchObject({ ok: false, status: 'unauthorized' });
+        const stored = await client.invoke('models.setKey', { key });
+        expect(stored).toMatchObject({ hasKey: true, keySource: 'stored', keyStorage: 'file' });
+        const tested = await client.invoke('models.test', {});
+        expect(tested).toMatchObject({ ok: true, status: 'connected', models: 2, modelAvailable: true });
+        expect(await client.invoke('models.list', {})).toEqual({
+          ok: true,
+          models: ['m-a', 'm-b'],
+          message: null,
+        });
+        expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${key}`);
+        for (const [method, input] of [
+          ['models.update', { provider: 'bogus' }],
+          ['models.update', { baseURL: 'ftp://example.com' }],
+          ['models.update', { apiKey: key }],
+          ['models.setKey', { key: '' }],
+          ['models.setKey', { key: 'two words' }],
+          ['models.get', { key }],
+        ] as const) {
+          expect(await transport.request(method, input)).toMatchObject({
+            ok: false,
+            error: { code: 'invalid_params' },
+          });
+        }
+        const cleared = await client.invoke('models.clearKey', {});
+        expect(cleared).toMatchObject({ hasKey: false, keySource: null });
+        await vi.waitFor(() => expect(changes.length).toBeGreaterThanOrEqual(3));
+        expect(changes.at(-1)).toEqual(cleared);
+        const everything = JSON.stringify([initial, updated, stored, tested, cleared, changes]);
+        expect(everything).not.toContain(key);
+      } finally {
+        off();
+        await client.invoke('models.update', { provider: null, baseURL: null, model: null });
+        await server.close();
+      }
     });
 
     it('pushes skills.changed after a reload finds a new skill', async () => {

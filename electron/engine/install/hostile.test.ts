@@ -174,7 +174,7 @@ describe('hostile archives', () => {
       [{ name: 'SKILL.md', data: good }, ...parts],
       /larger than the 50 MiB total limit/,
     );
-    // Headers claim 1 KiB per entry: only the byte count taken while inflating can stop it.
+    // The header claims 1 KiB: yauzl ends the stream at the declared size (archive.ts, plan()).
     const msg = await refusedArchive(
       'bomb-liar.zip',
       [

@@ -35,7 +35,7 @@ async function installFolder(
 
 describe('replace, remove and restore', () => {
   it('replace keeps the old version in the trash, and restoring it swaps back byte for byte', async () => {
-    const { root, engine, managed } = await setup();
+    const { root, home, engine, managed } = await setup();
     const v1 = path.join(root, 'v1/notes');
     const v2 = path.join(root, 'v2/notes');
     writeTree(v1, { 'SKILL.md': skillMd('notes', 'Notes v1.'), 'scripts/a.py': 'print(1)\n' });
@@ -64,6 +64,7 @@ describe('replace, remove and restore', () => {
     const items = engine.install.trashList();
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ name: 'notes', reason: 'replaced' });
+    expect(fs.readdirSync(path.join(home, 'trash'))).toEqual([items[0].trashId]);
   });
 
   it('rename installs beside the existing skill under the new name', async () => {
@@ -81,7 +82,7 @@ describe('replace, remove and restore', () => {
   });
 
   it('remove + restore brings the skill back byte for byte; trash.empty deletes for good', async () => {
-    const { root, engine, managed } = await setup();
+    const { root, home, engine, managed } = await setup();
     const src = path.join(root, 'src/keep');
     writeTree(src, {
       'SKILL.md': skillMd('keep', 'Keep me.'),
@@ -105,6 +106,8 @@ describe('replace, remove and restore', () => {
     expect((await engine.skills.get(id)).contentHash).toBe(hash);
     expect(fs.statSync(path.join(id, 'scripts/x.sh')).mode & 0o111).not.toBe(0);
     expect(engine.install.trashList()).toEqual([]);
+    // list() hides a folder without skill/, so look at the disk: restore leaves nothing behind.
+    expect(fs.readdirSync(path.join(home, 'trash'))).toEqual([]);
 
     const again = await engine.install.remove(id);
     expect(engine.install.emptyTrash()).toBe(1);

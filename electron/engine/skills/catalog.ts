@@ -19,6 +19,7 @@ import {
   type InterpretedSkill,
   type SkillLocation,
 } from './loadSkill';
+import { bodyHints } from './hints';
 import { hasError } from './problems';
 import { applyShadowing, type Shadowing } from './shadowing';
 import { validateSkillDir } from './validator';
@@ -29,6 +30,9 @@ interface Entry {
   metadata: SkillMetadata;
   /** SKILL.md's mtime, read by `reload()` only (0 at start-up, where it measured too costly). */
   mtimeMs: number;
+  /** The start of the body the scan read; the router's hints are extracted from it on first use. */
+  bodyHead: string;
+  hints?: string[];
 }
 
 export type SkillsDiff = { added: string[]; removed: string[]; changed: string[] };
@@ -73,6 +77,15 @@ export class SkillCatalog {
   /** The normalized metadata of a listed skill, for the router (no disk access). */
   metadata(id: string): SkillMetadata | undefined {
     return this.entries.get(id)?.metadata;
+  }
+
+  /** A listed skill's routing hints: headings and "When to use" lines of its body's start. */
+  hints(id: string): string[] {
+    const entry = this.entries.get(id);
+    if (!entry) return [];
+    // Extracted on first use (the router's index build), not in the start-up scan.
+    entry.hints ??= bodyHints(entry.bodyHead);
+    return entry.hints;
   }
 
   /** Re-scans every folder and says which ids appeared, disappeared or changed on disk. */
@@ -188,14 +201,16 @@ export class SkillCatalog {
       };
       let interpreted: InterpretedSkill;
       let mtimeMs = 0;
+      let bodyHead = '';
       try {
         const texts = readSkillTextsSync(location, withStat);
         interpreted = interpretSkill(location, texts, this.platform);
         mtimeMs = texts.mtimeMs;
+        bodyHead = texts.bodyHead ?? interpreted.body.slice(0, 4096);
       } catch (e) {
         interpreted = unreadableSkill(location, e instanceof Error ? e.message : String(e));
       }
-      return { location, interpreted, rootIndex, mtimeMs };
+      return { location, interpreted, rootIndex, mtimeMs, bodyHead };
     });
 
     const shadowing = applyShadowing(
@@ -214,6 +229,7 @@ export class SkillCatalog {
         summary,
         metadata: l.interpreted.metadata,
         mtimeMs: l.mtimeMs,
+        bodyHead: l.bodyHead,
       });
     });
     this.entries = entries;
@@ -222,7 +238,11 @@ export class SkillCatalog {
   }
 }
 
-function toSummary(location: SkillLocation, skill: InterpretedSkill, shadowing: Shadowing): SkillSummary {
+export function toSummary(
+  location: SkillLocation,
+  skill: InterpretedSkill,
+  shadowing: Shadowing,
+): SkillSummary {
   const m = skill.metadata;
   const problems = [...skill.problems, ...shadowing.problems];
   const summary: SkillSummary = {

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SkillSummary } from '../../../shared/contract';
 import { SkillCatalog } from './catalog';
 import { splitFrontmatter } from './frontmatter';
-import { corpusDir } from './testHelpers';
+import { corpusDir } from '../../testing/fixtures';
 import { validateSkillDir } from './validator';
 import { parseYamlLenient } from './yamlLenient';
 

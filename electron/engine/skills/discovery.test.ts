@@ -4,12 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SkillList } from '../../../shared/contract';
 import { SkillCatalog } from './catalog';
 import { discoveryRoots, scanRootSync } from './discovery';
-import { isolatedOptions, skillMd, tempDir, writeTree } from './testHelpers';
+import { isolatedOptions, rawSkillMd, tempDir, writeTree } from '../../testing/fixtures';
 
 let base: string;
 
 beforeEach(async () => {
-  base = await tempDir();
+  base = tempDir();
 });
 
 afterEach(async () => {
@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 const skill = (name: string, description = `The ${name} skill.`) =>
-  skillMd(`name: ${name}\ndescription: ${description}`);
+  rawSkillMd(`name: ${name}\ndescription: ${description}`);
 const at = (...parts: string[]) => path.join(base, ...parts);
 
 describe('discoveryRoots', () => {
@@ -48,7 +48,7 @@ describe('discoveryRoots', () => {
 
 describe('SkillCatalog discovery', () => {
   it('labels each source and lists every folder searched, missing ones with exists:false', async () => {
-    await writeTree(base, {
+    writeTree(base, {
       'app/skills/b1/SKILL.md': skill('b1'),
       'user/.claude/skills/u1/SKILL.md': skill('u1'),
       'user/.agents/skills/u2/SKILL.md': skill('u2'),
@@ -88,7 +88,7 @@ describe('SkillCatalog discovery', () => {
   });
 
   it('searches only the extra folders with noDefaultPaths', async () => {
-    await writeTree(base, { 'home/skills/m1/SKILL.md': skill('m1'), 'extra/e1/SKILL.md': skill('e1') });
+    writeTree(base, { 'home/skills/m1/SKILL.md': skill('m1'), 'extra/e1/SKILL.md': skill('e1') });
     const catalog = await SkillCatalog.open(
       isolatedOptions(base, { extraDirs: [at('extra')], noDefaultPaths: true }),
     );
@@ -97,7 +97,7 @@ describe('SkillCatalog discovery', () => {
   });
 
   it('lets a higher-precedence skill shadow a same-named one, recorded on both sides', async () => {
-    await writeTree(base, {
+    writeTree(base, {
       'app/skills/pdf/SKILL.md': skill('pdf', 'Bundled pdf.'),
       'user/.claude/skills/pdf/SKILL.md': skill('pdf', 'User pdf.'),
       'workspace/.claude/skills/pdf/SKILL.md': skill('pdf', 'Workspace pdf.'),
@@ -122,7 +122,7 @@ describe('SkillCatalog discovery', () => {
   });
 
   it('lets an extra folder shadow a workspace skill, and .agents shadow .claude in one tier', async () => {
-    await writeTree(base, {
+    writeTree(base, {
       'workspace/.claude/skills/a/SKILL.md': skill('dup-a'),
       'workspace/.agents/skills/a/SKILL.md': skill('dup-a'),
       'workspace/skills/b/SKILL.md': skill('dup-b'),
@@ -137,7 +137,7 @@ describe('SkillCatalog discovery', () => {
   });
 
   it('resolves same-named skills inside one folder by path order, deterministically', async () => {
-    await writeTree(base, {
+    writeTree(base, {
       'extra/zeta/tool/SKILL.md': skill('tool', 'Later in path order.'),
       'extra/alpha/tool/SKILL.md': skill('tool', 'First in path order.'),
       'extra/mid/tool/SKILL.md': skill('tool', 'Middle.'),
@@ -163,7 +163,7 @@ describe('SkillCatalog discovery', () => {
 
   it('searches a folder reached under two names once, under the lower-precedence source', async () => {
     // The workspace is the app's own repo: its skills/ is the bundled folder.
-    await writeTree(base, { 'workspace/skills/own/SKILL.md': skill('own') });
+    writeTree(base, { 'workspace/skills/own/SKILL.md': skill('own') });
     await fsp.mkdir(at('links'), { recursive: true });
     await fsp.symlink(at('workspace/skills'), at('links/again'));
     const catalog = await SkillCatalog.open(
@@ -180,7 +180,7 @@ describe('SkillCatalog discovery', () => {
   });
 
   it('follows symlinked skill folders without finding one skill twice or looping', async () => {
-    await writeTree(base, {
+    writeTree(base, {
       'real/linked/SKILL.md': skill('linked'),
       'extra/plain/SKILL.md': skill('plain'),
     });
@@ -196,7 +196,7 @@ describe('SkillCatalog discovery', () => {
   });
 
   it('bounds the scan of one folder and says so', async () => {
-    await writeTree(base, {
+    writeTree(base, {
       'extra/a/SKILL.md': skill('a'),
       'extra/b/c/d/SKILL.md': skill('d'),
       'extra/e/SKILL.md': skill('e'),
@@ -208,7 +208,7 @@ describe('SkillCatalog discovery', () => {
   });
 
   it('lists a root that is a file as searched, with a problem', async () => {
-    await writeTree(base, { 'file.txt': 'not a folder' });
+    writeTree(base, { 'file.txt': 'not a folder' });
     const catalog = await SkillCatalog.open(
       isolatedOptions(base, { extraDirs: [at('file.txt')], noDefaultPaths: true }),
     );

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillMetadata, SkillSummary } from '../../../shared/contract';
 import type { SkillCatalog } from './catalog';
-import { catalogOf, skillMd, tempDir, writeTree } from './testHelpers';
+import { catalogOf, rawSkillMd, tempDir, writeTree } from '../../testing/fixtures';
 
 let root: string;
 let catalog: SkillCatalog;
@@ -20,48 +20,48 @@ const meta = (rel: string): SkillMetadata => {
 };
 
 beforeAll(async () => {
-  root = await tempDir();
-  await writeTree(root, {
-    'plain/SKILL.md': skillMd('name: plain\ndescription: A plain valid skill.'),
-    'claude/SKILL.md': skillMd(
+  root = tempDir();
+  writeTree(root, {
+    'plain/SKILL.md': rawSkillMd('name: plain\ndescription: A plain valid skill.'),
+    'claude/SKILL.md': rawSkillMd(
       'name: claude\ndescription: Claude Code fields.\nwhen_to_use: When reviewing PRs\nargument-hint: "[pr-number]"\n' +
         'disable-model-invocation: true\nuser-invocable: false\nallowed-tools: Bash(git status:*) Read, Write',
     ),
-    'routing/SKILL.md': skillMd(
+    'routing/SKILL.md': rawSkillMd(
       'name: routing\ndescription: Routing fields.\ntriggers:\n  keywords: [invoice, 发票]\n  hard: ["organize invoices"]\n' +
         'anti_triggers: [weather]\ncost_hint: high\nprerequisites:\n  bins: [pdftotext]\n  env: [OPENAI_API_KEY]\nparallel_safe: true\nalways: false',
     ),
-    'trigger-list/SKILL.md': skillMd(
+    'trigger-list/SKILL.md': rawSkillMd(
       'name: trigger-list\ndescription: Trigger list.\ntriggers:\n  - one\n  - two',
     ),
-    'execution/SKILL.md': skillMd(
+    'execution/SKILL.md': rawSkillMd(
       'name: execution\ndescription: Execution fields.\npermissions:\n  filesystem:\n    read: ["./data"]\n    write: [./out]\n' +
         '  network:\n    outbound: [api.example.com, "*.github.com"]\n  environment:\n    allow: [HOME, PATH]\n' +
         'execution_policy:\n  sandbox: process\n  approval: auto\n  timeout: 30\nentrypoints:\n  - name: main\n    path: scripts/main.py\n    description: Main entry\n  - scripts/other.sh',
     ),
-    'net-true/SKILL.md': skillMd(
+    'net-true/SKILL.md': rawSkillMd(
       'name: net-true\ndescription: Network on.\npermissions:\n  network:\n    outbound: true',
     ),
-    'apex/SKILL.md': skillMd(
+    'apex/SKILL.md': rawSkillMd(
       'name: apex\ndescription: apex-bridge fields.\nmode: direct\npermissions: [fs.read, network]\ntimeout: 5000\ndangerous: true\n' +
         'confirm: "Really delete?"\ntags: [files, cleanup]\ncategory: utilities\nauthor: Ada\nversion: 1.0',
     ),
-    'hermes/SKILL.md': skillMd(
+    'hermes/SKILL.md': rawSkillMd(
       'name: hermes\ndescription: Hermes fields.\nversion: 2.1.0\nplatforms: [macos, linux]\nrequired_environment_variables:\n' +
         '  - { name: TENOR_API_KEY, prompt: "Key?" }\nmetadata:\n  hermes:\n    tags: [gifs]\n    category: media',
     ),
-    'sidecar/SKILL.md': skillMd('name: sidecar\ndescription: From the frontmatter.\nlicense: MIT'),
+    'sidecar/SKILL.md': rawSkillMd('name: sidecar\ndescription: From the frontmatter.\nlicense: MIT'),
     'sidecar/skill.yaml':
       'description: From skill.yaml.\nspec:\n  type: direct\ntriggers: [side]\ncost_hint: low\nexecution_policy:\n  timeout: 2m\ninvocation:\n  implicit: false\n',
-    'bad-sidecar/SKILL.md': skillMd('name: bad-sidecar\ndescription: Sidecar does not parse.'),
+    'bad-sidecar/SKILL.md': rawSkillMd('name: bad-sidecar\ndescription: Sidecar does not parse.'),
     'bad-sidecar/skill.yaml': 'triggers: "unclosed\n',
-    'codex/SKILL.md': skillMd('name: codex\ndescription: Has an openai.yaml.'),
+    'codex/SKILL.md': rawSkillMd('name: codex\ndescription: Has an openai.yaml.'),
     'codex/agents/openai.yaml':
       'interface:\n  display_name: "Codex Skill"\n  short_description: "Short blurb for the card"\n  icon_small: "./assets/small.png"\n' +
       '  icon_large: "./assets/large.svg"\n  brand_color: "#3B82F6"\n  default_prompt: "Use $codex to do it"\npolicy:\n  allow_implicit_invocation: false\n',
-    'scripted/SKILL.md': skillMd('name: scripted\ndescription: Has scripts.'),
+    'scripted/SKILL.md': rawSkillMd('name: scripted\ndescription: Has scripts.'),
     'scripted/scripts/run.py': 'print("hi")\n',
-    'typed/SKILL.md': skillMd('name: typed\ndescription: Explicit type.\ntype: instruction'),
+    'typed/SKILL.md': rawSkillMd('name: typed\ndescription: Explicit type.\ntype: instruction'),
     'typed/scripts/run.sh': 'echo hi\n',
   });
   catalog = await catalogOf([root]);

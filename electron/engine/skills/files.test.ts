@@ -5,7 +5,7 @@ import { SkillDetail, SkillFile } from '../../../shared/contract';
 import { EngineError } from '../errors';
 import type { SkillCatalog } from './catalog';
 import { readFileTree, readSkillFile, scriptLanguage } from './files';
-import { catalogOf, skillMd, tempDir, writeTree } from './testHelpers';
+import { catalogOf, rawSkillMd, tempDir, writeTree } from '../../testing/fixtures';
 
 let base: string;
 let root: string;
@@ -13,11 +13,11 @@ let id: string;
 let catalog: SkillCatalog;
 
 beforeEach(async () => {
-  base = await tempDir();
+  base = tempDir();
   root = path.join(base, 'skills');
   id = path.join(root, 'tool');
-  await writeTree(root, {
-    'tool/SKILL.md': skillMd(
+  writeTree(root, {
+    'tool/SKILL.md': rawSkillMd(
       'name: tool\ndescription: A tool with files.',
       '# Tool\n\nRun `scripts/run.py`.\n',
     ),
@@ -28,10 +28,10 @@ beforeEach(async () => {
     'tool/assets/logo.bin': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]),
     'tool/.git/HEAD': 'ref: refs/heads/main\n',
     'tool/node_modules/dep/index.js': 'module.exports = 1;\n',
-    'other/SKILL.md': skillMd('name: other\ndescription: Another skill.'),
+    'other/SKILL.md': rawSkillMd('name: other\ndescription: Another skill.'),
   });
   await fsp.chmod(path.join(id, 'scripts/build'), 0o755);
-  await writeTree(base, { 'secret.txt': 'outside the skill\n' });
+  writeTree(base, { 'secret.txt': 'outside the skill\n' });
   await fsp.symlink(path.join(base, 'secret.txt'), path.join(id, 'references/escape.txt'));
   await fsp.symlink(path.join(id, 'references/guide.md'), path.join(id, 'references/inside.md'));
   catalog = await catalogOf([root]);
@@ -104,10 +104,10 @@ describe('readFile', () => {
   });
 
   it('caps text at the read limit without cutting a character in half', async () => {
-    await writeTree(id, { 'big.txt': `${'a'.repeat(9)}é${'b'.repeat(10)}` });
+    writeTree(id, { 'big.txt': `${'a'.repeat(9)}é${'b'.repeat(10)}` });
     const file = await readSkillFile(id, 'big.txt', { maxEntries: 10, maxRead: 10, sniffBytes: 10 });
     expect(file).toEqual({ path: 'big.txt', size: 21, binary: false, truncated: true, content: 'aaaaaaaaa' });
-    await writeTree(id, { 'huge.txt': 'x'.repeat(1024 * 1024 + 10) });
+    writeTree(id, { 'huge.txt': 'x'.repeat(1024 * 1024 + 10) });
     const huge = await catalog.readFile(id, 'huge.txt');
     expect(huge).toMatchObject({ truncated: true, size: 1024 * 1024 + 10 });
     expect(huge.content.length).toBe(1024 * 1024);
@@ -178,7 +178,7 @@ describe('get', () => {
     };
     await change('edit a script', () => fsp.appendFile(path.join(id, 'scripts/run.py'), '# more\n'));
     await change('edit the body', () => fsp.appendFile(path.join(id, 'SKILL.md'), '\nMore.\n'));
-    await change('add a file', () => writeTree(id, { 'references/new.md': 'new\n' }));
+    await change('add a file', async () => writeTree(id, { 'references/new.md': 'new\n' }));
     await change('rename a file', () =>
       fsp.rename(path.join(id, 'references/new.md'), path.join(id, 'references/renamed.md')),
     );
@@ -187,14 +187,14 @@ describe('get', () => {
       await fsp.symlink(path.join(id, 'SKILL.md'), path.join(id, 'references/inside.md'));
     });
     const before = await hash();
-    await writeTree(id, { '.git/ORIG_HEAD': 'x', 'node_modules/dep/more.js': 'y' });
+    writeTree(id, { '.git/ORIG_HEAD': 'x', 'node_modules/dep/more.js': 'y' });
     expect(await hash()).toBe(before);
   });
 });
 
 describe('reload', () => {
   it('reports added, removed and changed skills', async () => {
-    await writeTree(root, { 'fresh/SKILL.md': skillMd('name: fresh\ndescription: New.') });
+    writeTree(root, { 'fresh/SKILL.md': rawSkillMd('name: fresh\ndescription: New.') });
     await fsp.rm(path.join(root, 'other'), { recursive: true });
     await fsp.appendFile(path.join(id, 'SKILL.md'), '\nEdited body.\n');
     const { list, diff } = await catalog.reload();

@@ -25,6 +25,8 @@ export interface SkillLocation {
 /** The files of one skill as text; `undefined` = absent. */
 export interface SkillTexts {
   skillMd: string;
+  /** The start of the body the scan already read past the frontmatter (for routing hints). */
+  bodyHead?: string;
   /** `skill.yaml` (or `skill.yml`): its file name and text. */
   skillYaml?: { file: string; text: string };
   openaiYaml?: string;
@@ -158,6 +160,7 @@ export function readSkillTextsSync(loc: SkillLocation, withStat = false): SkillT
   const file = path.join(loc.dir, loc.fileName);
   const fd = fs.openSync(file, 'r');
   let skillMd: string;
+  let bodyHead: string | undefined;
   let mtimeMs = 0;
   try {
     // No fstat at start-up (it measured as a fifth of the read time): a full head means "maybe more".
@@ -166,8 +169,12 @@ export function readSkillTextsSync(loc: SkillLocation, withStat = false): SkillT
     const more = n === HEAD_BYTES;
     // The list needs the frontmatter only: decode up to its closing line when it is in the head.
     const end = frontmatterEnd(head.subarray(0, n), more);
-    if (end >= 0) skillMd = head.toString('utf8', 0, end);
-    else skillMd = more ? fs.readFileSync(file, 'utf8') : head.toString('utf8', 0, n);
+    if (end >= 0) {
+      skillMd = head.toString('utf8', 0, end);
+      // Up to the last full line: a multi-byte character cut at the edge must not leak in.
+      const stop = more ? head.lastIndexOf(10, n - 1) : n;
+      if (stop > end) bodyHead = head.toString('utf8', end, stop);
+    } else skillMd = more ? fs.readFileSync(file, 'utf8') : head.toString('utf8', 0, n);
   } finally {
     fs.closeSync(fd);
   }
@@ -190,6 +197,7 @@ export function readSkillTextsSync(loc: SkillLocation, withStat = false): SkillT
   const openaiYaml = loc.hasAgentsDir ? optional(OPENAI_YAML) : undefined;
   return {
     skillMd,
+    bodyHead,
     skillYaml:
       loc.skillYaml && skillYaml !== undefined ? { file: loc.skillYaml, text: skillYaml } : undefined,
     openaiYaml,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillMetadata, SkillSummary } from '../../../shared/contract';
 import type { SkillCatalog } from './catalog';
-import { catalogOf, skillMd, tempDir, writeTree } from './testHelpers';
+import { catalogOf, rawSkillMd, tempDir, writeTree } from '../../testing/fixtures';
 
 let root: string;
 let catalog: SkillCatalog;
@@ -22,59 +22,63 @@ const codes = (rel: string) => byDir(rel).problems.map((p) => `${p.severity}:${p
 const errors = (rel: string) => byDir(rel).problems.filter((p) => p.severity === 'error');
 
 beforeAll(async () => {
-  root = await tempDir();
-  await writeTree(root, {
-    'plain/SKILL.md': skillMd('name: plain\ndescription: A plain valid skill.'),
+  root = tempDir();
+  writeTree(root, {
+    'plain/SKILL.md': rawSkillMd('name: plain\ndescription: A plain valid skill.'),
     'bom-crlf/SKILL.md': '\uFEFF---\r\nname: bom-crlf\r\ndescription: Saved on Windows.\r\n---\r\n# Body\r\n',
-    'lower/skill.md': skillMd('name: lower\ndescription: Lowercase file name.'),
-    'mixed/Skill.md': skillMd('name: mixed\ndescription: Mixed-case file name.'),
-    'both/SKILL.md': skillMd('name: both\ndescription: Upper wins.'),
-    'both/skill.md': skillMd('name: both\ndescription: Lower loses.'),
-    'colon/SKILL.md': skillMd('name: colon\ndescription: Use when: the user asks for colons\nlicense: MIT'),
-    'hint/SKILL.md': skillMd('name: hint\ndescription: Has an argument hint.\nargument-hint: [file] [mode]'),
-    'claw/SKILL.md': skillMd(
+    'lower/skill.md': rawSkillMd('name: lower\ndescription: Lowercase file name.'),
+    'mixed/Skill.md': rawSkillMd('name: mixed\ndescription: Mixed-case file name.'),
+    'both/SKILL.md': rawSkillMd('name: both\ndescription: Upper wins.'),
+    'both/skill.md': rawSkillMd('name: both\ndescription: Lower loses.'),
+    'colon/SKILL.md': rawSkillMd(
+      'name: colon\ndescription: Use when: the user asks for colons\nlicense: MIT',
+    ),
+    'hint/SKILL.md': rawSkillMd(
+      'name: hint\ndescription: Has an argument hint.\nargument-hint: [file] [mode]',
+    ),
+    'claw/SKILL.md': rawSkillMd(
       'name: claw\ndescription: OpenClaw style.\nmetadata: {"openclaw": {"emoji": "🦞", "homepage": "https://claw.example", "always": true, "primaryEnv": "CLAW_KEY", ' +
         '"requires": {"bins": ["jq"], "anyBins": ["rg", "grep"], "env": ["CLAW_KEY"], "config": ["browser.enabled"]}, ' +
         '"os": ["linux", "darwin"], "install": [{"id": "brew", "kind": "brew", "formula": "jq", "bins": ["jq"]}]}}',
     ),
-    'clawdbot/SKILL.md': skillMd(
+    'clawdbot/SKILL.md': rawSkillMd(
       'name: clawdbot\ndescription: Legacy key, JSON5 style.\nmetadata:\n  {\n    clawdbot: { emoji: "x", requires: { bins: ["curl",], }, },\n  }',
     ),
-    'json5/SKILL.md': skillMd(
+    'json5/SKILL.md': rawSkillMd(
       'name: json5\ndescription: Stray backslash.\nmetadata: {"clawdbot":{"requires":{"bins":\\["curl","jq"]}}}',
     ),
-    'mac-only/SKILL.md': skillMd(
+    'mac-only/SKILL.md': rawSkillMd(
       'name: mac-only\ndescription: macOS only.\nmetadata: {"openclaw": {"os": ["darwin"]}}',
     ),
-    'conflict/SKILL.md': skillMd(
+    'conflict/SKILL.md': rawSkillMd(
       'name: conflict\ndescription: Has conflict markers.\n<<<<<<< HEAD\nlicense: MIT\n=======\nlicense: Apache-2.0\n>>>>>>> theirs',
     ),
-    'parent/SKILL.md': skillMd('name: parent\ndescription: Outer skill.'),
-    'parent/child/SKILL.md': skillMd('name: child\ndescription: Nested skill.'),
-    '1/2/3/4/5/six/SKILL.md': skillMd('name: six\ndescription: Six levels deep.'),
-    '1/2/3/4/5/6/seven/SKILL.md': skillMd('name: seven\ndescription: Seven levels deep.'),
-    '.git/hidden/SKILL.md': skillMd('name: in-git\ndescription: Never found.'),
-    'node_modules/dep/SKILL.md': skillMd('name: in-deps\ndescription: Never found.'),
-    '.cache/x/SKILL.md': skillMd('name: in-cache\ndescription: Never found.'),
-    'repo/.claude/skills/cc/SKILL.md': skillMd('name: cc\ndescription: Claude Code folder inside a root.'),
-    'no-desc/SKILL.md': skillMd('name: no-desc'),
-    'empty-desc/SKILL.md': skillMd('name: empty-desc\ndescription: ""'),
-    'other-name/SKILL.md': skillMd('name: the-name\ndescription: Name differs from folder.'),
-    'no-name/SKILL.md': skillMd('description: Has no name.'),
-    'bad-name/SKILL.md': skillMd(`name: Bad_Name_${'x'.repeat(70)}\ndescription: Long, invalid name.`),
-    'long-desc/SKILL.md': skillMd(`name: long-desc\ndescription: ${'d'.repeat(1100)}`),
-    'broken/SKILL.md': skillMd(
+    'parent/SKILL.md': rawSkillMd('name: parent\ndescription: Outer skill.'),
+    'parent/child/SKILL.md': rawSkillMd('name: child\ndescription: Nested skill.'),
+    '1/2/3/4/5/six/SKILL.md': rawSkillMd('name: six\ndescription: Six levels deep.'),
+    '1/2/3/4/5/6/seven/SKILL.md': rawSkillMd('name: seven\ndescription: Seven levels deep.'),
+    '.git/hidden/SKILL.md': rawSkillMd('name: in-git\ndescription: Never found.'),
+    'node_modules/dep/SKILL.md': rawSkillMd('name: in-deps\ndescription: Never found.'),
+    '.cache/x/SKILL.md': rawSkillMd('name: in-cache\ndescription: Never found.'),
+    'repo/.claude/skills/cc/SKILL.md': rawSkillMd('name: cc\ndescription: Claude Code folder inside a root.'),
+    'no-desc/SKILL.md': rawSkillMd('name: no-desc'),
+    'empty-desc/SKILL.md': rawSkillMd('name: empty-desc\ndescription: ""'),
+    'other-name/SKILL.md': rawSkillMd('name: the-name\ndescription: Name differs from folder.'),
+    'no-name/SKILL.md': rawSkillMd('description: Has no name.'),
+    'bad-name/SKILL.md': rawSkillMd(`name: Bad_Name_${'x'.repeat(70)}\ndescription: Long, invalid name.`),
+    'long-desc/SKILL.md': rawSkillMd(`name: long-desc\ndescription: ${'d'.repeat(1100)}`),
+    'broken/SKILL.md': rawSkillMd(
       'name: broken\ndescription: "Broken YAML, the quote never closes.\nlicense: MIT',
     ),
     'none/SKILL.md': '# Just Markdown\n\nNo frontmatter here.\n',
     'unclosed/SKILL.md': '---\nname: unclosed\ndescription: Never closed.\n\n# Body\n',
     'late/SKILL.md': '<!-- generated -->\n---\nname: late\ndescription: Starts after a comment.\n---\nBody\n',
-    'list-fm/SKILL.md': skillMd('- a\n- b'),
-    'dupe-key/SKILL.md': skillMd('name: dupe-key\ndescription: first\ndescription: second'),
-    'types/SKILL.md': skillMd(
+    'list-fm/SKILL.md': rawSkillMd('- a\n- b'),
+    'dupe-key/SKILL.md': rawSkillMd('name: dupe-key\ndescription: first\ndescription: second'),
+    'types/SKILL.md': rawSkillMd(
       'name: types\ndescription: Wrong types.\nparallel_safe: maybe\ntags: {a: b}\ncost_hint: extreme\nversion: [1]',
     ),
-    'extra-fields/SKILL.md': skillMd(
+    'extra-fields/SKILL.md': rawSkillMd(
       'name: extra-fields\ndescription: Unknown fields.\nmodel: opus\nx-custom:\n  nested: true\nrequires:\n  mcp: [rube]',
     ),
   });

@@ -55,7 +55,8 @@ export function composeMetadata(layers: Layer[], ctx: ComposeContext): SkillMeta
     v.mode === 'direct' ? 'direct' : entrypoints.length > 0 || ctx.scriptsHasFiles ? 'script' : 'instruction';
   const type = v.type ?? inferred;
   if (fieldSources.mode !== undefined) {
-    if (!v.type && type === 'direct') fieldSources.type = fieldSources.mode;
+    // apex-bridge `mode: sandbox|direct` is a declared way of running: the executor runs it directly.
+    if (!v.type) fieldSources.type = fieldSources.mode;
     delete fieldSources.mode;
   }
 

@@ -9,7 +9,7 @@ import {
   toPrompt,
   validateSkillDir,
 } from './validator';
-import { corpusDir, tempDir } from './testHelpers';
+import { corpusDir, tempDir } from '../../testing/fixtures';
 
 interface Case {
   id: string;
@@ -32,7 +32,7 @@ function fixtures(c: Case): string[] {
 
 /** The file a `validate` case runs on (`not-a-directory` names the file inside its fixture). */
 async function validateTarget(c: Case): Promise<string> {
-  if (c.id === 'nonexistent-path') return path.join(await tempDir(), 'nonexistent');
+  if (c.id === 'nonexistent-path') return path.join(tempDir(), 'nonexistent');
   const [dir] = fixtures(c);
   return c.id === 'not-a-directory' ? path.join(dir, 'file.txt') : dir;
 }
@@ -126,7 +126,7 @@ describe('strictyaml emulation', () => {
   });
 
   it('reports every rule that fails, with the reference messages', async () => {
-    const dir = path.join(await tempDir(), 'Bad--Dir-');
+    const dir = path.join(tempDir(), 'Bad--Dir-');
     fs.mkdirSync(dir);
     fs.writeFileSync(
       path.join(dir, 'SKILL.md'),

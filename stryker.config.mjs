@@ -1,0 +1,69 @@
+// Mutation testing of the safety-critical engine (issue 11), not part of `npm test`.
+// `npm run mutate [-- group…]` (scripts/mutate.mjs) runs Stryker once per group below and
+// prints the score of every file. A survivor is either killed by a new test or disabled at
+// its line: `// Stryker disable next-line <mutator>: <why the mutant is equivalent>`.
+import path from 'node:path';
+
+/**
+ * What is mutated, and the tests that must kill it: a module's own tests, beside it. Limiting
+ * the tests keeps a static mutant (one that only acts while a module loads, so every test
+ * must run with it) to the group's test files, not every test that loads the engine.
+ */
+export const GROUPS = {
+  install: {
+    mutate: ['electron/engine/install/**/*.ts', '!**/*.test.ts'],
+    testFiles: ['electron/engine/install/**/*.test.ts'],
+  },
+  validator: {
+    mutate: ['electron/engine/skills/validator.ts'],
+    testFiles: ['electron/engine/skills/validator.test.ts'],
+  },
+  routing: {
+    mutate: ['electron/engine/routing/score.ts', 'electron/engine/routing/recall.ts'],
+    testFiles: ['electron/engine/routing/**/*.test.ts'],
+  },
+  host: {
+    mutate: ['electron/host/guard.ts'],
+    testFiles: ['electron/host/**/*.test.ts'],
+  },
+  execution: {
+    mutate: ['electron/engine/execution/policy.ts', 'electron/engine/execution/approvals.ts'],
+    testFiles: ['electron/engine/execution/**/*.test.ts'],
+  },
+};
+
+// One group (scripts/mutate.mjs sets MUTATE_GROUP), or all of them in one run.
+const name = process.env.MUTATE_GROUP || 'all';
+const selected = name === 'all' ? Object.values(GROUPS) : [GROUPS[name]];
+if (!selected[0]) throw new Error(`No mutation group "${name}": one of ${Object.keys(GROUPS).join(', ')}.`);
+
+// Stryker runs the tests from a copy under .stryker-tmp/, where `../shared/corpus` is not beside it.
+process.env.SKILLDECK_CORPUS ??= path.resolve('..', 'shared', 'corpus');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  mutate: selected.flatMap((group) => group.mutate),
+  testFiles: selected.flatMap((group) => group.testFiles),
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts', related: true },
+  coverageAnalysis: 'perTest',
+  // Mutants that do not compile are dropped before any test runs.
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.node.json',
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  // The machine is shared: one worker, and room for a slow test before a mutant counts as a hang.
+  concurrency: 1,
+  timeoutMS: 10_000,
+  // Incremental: a re-run tests only the mutants whose code or tests changed. Kept in
+  // node_modules/.cache, not in git: \`npm ci\` (new dependencies, which the incremental
+  // diff cannot see) starts afresh, and parallel branches do not conflict over it.
+  incremental: true,
+  incrementalFile: `node_modules/.cache/stryker/${name}.incremental.json`,
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  htmlReporter: { fileName: `reports/mutation/${name}.html` },
+  clearTextReporter: { allowEmojis: false, logTests: false },
+  thresholds: { high: 90, low: 80, break: null },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};

@@ -15,6 +15,9 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'node_modules/**',
+      // Mutation testing: reports and Stryker's sandbox copies of the sources.
+      'reports/**',
+      '.stryker-tmp/**',
     ],
   },
   js.configs.recommended,

@@ -18,7 +18,8 @@ const QUERIES = [
   'convert this pdf to plain text',
 ];
 
-async function serve(tmp, skillDirs) {
+/** `skilldeck serve` on a free port with `tmp` as its homes; resolves with the tokened URL. */
+export async function serve(tmp, skillDirs) {
   const child = spawn(
     process.execPath,
     [

@@ -56,12 +56,25 @@ if (fs.existsSync(corpus)) {
 const { benchRouting } = createRequire(import.meta.url)(path.join(root, 'dist', 'node', 'routing-bench.cjs'));
 results.routing = await benchRouting({ corpusSkills: corpus, bundledDir: path.join(root, 'skills') });
 
+// Sandbox (issue 7): `true` through bwrap (network off) vs a plain spawn, and what a domain
+// allow-list adds (the per-run proxy and its socat bridge).
+const { benchSandbox } = createRequire(import.meta.url)(path.join(root, 'dist', 'node', 'sandbox-bench.cjs'));
+results.sandbox = await benchSandbox(30);
+
 // Keystroke → repainted score panel, in Chromium over browser mode with the corpus loaded.
 const { benchKeystroke } = await import('./keystroke.mjs');
 try {
   results.keystroke = { ...(await benchKeystroke()), target_paint_p95_ms: 50 };
 } catch (error) {
   results.keystroke = { skipped: String(error?.message ?? error) };
+}
+
+// Disk edit → skills.changed over browser mode (issue 3 item 6: within 1 s).
+const { benchHotReload } = await import('./hotReload.mjs');
+try {
+  results.hot_reload = await benchHotReload();
+} catch (error) {
+  results.hot_reload = { skipped: String(error?.message ?? error) };
 }
 
 console.log(JSON.stringify(results, null, 2));

@@ -42,6 +42,9 @@ test('the desktop app opens its window, reaches ready and lists the bundled skil
     const window = await app.firstWindow();
     await expect(window.locator('html[data-app-state="ready"]')).toBeAttached({ timeout: 30_000 });
     await expect(window.getByTestId('skill-row').first()).toBeVisible();
+    // Runs over IPC: the Runs view loads (empty in a fresh home).
+    await window.getByTestId('nav-runs').click();
+    await expect(window.getByTestId('runs-empty')).toBeVisible();
     const exposed = await window.evaluate(() =>
       Object.keys((window as unknown as { skilldeck: object }).skilldeck),
     );

@@ -18,11 +18,19 @@ export interface Workspace {
   log: () => string;
 }
 
+const withoutModelEnv = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(
+    Object.entries(env).filter(
+      ([name]) => !/^(OPENAI_|ANTHROPIC_|SKILLDECK_MODEL|SKILLDECK_EMBEDDING)/.test(name),
+    ),
+  );
+
 async function startServer(
   root: string,
   skillsDir: string,
   seedFiles: Record<string, string>,
   extraSkillDirs: string[],
+  serverEnv: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string; log: () => string }> {
   for (const [file, content] of Object.entries(seedFiles)) {
     fs.mkdirSync(path.dirname(path.join(skillsDir, file)), { recursive: true });
@@ -42,7 +50,13 @@ async function startServer(
     ],
     {
       // Never the real home: HOME and SKILLDECK_HOME point into the test's temp dir.
-      env: { ...process.env, HOME: path.join(root, 'user-home'), SKILLDECK_HOME: home },
+      // The runner's own model variables never leak in; a spec passes its own in `serverEnv`.
+      env: {
+        ...withoutModelEnv(process.env),
+        ...serverEnv,
+        HOME: path.join(root, 'user-home'),
+        SKILLDECK_HOME: home,
+      },
       cwd: path.join(root, 'workspace'),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -68,23 +82,37 @@ async function startServer(
 /**
  * `seedFiles`: files (relative to the test's skills folder) written before the server starts.
  * `extraSkillDirs`: more folders passed with `--skills` (read in place, e.g. the corpus).
+ * `serverEnv`: extra environment for the server, e.g. `OPENAI_BASE_URL` of a scripted model
+ * server (override it with a fixture that depends on the model server to pass its port).
  */
-type Fixtures = { workspace: Workspace; seedFiles: Record<string, string>; extraSkillDirs: string[] };
+type Fixtures = {
+  workspace: Workspace;
+  seedFiles: Record<string, string>;
+  extraSkillDirs: string[];
+  serverEnv: Record<string, string>;
+};
 
 export const test = base.extend<Fixtures>({
   seedFiles: [{}, { option: true }],
   extraSkillDirs: [[], { option: true }],
-  workspace: async ({ seedFiles, extraSkillDirs }, use, testInfo) => {
+  serverEnv: [{}, { option: true }],
+  workspace: async ({ seedFiles, extraSkillDirs, serverEnv }, use, testInfo) => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldeck-e2e-'));
     for (const dir of ['home', 'user-home', 'workspace', 'skills']) fs.mkdirSync(path.join(root, dir));
     const skillsDir = path.join(root, 'skills');
-    const server = await startServer(root, skillsDir, seedFiles, extraSkillDirs);
+    const server = await startServer(root, skillsDir, seedFiles, extraSkillDirs, serverEnv);
     await use({ home: path.join(root, 'home'), skillsDir, url: server.url, log: server.log });
+    // Wait for the engine to exit: a run it was still recording would race the removal below.
+    const exited = new Promise((resolve) => {
+      if (server.child.exitCode !== null) resolve(null);
+      server.child.once('exit', resolve);
+    });
     server.child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
     if (testInfo.status !== testInfo.expectedStatus) {
       await testInfo.attach('server-log', { body: server.log(), contentType: 'text/plain' });
     }
-    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
   },
 });
 

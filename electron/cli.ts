@@ -8,6 +8,9 @@ const commands = {
   install: () => import('./cli/install'),
   serve: () => import('./cli/serve'),
   route: () => import('./cli/route'),
+  run: () => import('./cli/run'),
+  chat: () => import('./cli/chat'),
+  repair: () => import('./cli/repair'),
 };
 
 const USAGE = `skilldeck — agent skills: list, validate, serve (DESIGN §7)
@@ -20,6 +23,12 @@ Usage:
   skilldeck skills remove   NAME [--json]            moves a managed skill to the trash
   skilldeck skills restore  [TRASH_ID]               undo a remove or replace; lists the trash without one
   skilldeck route "QUERY"   [--skills DIR]… [--no-default-paths] [--json]   records a route event
+  skilldeck run SKILL "TASK" [--skills DIR]… [--no-default-paths] [--approve|--deny] [--entry NAME] [--input JSON] [--json]
+                            runs in the sandbox; without --approve/--deny a terminal is asked, none → deny
+  skilldeck chat "MESSAGE" [--skills DIR]… [--no-default-paths] [--approve|--deny] [--conversation ID] [--json]
+                            one turn; a model from Settings or OPENAI_BASE_URL / OPENAI_API_KEY / SKILLDECK_MODEL
+  skilldeck repair SKILL "TASK" [--skills DIR]… [--no-default-paths] [--apply] [--deny] [--entry NAME] [--input JSON] [--json]
+                            runs the task; on a near miss proposes replay-checked patches; --apply applies the best
   skilldeck eval SKILL      [--skills DIR]… [--no-default-paths] [--json]   trigger evals; exit 1 on a failure
   skilldeck serve           [--port N] [--open] [--skills DIR]… [--no-default-paths]
   skilldeck --version
@@ -34,6 +43,12 @@ const options = {
   name: { type: 'string' },
   ref: { type: 'string' },
   path: { type: 'string' },
+  approve: { type: 'boolean', default: false },
+  deny: { type: 'boolean', default: false },
+  entry: { type: 'string' },
+  input: { type: 'string' },
+  conversation: { type: 'string' },
+  apply: { type: 'boolean', default: false },
   port: { type: 'string', default: '0' },
   open: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -86,6 +101,38 @@ export async function main(argv: string[]): Promise<number> {
     return (await commands.route()).routeCommand(positionals.slice(1).join(' ') || undefined, {
       ...discovery,
       json: values.json,
+    });
+  }
+  if (command === 'run') {
+    const { json, approve, deny, entry, input } = values;
+    return (await commands.run()).runCommand(sub, positionals.slice(2).join(' '), {
+      ...discovery,
+      json,
+      approve,
+      deny,
+      entry,
+      input,
+    });
+  }
+  if (command === 'chat') {
+    const { json, approve, deny, conversation } = values;
+    return (await commands.chat()).chatCommand(positionals.slice(1).join(' '), {
+      ...discovery,
+      json,
+      approve,
+      deny,
+      conversation,
+    });
+  }
+  if (command === 'repair') {
+    const { json, apply, deny, entry, input } = values;
+    return (await commands.repair()).repairCommand(sub, positionals.slice(2).join(' '), {
+      ...discovery,
+      json,
+      apply,
+      deny,
+      entry,
+      input,
     });
   }
   if (command === 'eval')

@@ -9,6 +9,17 @@ export interface IpcWiring {
   targets(): WebContents[];
 }
 
+/** The URL of our renderer's frame when main loads `indexFile` with `loadFile`. */
+export const rendererUrlOf = (indexFile: string): string => new URL(`file://${indexFile}`).href;
+
+/**
+ * True when the IPC message comes from a frame showing our own renderer (its route in the
+ * query or fragment aside): a page navigated elsewhere, or an embedded frame, is refused.
+ */
+export function isRendererFrame(event: Pick<IpcMainInvokeEvent, 'senderFrame'>, rendererUrl: string) {
+  return event.senderFrame?.url.split('#')[0].split('?')[0] === rendererUrl;
+}
+
 /** Electron transport: the same `RpcServer` the browser host uses, over ipcMain. */
 export function registerIpc(
   ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>,

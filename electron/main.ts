@@ -3,6 +3,7 @@ import {
   BrowserWindow,
   ipcMain,
   Menu,
+  safeStorage,
   screen,
   session,
   shell,
@@ -10,7 +11,7 @@ import {
 } from 'electron';
 import path from 'node:path';
 import { createEngine } from './engine';
-import { registerIpc } from './ipc';
+import { isRendererFrame, registerIpc, rendererUrlOf } from './ipc';
 import { createRpcServer } from './rpc/server';
 import { CONTENT_SECURITY_POLICY } from './host/static';
 import { loadWindowState, saveWindowState } from './windowState';
@@ -76,6 +77,15 @@ async function start(): Promise<void> {
     workspace: process.env.SKILLDECK_WORKSPACE || process.cwd(),
     version: app.getVersion(),
     watch: true,
+    // API keys through the OS keychain (DESIGN §6). Linux without a keyring falls back to a
+    // hard-coded password ("basic_text"): no better than the 0600 file, so say it is unavailable.
+    cipher: {
+      available: () =>
+        safeStorage.isEncryptionAvailable() &&
+        !(process.platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text'),
+      encrypt: (text) => safeStorage.encryptString(text),
+      decrypt: (data) => safeStorage.decryptString(data),
+    },
   });
   // Closes the file watcher and drops unfinished install previews' staging dirs.
   app.on('will-quit', () => void engine.close());
@@ -89,9 +99,10 @@ async function start(): Promise<void> {
     });
   });
 
-  const rendererUrl = new URL(`file://${rendererIndex}`).href;
-  registerIpc(ipcMain, createRpcServer(engine), {
-    isTrustedSender: (event) => event.senderFrame?.url.split('#')[0].split('?')[0] === rendererUrl,
+  const rendererUrl = rendererUrlOf(rendererIndex);
+  const rpc = createRpcServer(engine);
+  registerIpc(ipcMain, rpc, {
+    isTrustedSender: (event) => isRendererFrame(event, rendererUrl),
     targets: () => BrowserWindow.getAllWindows().map((window) => window.webContents),
   });
   Menu.setApplicationMenu(buildMenu());
@@ -117,6 +128,12 @@ async function start(): Promise<void> {
     },
   });
   if (state.maximized) window.maximize();
+  // DESIGN §4: closing the window denies what waits for approval (a reload keeps it).
+  const detach = rpc.attachAnswerer();
+  window.on('closed', () => {
+    detach();
+    engine.execution.broker.denyAll('disconnect', 'the window was closed');
+  });
   window.once('ready-to-show', () => window.show());
   window.on('close', () => {
     saveWindowState(stateFile, { bounds: window.getNormalBounds(), maximized: window.isMaximized() });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { SkillSummary } from '../../shared/contract';
 import { createEngine, type Engine } from '../engine';
 
 /** Where the CLI bundle lives (`dist/node/`), so it can find `skills/` and `dist/renderer/`. */
@@ -32,4 +33,13 @@ export function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine
     version: readVersion(),
     watch,
   });
+}
+
+/** A skill named on the command line: its folder path, else its name (the visible one first). */
+export function findSkill(engine: Engine, skill: string): SkillSummary | undefined {
+  const { skills } = engine.skills.list();
+  const byPath = skills.find((s) => s.id === path.resolve(skill));
+  return (
+    byPath ?? skills.find((s) => s.name === skill && !s.shadowedBy) ?? skills.find((s) => s.name === skill)
+  );
 }

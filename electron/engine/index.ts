@@ -1,9 +1,16 @@
+import { generateText } from 'ai';
 import os from 'node:os';
 import path from 'node:path';
 import type { AppInfo, Settings, SettingsPatch, SkillList } from '../../shared/contract';
+import { ChatService } from './chat/service';
+import { createInstructionRunner } from './chat/instruction';
+import type { ModelChoice } from './chat/modelLoop';
 import { EngineEvents } from './events';
+import { ExecutionService } from './execution/service';
 import { createInstallApi, recoverInstalls, type InstallApi } from './install';
+import { ModelService, SecretStore, type SecretCipher } from './llm';
 import { resolveHome } from './paths';
+import { recoverRepairs, RepairService } from './repair';
 import { RoutingService } from './routing';
 import { SettingsStore } from './settings';
 import { SkillCatalog } from './skills';
@@ -12,6 +19,14 @@ import { watchSkillRoots, type SkillWatcher } from './skills/watcher';
 export { EngineError } from './errors';
 export { resolveHome } from './paths';
 export { validateSkillDir, discoveryRoots, SkillCatalog } from './skills';
+export {
+  ModelService,
+  describeModelError,
+  type ModelDescription,
+  type ModelErrorInfo,
+  type ResolvedModel,
+  type SecretCipher,
+} from './llm';
 
 export interface EngineOptions {
   /** `$SKILLDECK_HOME`; defaults from the environment (see `resolveHome`). */
@@ -29,6 +44,14 @@ export interface EngineOptions {
   version?: string;
   /** Watch the discovery folders and reload on change (the app and `serve`; never a one-shot CLI). */
   watch?: boolean;
+  /** No answer to an approval request within this long is a deny (default 120 s). */
+  approvalTimeoutMs?: number;
+  /** How long pending approvals outlive the last window or connection (default 5 s). */
+  approvalGraceMs?: number;
+  /** The OS keychain for API keys (Electron's safeStorage); without it keys go in a 0600 file. */
+  cipher?: SecretCipher;
+  /** The environment the engine reads (`OPENAI_BASE_URL`, `OPENAI_API_KEY`, `SKILLDECK_MODEL`, PATH); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The one facade every adapter (Electron main, browser host, CLI) wraps. */
@@ -41,6 +64,14 @@ export interface Engine {
   readonly routing: RoutingService;
   /** Install / remove / trash / per-skill switches / diagnosis (issue 3). */
   readonly install: InstallApi;
+  /** Runs, approvals and always-allow grants (issue 7). */
+  readonly execution: ExecutionService;
+  /** Conversations and the agent loop (issue 8). */
+  readonly chat: ChatService;
+  /** Repair proposals, revisions and undo (issue 9); `start` needs the executor wired in. */
+  readonly repair: RepairService;
+  /** Model settings, keys, `resolve()` for the agent loop, connection tests, embeddings (issue 8). */
+  readonly models: ModelService;
   /** Resolves once the file watcher (option `watch`) reports changes; at once without it. */
   readonly watching: Promise<void>;
   /** The skill list with each skill's settings switches (`enabled`, `autoSelect`) filled in. */
@@ -55,12 +86,15 @@ export interface Engine {
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   const home = path.resolve(options.home ?? resolveHome());
   const workspace = path.resolve(options.workspace ?? process.cwd());
+  const userHome = options.userHome ?? os.homedir();
   const settings = SettingsStore.at(home);
   // Before the first scan, so a skill put back by the repair is listed.
   recoverInstalls(home);
+  // Likewise: an apply cut short is rolled back before anyone reads the skill.
+  recoverRepairs(home);
   const skills = await SkillCatalog.open({
     home,
-    userHome: options.userHome ?? os.homedir(),
+    userHome,
     workspace,
     bundledDir: options.bundledDir,
     extraDirs: [...settings.get().skills.extraDirs, ...(options.skillDirs ?? [])].map((dir) =>
@@ -69,7 +103,33 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     noDefaultPaths: options.noDefaultPaths ?? false,
   });
   const events = new EngineEvents();
-  const routing = new RoutingService({ home, catalog: skills, settings, events });
+  const models = new ModelService({
+    settings,
+    secrets: new SecretStore(home, options.cipher),
+    events,
+    env: options.env,
+  });
+  const routing = new RoutingService({ home, catalog: skills, settings, events, env: options.env, models });
+  const execution = new ExecutionService({
+    home,
+    workspace,
+    userHome,
+    catalog: skills,
+    events,
+    routing,
+    hostEnv: options.env,
+    approvalTimeoutMs: options.approvalTimeoutMs,
+    approvalGraceMs: options.approvalGraceMs,
+  });
+  // The chat model, resolved at each use (settings and keys can change while the app runs).
+  const model = async (): Promise<ModelChoice> => {
+    const resolved = await models.resolve();
+    if (!resolved.ok) return { error: resolved.reason };
+    const d = resolved.description;
+    return { model: resolved.model, id: `${d.provider}/${d.model}`, describeError: resolved.describeError };
+  };
+  execution.setInstructionRunner(createInstructionRunner({ catalog: skills, model }));
+  const chat = new ChatService({ home, events, routing, execution, model });
   const withSwitches = (list: SkillList): SkillList => {
     const { disabled, neverAutoSelect } = settings.get().skills;
     return {
@@ -102,6 +162,17 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     return withSwitches(list);
   };
   const install = createInstallApi({ home, skills, settings, events, reload: reloadSkills, updateSettings });
+  // Issue 9: pass `runs` (the executor) and `complete` (the model) here once they land.
+  const repair = new RepairService({ home, catalog: skills, events, reload: reloadSkills });
+  repair.connect({
+    runs: { get: (runId) => execution.get(runId), replay: (record, dir) => execution.replay(record, dir) },
+    complete: async ({ system, user }) => {
+      const choice = await model();
+      if ('error' in choice) throw new Error(choice.error);
+      const { text } = await generateText({ model: choice.model, system, prompt: user, maxRetries: 0 });
+      return text;
+    },
+  });
   if (options.watch)
     watcher = watchSkillRoots(existingRoots(), () => void reloadSkills().catch(() => undefined));
   const info: AppInfo = {
@@ -118,11 +189,17 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     settings,
     routing,
     install,
+    execution,
+    chat,
+    repair,
+    models,
     watching: watcher?.ready ?? Promise.resolve(),
     listSkills: () => withSwitches(skills.list()),
     updateSettings,
     reloadSkills,
     async close() {
+      chat.close();
+      execution.close();
       await watcher?.close();
       await install.close();
     },

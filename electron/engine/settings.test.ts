@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { ZodError } from 'zod';
 import { tempDir } from '../testing/fixtures';
 import { SettingsStore } from './settings';
 
@@ -34,6 +35,23 @@ it('keeps a corrupt settings file aside instead of losing it', () => {
 it('rejects values outside the schema without writing anything', () => {
   const home = path.join(root, 'c');
   const store = SettingsStore.at(home);
-  expect(() => store.update({ routing: { threshold: 2 } })).toThrow();
+  const update = () => store.update({ routing: { threshold: 2 } });
+  expect(update).toThrow(ZodError);
+  expect(update).toThrow(/"threshold"[\s\S]*expected number to be <=1/);
   expect(fs.existsSync(path.join(home, 'settings.json'))).toBe(false);
+});
+
+it('keeps the model section (no key in it) across routing updates and restarts', () => {
+  const home = path.join(root, 'd');
+  const store = SettingsStore.at(home);
+  expect(store.get().model).toEqual({ provider: null, baseURL: null, model: null, embeddingModel: null });
+  store.updateModel({ provider: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1/', model: 'qwen3' });
+  store.update({ routing: { threshold: 0.6 } });
+  expect(SettingsStore.at(home).get().model).toEqual({
+    provider: 'openai-compatible',
+    baseURL: 'http://127.0.0.1:11434/v1',
+    model: 'qwen3',
+    embeddingModel: null,
+  });
+  expect(() => store.updateModel({ baseURL: 'file:///etc/passwd' })).toThrow(/http/);
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Settings, type SettingsPatch } from '../../shared/contract';
+import { Settings, type ModelSettingsPatch, type SettingsPatch } from '../../shared/contract';
 import { writeFileAtomicSync } from './atomic';
 
 /** `$SKILLDECK_HOME/settings.json`: explicit user preferences, written atomically. */
@@ -49,7 +49,8 @@ export class SettingsStore {
 
   /** Merge `patch` (objects merge, arrays and scalars replace), validate, persist. */
   update(patch: SettingsPatch): Settings {
-    const next = Settings.parse({
+    return this.write({
+      ...this.current,
       skills: { ...this.current.skills, ...patch.skills },
       routing: {
         ...this.current.routing,
@@ -57,6 +58,15 @@ export class SettingsStore {
         weights: { ...this.current.routing.weights, ...patch.routing?.weights },
       },
     });
+  }
+
+  /** Merge a model-settings patch (`null` clears a field), validate, persist. */
+  updateModel(patch: ModelSettingsPatch): Settings {
+    return this.write({ ...this.current, model: { ...this.current.model, ...patch } });
+  }
+
+  private write(candidate: Settings): Settings {
+    const next = Settings.parse(candidate);
     writeFileAtomicSync(this.file, `${JSON.stringify(next, null, 2)}\n`);
     this.current = next;
     return next;

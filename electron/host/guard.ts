@@ -2,11 +2,13 @@ import { timingSafeEqual } from 'node:crypto';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** Split `host:port` (or `[::1]:port`) into its parts; null when malformed. */
+/**
+ * Split `host:port` (or `[::1]:port`) into its parts; null when malformed or without a port
+ * (the host never listens on port 80, the only one a browser leaves out).
+ */
 function splitHost(value: string): { host: string; port: string } | null {
-  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(value.trim());
-  if (!match) return null;
-  return { host: match[1].toLowerCase(), port: match[2] ?? '' };
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+):(\d{1,5})$/i.exec(value.trim());
+  return match ? { host: match[1].toLowerCase(), port: match[2] } : null;
 }
 
 /**

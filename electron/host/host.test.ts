@@ -62,6 +62,8 @@ beforeAll(async () => {
     workspace: path.join(root, 'workspace'),
     skillDirs: [skillsDir],
     noDefaultPaths: true,
+    // The runner's OPENAI_* variables must not configure a model under the contract suite.
+    env: {},
   });
   host = await startHost({ rpc: createRpcServer(engine, undefined, () => undefined), rendererDir });
   transport = createWsTransport(() => new WebSocket(wsUrl(host.token)) as unknown as SocketLike);
@@ -101,6 +103,12 @@ describe('browser-mode host refusals', () => {
       opened: false,
       status: 403,
     });
+    // A loopback page on another port (another local app, a dev server) is another origin.
+    expect(await handshake(url, { Origin: `http://127.0.0.1:${host.port + 1}` })).toEqual({
+      opened: false,
+      status: 403,
+    });
+    expect(await handshake(url, { Origin: 'http://localhost' })).toEqual({ opened: false, status: 403 });
     expect(await handshake(url, { Origin: `http://localhost:${host.port}` })).toEqual({ opened: true });
     const page = await httpGet('/', { Host: `rebind.example:${host.port}` });
     expect(page.status).toBe(403);

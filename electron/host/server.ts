@@ -64,6 +64,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
   };
 
   wss.on('connection', (ws) => {
+    // DESIGN §4: a lost connection is a deny (after the reload grace), so each socket counts.
+    ws.once('close', options.rpc.attachAnswerer());
     // ws closes the socket itself (1009 for an oversized frame); without a listener the
     // 'error' event would crash the whole host.
     ws.on('error', () => undefined);

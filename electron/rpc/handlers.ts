@@ -29,11 +29,57 @@ export function createHandlers(engine: Engine): Handlers {
     'skills.diagnose': async ({ id }) => engine.install.diagnose(id),
     'route.preview': async ({ query }) => engine.routing.preview(query),
     'route.whyNot': async ({ query, id }) => engine.routing.whyNot(query, id),
-    'route.commit': async ({ query, origin }) => engine.routing.commit(query, origin),
+    'route.commit': async ({ query, origin }) => engine.routing.commitWithModel(query, origin),
     'route.recordResult': async ({ route_id, result }) => engine.routing.recordResult(route_id, result),
     'activity.list': async ({ limit, before }) => engine.routing.activity(limit, before),
     'activity.get': async ({ route_id }) => engine.routing.activityGet(route_id),
     'metrics.get': async () => engine.routing.metrics(),
     'evals.run': async ({ id }) => engine.routing.runEvals(id),
+    'run.start': async ({ id, task, entrypoint, input }) => ({
+      run_id: engine.execution.start({
+        id,
+        task,
+        ...(entrypoint ? { entrypoint } : {}),
+        ...(input ? { input } : {}),
+      }).run_id,
+    }),
+    'run.retry': async ({ run_id, widen }) => ({ run_id: engine.execution.retry(run_id, widen).run_id }),
+    'run.cancel': async ({ run_id }) => ({ cancelled: engine.execution.cancel(run_id) }),
+    'runs.list': async ({ limit }) => ({ runs: engine.execution.list(limit) }),
+    'runs.get': async ({ run_id }) => engine.execution.get(run_id),
+    'approvals.pending': async () => ({ requests: engine.execution.broker.list() }),
+    'approvals.answer': async ({ id, decision, reason }) =>
+      engine.execution.broker.answer(id, decision, reason),
+    'approvals.grants': async () => ({ grants: engine.execution.grants.list() }),
+    'approvals.revoke': async ({ skill }) => ({ revoked: engine.execution.revoke(skill) }),
+    'chat.list': async ({ query }) => ({ conversations: engine.chat.list(query) }),
+    'chat.get': async ({ id }) => engine.chat.get(id),
+    'chat.create': async ({ title }) => engine.chat.create(title),
+    'chat.rename': async ({ id, title }) => engine.chat.rename(id, title),
+    'chat.delete': async ({ id }) => ({ deleted: engine.chat.delete(id) }),
+    'chat.send': async ({ conversation_id, message }) => {
+      const { done: _done, ...ids } = engine.chat.send(conversation_id, message);
+      return ids;
+    },
+    'chat.stop': async ({ turn_id }) => ({ stopped: engine.chat.stop(turn_id) }),
+    'chat.resend': async ({ conversation_id, message }) => {
+      const { done: _done, ...ids } = engine.chat.resend(conversation_id, message);
+      return ids;
+    },
+    // repair.start and repair.revise re-run the failing case: `unavailable` until the executor is wired in.
+    'repair.start': async ({ run_id }) => engine.repair.start(run_id),
+    'repair.proposals': async (filter) => ({ proposals: await engine.repair.proposals(filter) }),
+    'repair.revise': async ({ proposal_id, ...selection }) => engine.repair.revise(proposal_id, selection),
+    'repair.apply': async ({ proposal_id, ...selection }) => engine.repair.apply(proposal_id, selection),
+    'repair.reject': async ({ proposal_id, reason, rejected_hunks }) =>
+      engine.repair.reject(proposal_id, reason, rejected_hunks),
+    'repair.history': async ({ skill }) => ({ revisions: engine.repair.history(skill) }),
+    'repair.undo': async ({ revision }) => engine.repair.undo(revision),
+    'models.get': async () => engine.models.status(),
+    'models.update': async (patch) => engine.models.update(patch),
+    'models.setKey': async ({ key }) => engine.models.setKey(key),
+    'models.clearKey': async () => engine.models.clearKey(),
+    'models.test': async () => engine.models.test(),
+    'models.list': async () => engine.models.list(),
   };
 }

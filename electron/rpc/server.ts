@@ -9,6 +9,12 @@ export interface RpcServer {
   handle(method: unknown, input: unknown): Promise<RpcResponse>;
   /** Every engine event, for the transport to push to its clients. */
   subscribe(listener: <E extends EventName>(name: E, payload: Events[E]) => void): () => void;
+  /**
+   * A window or connection that can answer approval requests is here; call the returned
+   * function when it goes. With none left, pending requests are denied after a short grace
+   * (a reload comes back within it; a closed window or lost connection does not).
+   */
+  attachAnswerer(): () => void;
 }
 
 const fail = (error: RpcError): RpcResponse => ({ ok: false, error });
@@ -49,6 +55,9 @@ export function createRpcServer(
     },
     subscribe(listener) {
       return engine.events.subscribe(listener);
+    },
+    attachAnswerer() {
+      return engine.execution.broker.attach();
     },
   };
 }

@@ -4,6 +4,7 @@ import { AppShell } from './features/app/components/AppShell';
 import { useAppStateSignal, type AppReadiness } from './features/app/useAppStateSignal';
 import { useView } from './features/app/useView';
 import { ChatPage } from './features/chat/components/ChatPage';
+import { RunsPage } from './features/runs/components/RunsPage';
 import { SettingsPage } from './features/settings/components/SettingsPage';
 import { SkillsPage } from './features/skills/components/SkillsPage';
 import { useSkillsStore } from './features/skills/store';
@@ -20,6 +21,7 @@ export function App() {
     <AppShell>
       {view === 'chat' && <ChatPage />}
       {view === 'skills' && <SkillsPage />}
+      {view === 'runs' && <RunsPage />}
       {view === 'activity' && <ActivityPage />}
       {view === 'settings' && <SettingsPage />}
     </AppShell>

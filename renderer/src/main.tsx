@@ -2,6 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { useAppStore } from './features/app/store';
+import { useApprovalsStore } from './features/approvals/store';
+import { useRunsStore } from './features/runs/store';
 import { useSkillsStore } from './features/skills/store';
 import { setClient } from './lib/client';
 import { connect } from './lib/transport';
@@ -13,6 +15,9 @@ const connection = connect();
 setClient(connection.client);
 useAppStore.getState().start(connection);
 useSkillsStore.getState().start();
+// Before any view: a reloaded window shows pending approvals at once, and runs follow their events.
+useApprovalsStore.getState().start();
+useRunsStore.getState().start();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element.');

@@ -1,6 +1,10 @@
 import type { z } from 'zod';
 import { appEvents, appRequests } from './app';
+import { chatEvents, chatRequests } from './chat';
+import { executionEvents, executionRequests } from './execution';
 import { installEvents, installRequests } from './install';
+import { repairEvents, repairRequests } from './repair';
+import { modelsEvents, modelsRequests } from './models';
 import { routingEvents, routingRequests } from './routing';
 import { settingsEvents, settingsRequests } from './settings';
 import { skillsEvents, skillsRequests } from './skills';
@@ -11,6 +15,10 @@ export * from './skills';
 export * from './settings';
 export * from './install';
 export * from './routing';
+export * from './execution';
+export * from './chat';
+export * from './repair';
+export * from './models';
 
 /** Every request method: `feature.verb` → input and output schemas. */
 export const requests = {
@@ -19,6 +27,10 @@ export const requests = {
   ...settingsRequests,
   ...routingRequests,
   ...installRequests,
+  ...executionRequests,
+  ...chatRequests,
+  ...repairRequests,
+  ...modelsRequests,
 } as const;
 /** Every pushed event: past-tense fact → payload schema. */
 export const events = {
@@ -27,6 +39,10 @@ export const events = {
   ...settingsEvents,
   ...routingEvents,
   ...installEvents,
+  ...executionEvents,
+  ...chatEvents,
+  ...repairEvents,
+  ...modelsEvents,
 } as const;
 
 export type Method = keyof typeof requests;

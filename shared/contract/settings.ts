@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODEL_SETTINGS_DEFAULTS, ModelSettings } from './models';
 
 /** Per-skill switches, keyed by skill name (DESIGN §2; issue: enable / disable / never auto-select). */
 export const SkillSettings = z.object({
@@ -40,6 +41,8 @@ export const RoutingSettings = z.object({
 export const Settings = z.object({
   skills: SkillSettings.default({ disabled: [], neverAutoSelect: [], extraDirs: [] }),
   routing: RoutingSettings.default(RoutingSettings.parse({})),
+  /** Provider, base URL and model ids (DESIGN §4); changed through `models.update`, never holds a key. */
+  model: ModelSettings.default(MODEL_SETTINGS_DEFAULTS),
 });
 export type Settings = z.infer<typeof Settings>;
 

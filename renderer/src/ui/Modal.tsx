@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type KeyboardEventHandler, type ReactNode } from 'react';
 import { XIcon } from './icons';
 import './modal.css';
 
@@ -11,11 +11,23 @@ interface ModalProps {
   footer?: ReactNode;
   size?: 'small' | 'medium' | 'large';
   testId?: string;
+  /** Keys anywhere in the dialog (accelerators); Escape stays with `onClose`. */
+  onKeyDown?: KeyboardEventHandler<HTMLDialogElement>;
 }
 
 /** A native modal `<dialog>`: the top layer, a focus trap and Escape come with it. */
-export function Modal({ title, subtitle, onClose, children, footer, size = 'small', testId }: ModalProps) {
+export function Modal({
+  title,
+  subtitle,
+  onClose,
+  children,
+  footer,
+  size = 'small',
+  testId,
+  onKeyDown,
+}: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -29,7 +41,9 @@ export function Modal({ title, subtitle, onClose, children, footer, size = 'smal
     <dialog
       ref={ref}
       className={`modal modal--${size}`}
+      aria-labelledby={titleId}
       data-testid={testId}
+      onKeyDown={onKeyDown}
       onCancel={(event) => {
         // Escape closes through the store, so its state and the dialog never disagree.
         event.preventDefault();
@@ -39,7 +53,9 @@ export function Modal({ title, subtitle, onClose, children, footer, size = 'smal
       <div className="modal__frame">
         <header className="modal__header">
           <div className="modal__titles">
-            <h2 className="modal__title">{title}</h2>
+            <h2 className="modal__title" id={titleId}>
+              {title}
+            </h2>
             {subtitle && <div className="modal__subtitle">{subtitle}</div>}
           </div>
           <button type="button" className="icon-button" onClick={onClose} aria-label="Close">

@@ -186,3 +186,35 @@ export const SlidersIcon = icon(
     <circle cx="18" cy="18" r="2" />
   </>,
 );
+export const ClockIcon = icon(
+  <>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3 2" />
+  </>,
+);
+export const StopIcon = icon(<rect x="6" y="6" width="12" height="12" rx="1.5" />);
+export const BanIcon = icon(
+  <>
+    <circle cx="12" cy="12" r="9" />
+    <path d="m5.7 5.7 12.6 12.6" />
+  </>,
+);
+export const CopyIcon = icon(
+  <>
+    <rect x="9" y="9" width="11" height="11" rx="2" />
+    <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
+  </>,
+);
+/** The Runs view: a list of runs, each started with a play mark. */
+export const RunsIcon = icon(
+  <>
+    <path d="m4 5 4 2.5L4 10z" />
+    <path d="M11 7.5h9M4 14h16M4 19h16" />
+  </>,
+);
+export const PauseIcon = icon(<path d="M9 5v14M15 5v14" />);
+export const ArrowUpIcon = icon(<path d="M12 19V5M6 11l6-6 6 6" />);
+export const PlusIcon = icon(<path d="M12 5v14M5 12h14" />);
+export const SparkIcon = icon(
+  <path d="M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6" />,
+);

@@ -6,6 +6,7 @@ describe('viewFromHash', () => {
     expect(viewFromHash('#chat')).toBe('chat');
     expect(viewFromHash('#/settings')).toBe('settings');
     expect(viewFromHash('#activity/abc')).toBe('activity');
+    expect(viewFromHash('#runs')).toBe('runs');
     expect(viewFromHash('')).toBe('skills');
     expect(viewFromHash('#nope')).toBe('skills');
   });

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /** The top-level views, one per nav entry; the address hash names the open one (`#chat`). */
-export const VIEWS = ['chat', 'skills', 'activity', 'settings'] as const;
+export const VIEWS = ['chat', 'skills', 'runs', 'activity', 'settings'] as const;
 export type View = (typeof VIEWS)[number];
 
 /** Skills stays the default view: a bare URL opens where the app always opened. */

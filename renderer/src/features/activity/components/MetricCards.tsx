@@ -48,6 +48,12 @@ export function MetricCards({ metrics }: { metrics: RouteMetrics | null }) {
       value: formatMs(metrics?.latency_p95),
       hint: '95th percentile routing time',
     },
+    {
+      key: 'avg_tokens',
+      label: 'Avg tokens',
+      value: metrics?.avg_tokens == null ? '—' : formatCount(Math.round(metrics.avg_tokens)),
+      hint: 'Mean model tokens (in + out) per route where a model ran',
+    },
   ];
   return (
     <ul className="metric-cards" data-testid="metric-cards">

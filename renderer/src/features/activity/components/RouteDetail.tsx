@@ -26,6 +26,11 @@ export function RouteDetail({ event }: { event: RouteEvent }) {
               {event.result.fallback_used ? ' · fallback' : ''}
             </Badge>
           )}
+          {event.result?.tokens_in !== undefined && (
+            <span data-testid="route-tokens">
+              {event.result.tokens_in} tokens in · {event.result.tokens_out ?? 0} out
+            </span>
+          )}
         </div>
       </header>
       <FactorLegend threshold={event.threshold} />

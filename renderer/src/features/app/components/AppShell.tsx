@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ApprovalDialog } from '../../approvals/components/ApprovalDialog';
 import { ConnectionBanner } from './ConnectionBanner';
 import { NavRail } from './NavRail';
 import { TopBar } from './TopBar';
@@ -13,6 +14,8 @@ export function AppShell({ children }: { children: ReactNode }) {
         <NavRail />
         <main className="app-shell__main">{children}</main>
       </div>
+      {/* Global: a request is answered wherever the user is (what-users-ask #3). */}
+      <ApprovalDialog />
     </div>
   );
 }

@@ -1,10 +1,11 @@
 import type { ComponentType } from 'react';
-import { ActivityIcon, ChatIcon, SkillsIcon, SlidersIcon } from '../../../ui/icons';
+import { ActivityIcon, ChatIcon, RunsIcon, SkillsIcon, SlidersIcon } from '../../../ui/icons';
 import { useView, type View } from '../useView';
 
 const ITEMS: { view: View; label: string; Icon: ComponentType<{ size?: number }> }[] = [
   { view: 'chat', label: 'Chat', Icon: ChatIcon },
   { view: 'skills', label: 'Skills', Icon: SkillsIcon },
+  { view: 'runs', label: 'Runs', Icon: RunsIcon },
   { view: 'activity', label: 'Activity', Icon: ActivityIcon },
   { view: 'settings', label: 'Settings', Icon: SlidersIcon },
 ];

@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { TruncatedPath } from '../../../ui/TruncatedPath';
+import { ApprovalPill } from '../../approvals/components/ApprovalPill';
 import { useAppStore } from '../store';
 
 export function TopBar() {
@@ -17,6 +18,7 @@ export function TopBar() {
         {info && <span className="top-bar__version">v{info.version}</span>}
       </div>
       <div className="top-bar__meta">
+        <ApprovalPill />
         {info?.workspace && <TruncatedPath path={info.workspace} className="top-bar__workspace" />}
         <span className={`status-dot status-dot--${connection}`} title={`Engine: ${connection}`} />
       </div>

@@ -1,28 +1,6 @@
-import type { ReactNode } from 'react';
 import type { InstallCandidate, SandboxTier } from '../../../../../shared/contract';
-import {
-  CheckIcon,
-  EyeIcon,
-  GlobeIcon,
-  InfoIcon,
-  KeyIcon,
-  PencilIcon,
-  PlayIcon,
-  ShieldIcon,
-  WarningIcon,
-} from '../../../ui/icons';
-import { capabilityKind, isSensitive, type CapabilityKind } from '../model';
-
-const ICONS: Record<CapabilityKind, ReactNode> = {
-  run: <PlayIcon size={14} />,
-  write: <PencilIcon size={14} />,
-  read: <EyeIcon size={14} />,
-  network: <GlobeIcon size={14} />,
-  env: <KeyIcon size={14} />,
-  danger: <WarningIcon size={14} />,
-  none: <CheckIcon size={14} />,
-  other: <InfoIcon size={14} />,
-};
+import { CheckIcon, ShieldIcon, WarningIcon } from '../../../ui/icons';
+import { CapabilityList } from './CapabilityList';
 
 const TIERS: Record<SandboxTier, { label: string; note: string; enforced: boolean }> = {
   bwrap: {
@@ -58,22 +36,7 @@ export function CapabilitySheet({ candidate }: { candidate: InstallCandidate }) 
           Declares no scripts, file writes, network or environment access: instructions for the model only.
         </p>
       ) : (
-        <ul className="capabilities__list">
-          {candidate.capabilities.map((line) => {
-            const kind = capabilityKind(line);
-            return (
-              <li
-                key={line}
-                className={`capability capability--${kind}${isSensitive(kind) ? ' is-sensitive' : ''}`}
-                data-testid="capability"
-                data-kind={kind}
-              >
-                <span className="capability__icon">{ICONS[kind]}</span>
-                <span className="capability__text">{line}</span>
-              </li>
-            );
-          })}
-        </ul>
+        <CapabilityList lines={candidate.capabilities} />
       )}
       <div
         className={`sandbox-tier${tier.enforced ? '' : ' is-weak'}`}

@@ -3,8 +3,10 @@ import { useShallow } from 'zustand/react/shallow';
 import { Placeholder } from '../../../ui/Placeholder';
 import { Spinner } from '../../../ui/Spinner';
 import { ErrorIcon } from '../../../ui/icons';
+import { ApprovalSettings } from '../../approvals/components/ApprovalSettings';
 import { SettingsPreview } from './SettingsPreview';
 import { RoutingSettings } from './RoutingSettings';
+import { ModelSettings } from '../../models/components/ModelSettings';
 import { useSettingsStore } from '../store';
 import '../../routing/routing.css';
 import '../settings.css';
@@ -44,7 +46,9 @@ export function SettingsPage() {
             {error ? <span className="tone-red">{error}</span> : saving ? 'Saving…' : 'Saved'}
           </span>
         </header>
+        <ModelSettings />
         <RoutingSettings routing={settings.routing} />
+        <ApprovalSettings />
       </div>
       <SettingsPreview />
     </div>

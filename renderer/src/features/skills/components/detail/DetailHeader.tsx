@@ -1,7 +1,7 @@
 import type { SkillSummary } from '../../../../../../shared/contract';
 import { Badge } from '../../../../ui/Badge';
 import { TruncatedPath } from '../../../../ui/TruncatedPath';
-import { ErrorIcon, RouteIcon } from '../../../../ui/icons';
+import { ErrorIcon, PlayIcon, RouteIcon } from '../../../../ui/icons';
 import { useShallow } from 'zustand/react/shallow';
 import { switchesOf } from '../../manage';
 import { displayName } from '../../search';
@@ -44,6 +44,15 @@ export function DetailHeader({ summary }: { summary: SkillSummary }) {
           </div>
         </div>
         <div className="detail-header__actions">
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => setTab('run')}
+            title="Run this skill with a task"
+            data-testid="skill-run-open"
+          >
+            <PlayIcon size={12} /> Run
+          </button>
           <RemoveButton summary={summary} />
         </div>
       </div>

@@ -4,6 +4,7 @@ import { useSkillsStore, type DetailTab } from '../../store';
 
 const TABS: { id: DetailTab; label: string }[] = [
   { id: 'overview', label: 'Overview' },
+  { id: 'run', label: 'Run' },
   { id: 'metadata', label: 'Metadata' },
   { id: 'files', label: 'Files' },
   { id: 'problems', label: 'Problems' },

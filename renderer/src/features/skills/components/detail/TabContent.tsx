@@ -1,5 +1,6 @@
 import type { SkillDetail, SkillSummary } from '../../../../../../shared/contract';
 import { EvalsTab } from '../../../evals/components/EvalsTab';
+import { RunTab } from '../../../runs/components/RunTab';
 import type { DetailTab } from '../../store';
 import { AvailabilityTab } from './AvailabilityTab';
 import { FilesTab } from './FilesTab';
@@ -19,6 +20,8 @@ export function TabContent({
   switch (tab) {
     case 'overview':
       return <OverviewTab detail={detail} />;
+    case 'run':
+      return <RunTab detail={detail} />;
     case 'metadata':
       return <MetadataTab detail={detail} />;
     case 'files':

@@ -87,4 +87,20 @@ describe('ConversationStore', () => {
     expect(again.get(c.id).history.map((t) => t.turn_id)).toEqual(['t1']);
     expect(again.list()[0].turns).toBe(1);
   });
+
+  it('an edited first message renames a conversation it named, never one the user named', () => {
+    const { store: s } = store();
+    const auto = s.create();
+    s.appendTurn(turn(auto.id, 't1', 'summarise this pdf'));
+    s.retract(auto.id, 't1');
+    s.appendTurn(turn(auto.id, 't2', 'summarise this docx'));
+    expect(s.list().find((c) => c.id === auto.id)?.title).toBe('summarise this docx');
+
+    const named = s.create();
+    s.appendTurn(turn(named.id, 't1', 'summarise this pdf'));
+    s.rename(named.id, 'Reading list');
+    s.retract(named.id, 't1');
+    s.appendTurn(turn(named.id, 't2', 'summarise this docx'));
+    expect(s.list().find((c) => c.id === named.id)?.title).toBe('Reading list');
+  });
 });

@@ -156,9 +156,13 @@ export class ConversationStore {
   /** Take back a turn (resend replaces the last one). */
   retract(id: string, turnId: string): void {
     const summary = this.known(id);
+    const taken = this.turns(id).find((t) => t.turn_id === turnId);
     fs.appendFileSync(this.log(id), `${JSON.stringify({ type: 'retract', turn_id: turnId })}\n`);
+    const turns = Math.max(0, summary.turns - 1);
+    // A title the first message gave (not the user) follows that message when it is edited.
+    const named = turns === 0 && taken !== undefined && summary.title === titleOf(taken.message);
     this.index = this.index.map((c) =>
-      c.id === id ? { ...summary, turns: Math.max(0, summary.turns - 1) } : c,
+      c.id === id ? { ...summary, turns, ...(named ? { title: 'New conversation' } : {}) } : c,
     );
     this.saveIndex();
   }

@@ -33,7 +33,8 @@ describe('reading a diff out of a model answer', () => {
     expect(json).toMatchObject({ ok: true, root_cause: 'a "quoted" cause', expected_effect: 'e' });
     expect(parseModelAnswer(`\`\`\`diff\n${DIFF}\`\`\``)).toMatchObject({
       ok: true,
-      root_cause: 'Not stated by the model.',
+      root_cause: null,
+      expected_effect: null,
     });
   });
 

@@ -144,6 +144,28 @@ describe('nearly working skills are repaired, replayed and applied', () => {
     expect(again.output).toContain('total spent: 19.75');
   });
 
+  it('a bare diff (no labels, miscounted header, no a/ b/ prefixes) still becomes a recorded, replayed proposal', async () => {
+    const fx = keyErrorScript();
+    const bare = [
+      '```diff',
+      '--- scripts/total.py',
+      '+++ scripts/total.py',
+      '@@ -11,9 +11,9 @@',
+      ' for row in rows:',
+      '-    total += float(row["amount"])',
+      '+    total += float(row["Amount"])',
+      '```',
+      '',
+    ].join('\n');
+    const run = { task: 'how much did I spend?', input: { file: 'expenses.csv' } };
+    const { outcome } = await repairAndApply(fx, run, scriptedModel([bare]).complete);
+    const [p] = outcome.proposals;
+    expect(p.patched_files).toEqual(['scripts/total.py']);
+    expect(p.root_cause).toContain(outcome.eligibility.reason);
+    expect(p.expected_effect).toContain(outcome.eligibility.error_signature);
+    expect(p.replay).toMatchObject({ verdict: 'passes', status: 'success' });
+  });
+
   it('emits every state of the repair state machine in order (routing spec §12)', async () => {
     const fx = keyErrorScript();
     roots.push(fx.root);

@@ -72,8 +72,11 @@ export async function plan(
     draft: {
       source: 'model',
       error_signature: base.eligibility.error_signature,
-      root_cause: parsed.root_cause,
-      expected_effect: parsed.expected_effect,
+      // A bare diff still gets a record: the failure it answers, and what a fix must do.
+      root_cause: parsed.root_cause ?? `${base.eligibility.reason} (the model did not state a cause)`,
+      expected_effect:
+        parsed.expected_effect ??
+        `The failing request (${base.eligibility.error_signature}) runs to success after the patch.`,
       changes: resolved.changes,
       expect: { kind: 'pass' },
     },

@@ -175,7 +175,7 @@ export function buildRepairPrompt(p: PromptInput): { system: string; user: strin
 
 /** A model answer read into a diff and its record, or why it is unusable. */
 export type ModelAnswer =
-  | { ok: true; diff: string; files: FilePatch[]; root_cause: string; expected_effect: string }
+  | { ok: true; diff: string; files: FilePatch[]; root_cause: string | null; expected_effect: string | null }
   | { ok: false; reason: string };
 
 function field(answer: string, label: string, jsonKey: string): string | undefined {
@@ -211,7 +211,7 @@ export function parseModelAnswer(answer: unknown): ModelAnswer {
     ok: true,
     diff,
     files: parsed.files,
-    root_cause: field(answer, 'ROOT[_ ]CAUSE', 'root_cause') ?? 'Not stated by the model.',
-    expected_effect: field(answer, 'EXPECTED[_ ]EFFECT', 'expected_effect') ?? 'Not stated by the model.',
+    root_cause: field(answer, 'ROOT[_ ]CAUSE', 'root_cause') ?? null,
+    expected_effect: field(answer, 'EXPECTED[_ ]EFFECT', 'expected_effect') ?? null,
   };
 }

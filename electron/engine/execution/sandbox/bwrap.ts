@@ -4,7 +4,13 @@ import { planLayout, type LayoutOptions, type SandboxLayout } from './layout';
 import { probeSandbox } from './probe';
 import { startAllowListProxy, type AllowListProxy, type ResolveHost } from './proxy';
 import { runGuarded } from './spawn';
-import type { SandboxBackend, SandboxResult, SandboxSpec } from './types';
+import {
+  blankResult,
+  sandboxResult,
+  type SandboxBackend,
+  type SandboxResult,
+  type SandboxSpec,
+} from './types';
 import { findViolations } from './violations';
 
 export interface BwrapOptions extends LayoutOptions {
@@ -127,11 +133,8 @@ async function runBwrap(
   o: BwrapOptions & { bwrap: string; socat: string | null; disableUserns: boolean },
 ): Promise<SandboxResult> {
   const started = performance.now();
-  const fail = (setupError: string): SandboxResult => ({
-    ...blankResult(),
-    durationMs: Math.round(performance.now() - started),
-    setupError,
-  });
+  const fail = (setupError: string): SandboxResult =>
+    blankResult('bwrap', setupError, Math.round(performance.now() - started));
   try {
     // A write grant that names an existing file is bound as that file; a missing one becomes a folder.
     for (const w of [spec.cwd, ...spec.grants.write])
@@ -172,16 +175,7 @@ async function runBwrap(
     });
     const refusedHosts = [...(proxy?.refusedHosts ?? [])];
     const setupError = run.spawnError ?? bwrapSetupError(run.stderr, run.exitCode);
-    return {
-      tier: 'bwrap',
-      exitCode: run.exitCode,
-      signal: run.signal,
-      stdout: run.stdout,
-      stderr: run.stderr,
-      truncated: run.truncated,
-      timedOut: run.timedOut,
-      cancelled: run.cancelled,
-      durationMs: run.durationMs,
+    return sandboxResult('bwrap', run, {
       refusedHosts,
       violations: findViolations({
         spec,
@@ -192,8 +186,8 @@ async function runBwrap(
         truncated: run.truncated,
         proxyPort: proxy ? BRIDGE_PORT : undefined,
       }),
-      ...(setupError ? { setupError } : {}),
-    };
+      setupError,
+    });
   } finally {
     await proxy?.close();
   }
@@ -204,21 +198,4 @@ function bwrapSetupError(stderr: string, exitCode: number | null): string | unde
   if (exitCode !== 1) return undefined;
   const line = stderr.split('\n').find((l) => l.startsWith('bwrap: '));
   return line ? `bubblewrap could not start the sandbox: ${line.slice(7)}` : undefined;
-}
-
-/** A result for a run that never started. */
-export function blankResult(): SandboxResult {
-  return {
-    tier: 'bwrap',
-    exitCode: null,
-    signal: null,
-    stdout: '',
-    stderr: '',
-    truncated: false,
-    timedOut: false,
-    cancelled: false,
-    durationMs: 0,
-    refusedHosts: [],
-    violations: [],
-  };
 }

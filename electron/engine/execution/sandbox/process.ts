@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import { sandboxEnv } from './bwrap';
 import { runGuarded } from './spawn';
-import type { SandboxBackend, SandboxResult, SandboxSpec } from './types';
+import {
+  blankResult,
+  sandboxResult,
+  type SandboxBackend,
+  type SandboxResult,
+  type SandboxSpec,
+} from './types';
 import { findViolations } from './violations';
 
 /** What process isolation cannot enforce, in the words the approval request shows (DESIGN §4). */
@@ -36,7 +42,7 @@ async function runProcess(spec: SandboxSpec, tier: 'process' | 'none'): Promise<
     for (const w of [spec.cwd, ...spec.grants.write])
       if (!fs.existsSync(w)) fs.mkdirSync(w, { recursive: true });
   } catch (error) {
-    return { ...blank(tier), setupError: `could not create a writable folder: ${(error as Error).message}` };
+    return blankResult(tier, `could not create a writable folder: ${(error as Error).message}`);
   }
   const run = await runGuarded({
     file: spec.command,
@@ -48,16 +54,7 @@ async function runProcess(spec: SandboxSpec, tier: 'process' | 'none'): Promise<
     signal: spec.signal,
     onOutput: spec.onOutput,
   });
-  return {
-    tier,
-    exitCode: run.exitCode,
-    signal: run.signal,
-    stdout: run.stdout,
-    stderr: run.stderr,
-    truncated: run.truncated,
-    timedOut: run.timedOut,
-    cancelled: run.cancelled,
-    durationMs: run.durationMs,
+  return sandboxResult(tier, run, {
     refusedHosts: [],
     // Files and network were not enforced, so only the output cap and the env filter can have stopped it.
     violations: findViolations({
@@ -68,21 +65,5 @@ async function runProcess(spec: SandboxSpec, tier: 'process' | 'none'): Promise<
       truncated: run.truncated,
     }),
     ...(run.spawnError ? { setupError: `could not start ${spec.command}: ${run.spawnError}` } : {}),
-  };
-}
-
-function blank(tier: 'process' | 'none'): SandboxResult {
-  return {
-    tier,
-    exitCode: null,
-    signal: null,
-    stdout: '',
-    stderr: '',
-    truncated: false,
-    timedOut: false,
-    cancelled: false,
-    durationMs: 0,
-    refusedHosts: [],
-    violations: [],
-  };
+  });
 }

@@ -6,7 +6,13 @@ import type { SandboxLayout } from './layout';
 import { probeSandbox } from './probe';
 import { startAllowListProxy, type AllowListProxy, type ResolveHost } from './proxy';
 import { runGuarded } from './spawn';
-import type { SandboxBackend, SandboxResult, SandboxSpec } from './types';
+import {
+  blankResult,
+  sandboxResult,
+  type SandboxBackend,
+  type SandboxResult,
+  type SandboxSpec,
+} from './types';
 import { findViolations } from './violations';
 
 export interface SeatbeltProfileOptions {
@@ -152,7 +158,7 @@ async function runSeatbelt(
     if (list)
       proxy = await startAllowListProxy({ allow: list, listen: 'tcp', resolveHost: opts.resolveHost });
   } catch (error) {
-    return { ...blank(), setupError: `the sandbox could not be prepared: ${(error as Error).message}` };
+    return blankResult('seatbelt', `the sandbox could not be prepared: ${(error as Error).message}`);
   }
   try {
     const profile = buildSeatbeltProfile(spec, { ...opts, proxyPort: proxy?.port ?? null });
@@ -167,16 +173,7 @@ async function runSeatbelt(
       onOutput: spec.onOutput,
     });
     const refusedHosts = [...(proxy?.refusedHosts ?? [])];
-    return {
-      tier: 'seatbelt',
-      exitCode: run.exitCode,
-      signal: run.signal,
-      stdout: run.stdout,
-      stderr: run.stderr,
-      truncated: run.truncated,
-      timedOut: run.timedOut,
-      cancelled: run.cancelled,
-      durationMs: run.durationMs,
+    return sandboxResult('seatbelt', run, {
       refusedHosts,
       // sandbox-exec denies with EPERM ("Operation not permitted") where bwrap gives EROFS/ENOENT.
       violations: findViolations({
@@ -188,24 +185,8 @@ async function runSeatbelt(
         truncated: run.truncated,
       }),
       ...(run.spawnError ? { setupError: `could not start sandbox-exec: ${run.spawnError}` } : {}),
-    };
+    });
   } finally {
     await proxy?.close();
   }
-}
-
-function blank(): SandboxResult {
-  return {
-    tier: 'seatbelt',
-    exitCode: null,
-    signal: null,
-    stdout: '',
-    stderr: '',
-    truncated: false,
-    timedOut: false,
-    cancelled: false,
-    durationMs: 0,
-    refusedHosts: [],
-    violations: [],
-  };
 }

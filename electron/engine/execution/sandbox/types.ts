@@ -1,4 +1,5 @@
 import type { RunSandbox, Violation } from '../../../../shared/contract';
+import type { GuardedResult } from './spawn';
 
 /**
  * What a sandboxed command may touch, already resolved to this machine (DESIGN §4,
@@ -60,4 +61,44 @@ export interface SandboxBackend {
   /** Rules this backend cannot enforce here; shown in the approval request before the run. */
   readonly unenforced: string[];
   run(spec: SandboxSpec): Promise<SandboxResult>;
+}
+
+/** A backend's result from its guarded child: the child's fields, plus what the sandbox saw. */
+export function sandboxResult(
+  tier: RunSandbox,
+  run: GuardedResult,
+  seen: { refusedHosts: string[]; violations: Violation[]; setupError?: string },
+): SandboxResult {
+  return {
+    tier,
+    exitCode: run.exitCode,
+    signal: run.signal,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    truncated: run.truncated,
+    timedOut: run.timedOut,
+    cancelled: run.cancelled,
+    durationMs: run.durationMs,
+    refusedHosts: seen.refusedHosts,
+    violations: seen.violations,
+    ...(seen.setupError ? { setupError: seen.setupError } : {}),
+  };
+}
+
+/** The result of a run that never started (its `setupError` says why). */
+export function blankResult(tier: RunSandbox, setupError: string, durationMs = 0): SandboxResult {
+  return {
+    tier,
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    truncated: false,
+    timedOut: false,
+    cancelled: false,
+    durationMs,
+    refusedHosts: [],
+    violations: [],
+    setupError,
+  };
 }

@@ -113,6 +113,18 @@ export const Eligibility = z.object({
 });
 export type Eligibility = z.infer<typeof Eligibility>;
 
+/** Routing spec §13 budget: per run, and per attempt. */
+export const REPAIR_BUDGET = {
+  /** `max_repair_attempts_per_run`. */
+  attempts: 2,
+  /** `max_patched_files_per_attempt`. */
+  files: 3,
+  /** `max_patch_hunks_per_attempt`. */
+  hunks: 8,
+  /** `max_added_tokens_in_skill_doc`: words added to SKILL.md (the engine's `countAddedTokens`). */
+  addedTokens: 300,
+} as const;
+
 /** What a proposal spends of the per-attempt budget (routing spec §13). */
 export const RepairBudgetUsed = z.object({
   files: z.number().int(),

@@ -283,6 +283,26 @@ chatRepairTest(
     await expect(repair.review()).toHaveAttribute('data-stale', 'false', { timeout: 30_000 });
     await expect(repair.apply()).toBeEnabled();
 
+    // Edit the proposed side: the edit replaces that file's hunks, and Re-check replays it.
+    await repair.diffReady('SKILL.md');
+    await repair.proposedSide().getByText('column.').click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' Amounts use a dot.');
+    await expect(repair.diffPane()).toHaveAttribute('data-edited', 'true');
+    await expect(page.getByTestId('file-edited')).toBeVisible();
+    await expect(repair.hunk(0).getByTestId('hunk-accept')).toBeDisabled();
+    await expect(repair.applies()).toContainText('1 file edited');
+    const before = (await repair.review().getAttribute('data-proposal-id')) ?? '';
+    await repair.recheck().click();
+    await repair.allowOnce();
+    await expect(repair.review()).not.toHaveAttribute('data-proposal-id', before, { timeout: 30_000 });
+    await expect(repair.record()).toContainText('edited by you');
+    await expect(repair.replay()).toHaveAttribute('data-verdict', 'passes');
+    await repair.diffReady('SKILL.md');
+    await expect(repair.proposedSide()).toContainText('Amounts use a dot.');
+    await expect(repair.diffPane()).toHaveAttribute('data-edited', 'false');
+    await expect(repair.applies()).toContainText('all 3 hunks, as replayed');
+
     // Someone edits the skill meanwhile: the proposal no longer matches it, says so, and cannot be applied.
     const doc = path.join(workspace.skillsDir, 'expense-total', 'SKILL.md');
     fs.appendFileSync(doc, '\nEdited by hand.\n');
@@ -313,7 +333,8 @@ test.describe('not eligible', () => {
     const run = runs.tabRun();
     await expect(run).toHaveAttribute('data-status', 'denied');
     await expect(repair.offer(run)).toHaveAttribute('data-eligible', 'false');
-    await expect(repair.reason(run)).not.toBeEmpty();
+    await expect(repair.offer(run)).toHaveAttribute('data-category', 'permission_denied');
+    await expect(repair.reason(run)).toContainText('Repairs never change what a skill is allowed to do');
     await expect(repair.repairButton(run)).toHaveCount(0);
     await repair.shootPage(testInfo, 'repair-not-eligible', run);
     expect(problems).toEqual([]);

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { RepairRevision } from '../../../../../shared/contract';
 import { Spinner } from '../../../ui/Spinner';
@@ -20,8 +21,15 @@ export function ApplyResult({ outcome }: { outcome: ApplyOutcome }) {
   const { revision, retryRunId, retryError } = outcome;
   const retry = useRunsStore(useShallow((s) => (retryRunId ? s.records[retryRunId] : undefined)));
   const status = retry?.summary.status;
+  const ref = useRef<HTMLElement>(null);
+  // Apply is pressed at the bottom of a long review: bring the outcome into view once.
+  useEffect(() => {
+    // A block body: Chromium's scrollIntoView returns a promise, which React would take for a cleanup.
+    ref.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
   return (
     <section
+      ref={ref}
       className="review-card review-applied"
       aria-label="Applied"
       data-testid="apply-result"

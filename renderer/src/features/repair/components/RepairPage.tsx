@@ -103,6 +103,7 @@ function RepairView({ runId, repairId }: { runId: string; repairId: string }) {
           skill…
         </div>
       )}
+      {/* Below the review, where Apply was pressed. */}
       {outcome && <ApplyResult outcome={outcome} />}
     </div>
   );

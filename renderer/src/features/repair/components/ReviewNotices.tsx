@@ -1,14 +1,15 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { RepairProposal } from '../../../../../shared/contract';
 import { InlineCode } from '../../../ui/InlineCode';
-import { ErrorIcon, InfoIcon, SparkIcon, WarningIcon } from '../../../ui/icons';
+import { CheckIcon, ErrorIcon, InfoIcon, SparkIcon, WarningIcon } from '../../../ui/icons';
 import { reviewHash } from '../model';
 import { useRepairStore } from '../store';
 
 /** What the user must know before deciding: stale, bundled, already decided, and what went wrong. */
 export function ReviewNotices({ p }: { p: RepairProposal }) {
-  const { error, notice, startRepair, starting } = useRepairStore(
+  const { error, notice, startRepair, starting, appliedHere } = useRepairStore(
     useShallow((s) => ({
+      appliedHere: s.outcomes[p.repair_id]?.proposalId === p.id,
       error: s.reviewErrors[p.id],
       notice: s.notices[p.id],
       startRepair: s.startRepair,
@@ -72,6 +73,15 @@ export function ReviewNotices({ p }: { p: RepairProposal }) {
             </button>
           </div>
         </div>
+      )}
+      {/* Applied in an earlier visit: this window has no outcome to show below. */}
+      {p.status === 'applied' && !appliedHere && (
+        <p className="callout callout--info" data-testid="review-applied">
+          <CheckIcon size={15} />
+          <span>
+            Applied. The skill’s Repairs tab lists the revision, and undo puts every file back as it was.
+          </span>
+        </p>
       )}
       {p.status === 'superseded' && (
         <p className="callout callout--info" data-testid="review-superseded">

@@ -261,8 +261,8 @@ const chatRepairTest = repairTest.extend({
 });
 
 chatRepairTest(
-  'a failed run in a chat turn offers a repair too; the proposal goes stale when the skill changes',
-  async ({ page, workspace }, testInfo) => {
+  'from a failed chat run: edit and re-check, stale after a hand edit, reject with a reason that the next repair hears',
+  async ({ page, workspace, model }, testInfo) => {
     const problems = watchConsole(page);
     const chat = new ChatPage(page);
     const repair = new RepairPage(page);
@@ -311,6 +311,20 @@ chatRepairTest(
     await expect(repair.apply()).toBeDisabled();
     await expect(repair.applies()).toContainText('cannot be applied');
     expect(fs.readFileSync(doc, 'utf8')).toBe(`${SKILL_MD}\nEdited by hand.\n`);
+
+    // Reject it with a reason: nothing changes, and the next repair of this run is told why.
+    await repair.reject().click();
+    await page.getByTestId('reject-reason').fill('keep SKILL.md as it is, fix only the script');
+    await page.getByTestId('reject-confirm').click();
+    await expect(repair.review()).toHaveAttribute('data-status', 'rejected');
+    await expect(page.getByTestId('review-rejected')).toContainText('keep SKILL.md as it is');
+    expect(fs.readFileSync(doc, 'utf8')).toBe(`${SKILL_MD}\nEdited by hand.\n`);
+    const asked = model.chatRequests().length;
+    await page.getByTestId('repair-again').click();
+    await repair.allowOnce();
+    await expect(repair.review()).toHaveAttribute('data-status', 'pending', { timeout: 30_000 });
+    const prompt = JSON.stringify(model.chatRequests().slice(asked));
+    expect(prompt).toContain('The user rejected it: keep SKILL.md as it is, fix only the script');
     expect(problems).toEqual([]);
   },
 );

@@ -112,6 +112,8 @@ const repairTest = test.extend<{ model: ModelServer }>({
 repairTest(
   'a failed run offers a repair; review hunk by hunk, turn one down, apply, the retry passes, undo restores the bytes',
   async ({ page, workspace, model }, testInfo) => {
+    // Four sandboxed runs, a model round and Monaco: more than the default minute on a busy machine.
+    test.slow();
     const problems = watchConsole(page);
     const skills = new SkillsPage(page);
     const runs = new RunsPage(page);
@@ -263,6 +265,7 @@ const chatRepairTest = repairTest.extend({
 chatRepairTest(
   'from a failed chat run: edit and re-check, stale after a hand edit, reject with a reason that the next repair hears',
   async ({ page, workspace, model }, testInfo) => {
+    test.slow();
     const problems = watchConsole(page);
     const chat = new ChatPage(page);
     const repair = new RepairPage(page);

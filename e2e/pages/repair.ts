@@ -25,9 +25,13 @@ export class RepairPage {
   fileTabs = () => this.page.getByTestId('review-file-tab');
   fileTab = (path: string) => this.page.locator(`[data-testid="review-file-tab"][data-path="${path}"]`);
   diffPane = () => this.page.getByTestId('diff-pane');
-  /** Monaco's right-hand (proposed) side, as rendered. */
-  proposedSide = () => this.diffPane().locator('.editor.modified .view-lines');
-  originalSide = () => this.diffPane().locator('.editor.original .view-lines');
+  /**
+   * Monaco's right-hand (proposed) side, as rendered: its own lines only, not the view zones
+   * (a diff editor that lays out before its box has a width starts inline, with deleted lines
+   * drawn as zones on the right, then switches to side by side).
+   */
+  proposedSide = () => this.diffPane().locator('.editor.modified .lines-content > .view-lines');
+  originalSide = () => this.diffPane().locator('.editor.original .lines-content > .view-lines');
   unreplayed = () => this.page.getByTestId('review-unreplayed');
   applies = () => this.page.getByTestId('review-applies');
   apply = () => this.page.getByTestId('review-apply');

@@ -297,6 +297,11 @@ test.describe('a sandbox block', () => {
       const violation = runs.tabRun().locator('[data-testid="run-violation"][data-kind="write"]');
       await expect(violation).toContainText(`tried to write ${target}`);
       await expect(runs.tabRun().getByTestId('run-status')).toHaveText('Blocked');
+      // A sandbox block is a permission question, never a repair (DESIGN §4), and the run says so.
+      const offer = runs.tabRun().getByTestId('repair-offer');
+      await expect(offer).toHaveAttribute('data-eligible', 'false');
+      await expect(offer).toHaveAttribute('data-category', 'sandbox_denial');
+      await expect(offer.getByTestId('repair-start')).toHaveCount(0);
       await runs.shoot(testInfo, 'run-blocked', runs.tabRun());
 
       await violation.getByTestId('violation-allow').click();

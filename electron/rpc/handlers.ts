@@ -66,7 +66,7 @@ export function createHandlers(engine: Engine): Handlers {
       const { done: _done, ...ids } = engine.chat.resend(conversation_id, message);
       return ids;
     },
-    // repair.start and repair.revise re-run the failing case: `unavailable` until the executor is wired in.
+    'repair.assess': async ({ run_id }) => engine.repair.assess(run_id),
     'repair.start': async ({ run_id }) => engine.repair.start(run_id),
     'repair.proposals': async (filter) => ({ proposals: await engine.repair.proposals(filter) }),
     'repair.revise': async ({ proposal_id, ...selection }) => engine.repair.revise(proposal_id, selection),

@@ -278,6 +278,14 @@ export function contractSuite(name: string, setup: () => ContractHarness) {
           skill: 'delta',
         });
         expect((await client.invoke('runs.get', { run_id })).result?.status).toBe('success');
+        // A run that worked is not offered a repair, and says why.
+        const assessed = await client.invoke('repair.assess', { run_id });
+        expect(assessed).toMatchObject({
+          run_id,
+          eligibility: { eligible: false, category: 'not_a_failure' },
+          transitions: [],
+        });
+        expect((await rejection(client.invoke('repair.assess', { run_id: 'nope' }))).code).toBe('not_found');
         expect((await client.invoke('approvals.pending', {})).requests).toEqual([]);
         expect((await client.invoke('approvals.grants', {})).grants).toEqual([]);
         expect(await client.invoke('approvals.revoke', { skill: 'delta' })).toEqual({ revoked: false });

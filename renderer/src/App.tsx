@@ -4,6 +4,7 @@ import { AppShell } from './features/app/components/AppShell';
 import { useAppStateSignal, type AppReadiness } from './features/app/useAppStateSignal';
 import { useView } from './features/app/useView';
 import { ChatPage } from './features/chat/components/ChatPage';
+import { RepairPage } from './features/repair/components/RepairPage';
 import { RunsPage } from './features/runs/components/RunsPage';
 import { SettingsPage } from './features/settings/components/SettingsPage';
 import { SkillsPage } from './features/skills/components/SkillsPage';
@@ -24,6 +25,7 @@ export function App() {
       {view === 'runs' && <RunsPage />}
       {view === 'activity' && <ActivityPage />}
       {view === 'settings' && <SettingsPage />}
+      {view === 'repair' && <RepairPage />}
     </AppShell>
   );
 }

@@ -5,6 +5,8 @@
  * prints these shapes.
  *
  * Methods:
+ * - `repair.assess`    { run_id } → the run's eligibility (nothing is planned or replayed) and the
+ *   repair transitions this engine has seen for it, so a window can offer "Repair…" with its reason.
  * - `repair.start`     { run_id } → { repair_id }. Judges the failed run and, when it nearly
  *   succeeded, plans, patches and replays; `repair.transition` events follow, then one
  *   `repair.proposed` per replayed proposal. Needs the executor (to re-run the failing case).
@@ -110,6 +112,18 @@ export const Eligibility = z.object({
   evidence: z.array(z.string()),
 });
 export type Eligibility = z.infer<typeof Eligibility>;
+
+/** Routing spec §13 budget: per run, and per attempt. */
+export const REPAIR_BUDGET = {
+  /** `max_repair_attempts_per_run`. */
+  attempts: 2,
+  /** `max_patched_files_per_attempt`. */
+  files: 3,
+  /** `max_patch_hunks_per_attempt`. */
+  hunks: 8,
+  /** `max_added_tokens_in_skill_doc`: words added to SKILL.md (the engine's `countAddedTokens`). */
+  addedTokens: 300,
+} as const;
 
 /** What a proposal spends of the per-attempt budget (routing spec §13). */
 export const RepairBudgetUsed = z.object({
@@ -259,7 +273,21 @@ const Selection = {
   edited: z.array(EditedFile).max(3).optional(),
 };
 
+/** `repair.assess`: whether a finished run can be repaired, and what repairs of it did so far. */
+export const RepairAssessment = z.object({
+  run_id: z.string(),
+  eligibility: Eligibility,
+  /** Transitions of every repair of this run since the engine started, in order (empty before a repair). */
+  transitions: z.array(RepairTransition),
+});
+export type RepairAssessment = z.infer<typeof RepairAssessment>;
+
 export const repairRequests = {
+  /** Judge a finished run (routing spec §11) without repairing it: what "Repair…" offers, and why or why not. */
+  'repair.assess': {
+    input: z.object({ run_id: Id }).strict(),
+    output: RepairAssessment,
+  },
   /** Start repairing a failed run; transitions and proposals arrive as events. */
   'repair.start': {
     input: z.object({ run_id: Id }).strict(),

@@ -1,4 +1,4 @@
-import type { RepairBudgetUsed } from '../../../shared/contract';
+import { REPAIR_BUDGET, type RepairBudgetUsed } from '../../../shared/contract';
 import { splitFrontmatter } from '../skills/frontmatter';
 import { validateSkillDir } from '../skills/validator';
 import { parseYamlLenient } from '../skills/yamlLenient';
@@ -12,17 +12,8 @@ import {
 } from './diffs';
 import { isPatchable, type SkillSnapshot } from './snapshot';
 
-/** Routing spec §13 budget: per run, and per attempt. */
-export const REPAIR_BUDGET = {
-  /** `max_repair_attempts_per_run`. */
-  attempts: 2,
-  /** `max_patched_files_per_attempt`. */
-  files: 3,
-  /** `max_patch_hunks_per_attempt`. */
-  hunks: 8,
-  /** `max_added_tokens_in_skill_doc`: see `countAddedTokens`. */
-  addedTokens: 300,
-} as const;
+/** Routing spec §13 budget; shared so the review window shows the same limits. */
+export { REPAIR_BUDGET };
 
 export type RefusalCode =
   | 'path'

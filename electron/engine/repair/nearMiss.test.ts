@@ -230,10 +230,21 @@ describe('nearly working skills are repaired, replayed and applied', () => {
       },
     });
     await expect(service.start('nope')).rejects.toMatchObject({ code: 'not_found' });
+    // What the window offers before anything is planned: the verdict start reaches first, no transitions yet.
+    const before = await service.assess('run-42');
+    expect(before.eligibility).toMatchObject({ eligible: true, category: 'missing_argument' });
+    expect(before.eligibility.reason).toMatch(/^It nearly worked/);
+    expect(before.transitions).toEqual([]);
+    await expect(service.assess('nope')).rejects.toMatchObject({ code: 'not_found' });
     const { repair_id } = await service.start('run-42');
     const p = await proposed;
     expect(p).toMatchObject({ repair_id, run_id: 'run-42', replay: { verdict: 'passes' } });
     expect(seen.at(-1)).toBe('success');
+    // A reloaded window gets the same transitions back, in order, with the same eligibility.
+    const after = await service.assess('run-42');
+    expect(after.transitions.map((t) => t.state)).toEqual(seen);
+    expect(after.transitions.every((t) => t.repair_id === repair_id)).toBe(true);
+    expect(after.eligibility).toEqual(before.eligibility);
     expect((await service.proposals({ repair_id })).map((x) => x.id)).toEqual([p.id]);
   });
 });

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type {
+  RepairAssessment,
   RepairOutcome,
   RepairProposal,
   RepairRevision,
+  RepairTransition,
   RunRecord,
   RunResult,
 } from '../../../shared/contract';
@@ -46,6 +48,8 @@ export interface RepairServiceDeps {
 
 /** How many repairs keep their replay closure for `revise` (each holds the run record). */
 const MAX_LIVE_REPAIRS = 50;
+/** How many runs keep their repair transitions for `repair.assess` (a reloaded window redraws them). */
+const MAX_TRANSITION_RUNS = 200;
 
 /** The repair loop as the engine facade offers it: start, review, apply / reject, history, undo. */
 export class RepairService {
@@ -53,6 +57,8 @@ export class RepairService {
   private readonly store: ProposalStore;
   /** How to replay each repair's failing case (kept in memory: a replay needs the live executor). */
   private readonly replays = new Map<string, { run: RunResult; replay: Replay }>();
+  /** Repair transitions per failed run, in order; kept in memory like `replays`. */
+  private readonly transitions = new Map<string, RepairTransition[]>();
 
   constructor(private readonly deps: RepairServiceDeps) {
     const now = deps.now ?? (() => new Date());
@@ -67,6 +73,35 @@ export class RepairService {
   connect(parts: { runs?: RunSource; complete?: Complete }): void {
     if (parts.runs) this.deps.runs = parts.runs;
     if (parts.complete) this.deps.complete = parts.complete;
+  }
+
+  /**
+   * `repair.assess`: the eligibility verdict `repair.start` would reach first (same run, task
+   * and input), without planning or replaying anything, and the transitions of its repairs so far.
+   */
+  async assess(runId: string): Promise<RepairAssessment> {
+    const record = await this.deps.runs?.get(runId);
+    if (!record?.result) throw notFound(`No finished run "${runId}".`);
+    const skillDir = record.result.skill_id;
+    if (!fs.existsSync(skillDir))
+      throw notFound(`The skill that ran is gone (${skillDir}), so this run cannot be repaired.`);
+    const eligibility = assessEligibility(record.result, await readSnapshot(skillDir), undefined, {
+      task: record.summary.task,
+      input: record.input,
+    });
+    return { run_id: runId, eligibility, transitions: [...(this.transitions.get(runId) ?? [])] };
+  }
+
+  /** Records a transition for `assess` and announces it. */
+  private note(t: RepairTransition): void {
+    const list = this.transitions.get(t.run_id) ?? [];
+    if (list.length === 0) {
+      this.transitions.set(t.run_id, list);
+      if (this.transitions.size > MAX_TRANSITION_RUNS)
+        this.transitions.delete(this.transitions.keys().next().value ?? '');
+    }
+    list.push(t);
+    this.deps.events?.emit('repair.transition', t);
   }
 
   /** `repair.start`: repairs a finished failed run in the background; events report progress. */
@@ -90,7 +125,7 @@ export class RepairService {
       replay: (dir) => runs.replay(record, dir),
     }).catch((error: unknown) =>
       // A crash inside the loop still ends the timeline: the UI must not wait forever.
-      this.deps.events?.emit('repair.transition', {
+      this.note({
         repair_id: repairId,
         run_id: runId,
         seq: 1_000,
@@ -114,7 +149,7 @@ export class RepairService {
         complete: this.deps.complete,
         now: this.deps.now,
         scratchRoot: this.deps.scratchRoot,
-        onTransition: (t) => this.deps.events?.emit('repair.transition', t),
+        onTransition: (t) => this.note(t),
       },
     );
     this.replays.set(outcome.repair_id, { run: req.run, replay: req.replay });

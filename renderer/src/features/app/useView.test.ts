@@ -7,6 +7,7 @@ describe('viewFromHash', () => {
     expect(viewFromHash('#/settings')).toBe('settings');
     expect(viewFromHash('#activity/abc')).toBe('activity');
     expect(viewFromHash('#runs')).toBe('runs');
+    expect(viewFromHash('#repair/run-1/rep-1')).toBe('repair');
     expect(viewFromHash('')).toBe('skills');
     expect(viewFromHash('#nope')).toBe('skills');
   });

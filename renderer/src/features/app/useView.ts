@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react';
 
 /** The top-level views, one per nav entry; the address hash names the open one (`#chat`). */
-export const VIEWS = ['chat', 'skills', 'runs', 'activity', 'settings'] as const;
+/** `repair` has no nav entry: it is reached from a failed run (`#repair/<run>/<repair>`). */
+export const VIEWS = ['chat', 'skills', 'runs', 'activity', 'settings', 'repair'] as const;
 export type View = (typeof VIEWS)[number];
 
 /** Skills stays the default view: a bare URL opens where the app always opened. */

@@ -13,7 +13,8 @@ import { client, errorMessage } from '../../lib/client';
 import { createManageSlice, reconcileSwitches, type ManageSlice } from './manage';
 import { NO_FILTERS, indexSkills, type IndexedSkill, type SkillFilters } from './search';
 
-export type DetailTab = 'overview' | 'run' | 'metadata' | 'files' | 'problems' | 'availability' | 'evals';
+export type DetailTab =
+  'overview' | 'run' | 'metadata' | 'files' | 'problems' | 'availability' | 'evals' | 'history';
 export type Loadable<T> =
   { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; error: string };
 

@@ -2,6 +2,9 @@ import type { ComponentType } from 'react';
 import { ActivityIcon, ChatIcon, RunsIcon, SkillsIcon, SlidersIcon } from '../../../ui/icons';
 import { useView, type View } from '../useView';
 
+/** Views without an entry light the one they belong to. */
+const PARENT: Partial<Record<View, View>> = { repair: 'runs' };
+
 const ITEMS: { view: View; label: string; Icon: ComponentType<{ size?: number }> }[] = [
   { view: 'chat', label: 'Chat', Icon: ChatIcon },
   { view: 'skills', label: 'Skills', Icon: SkillsIcon },
@@ -12,7 +15,8 @@ const ITEMS: { view: View; label: string; Icon: ComponentType<{ size?: number }>
 
 /** Only features that exist get an entry; more arrive with their issues. */
 export function NavRail() {
-  const current = useView();
+  const view = useView();
+  const current = PARENT[view] ?? view;
   return (
     <nav className="nav-rail" aria-label="Main">
       {ITEMS.map(({ view, label, Icon }) => (

@@ -2,6 +2,8 @@ import type { ChatStep } from '../../../../../shared/contract';
 import { Badge } from '../../../ui/Badge';
 import { Spinner } from '../../../ui/Spinner';
 import { ChevronIcon, FileIcon, PlayIcon, SkillsIcon, TerminalIcon } from '../../../ui/icons';
+import { RepairOffer } from '../../repair/components/RepairOffer';
+import { OFFER_STATUSES } from '../../repair/model';
 import { useRunsStore } from '../../runs/store';
 import { argumentsSummary, STEP_TONE } from '../turnView';
 import { SandboxBadge } from './SandboxBadge';
@@ -58,6 +60,7 @@ export function ToolCard({ step }: { step: ChatStep }) {
           <pre>{step.output}</pre>
         </details>
       )}
+      {step.run_id && OFFER_STATUSES.has(step.status) && <RepairOffer runId={step.run_id} compact />}
       {step.run_id && (
         <div className="step-card__run">
           {/* The Runs view shows the selected run with its timeline, output and files. */}

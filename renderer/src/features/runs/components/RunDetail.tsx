@@ -3,6 +3,9 @@ import { InlineCode } from '../../../ui/InlineCode';
 import { Spinner } from '../../../ui/Spinner';
 import { ErrorIcon } from '../../../ui/icons';
 import { InlineApproval } from '../../approvals/components/InlineApproval';
+import { RepairOffer } from '../../repair/components/RepairOffer';
+import { RunRepairs } from '../../repair/components/RunRepairs';
+import { OFFER_STATUSES } from '../../repair/model';
 import { useRunsStore } from '../store';
 import { CopyButton } from './CopyButton';
 import { RunFiles } from './RunFiles';
@@ -61,9 +64,11 @@ export function RunDetail({ runId }: { runId: string }) {
       {result && result.violations.length > 0 && (
         <RunViolations runId={runId} violations={result.violations} />
       )}
+      {result && OFFER_STATUSES.has(result.status) && <RepairOffer runId={runId} />}
       <section className="run-section" aria-label="Timeline">
         <h3 className="run-section__title">Timeline</h3>
         <RunTimeline runId={runId} timeline={record.timeline} ended={result ? result.status : null} />
+        <RunRepairs runId={runId} />
       </section>
       <RunOutput
         result={result}

@@ -10,6 +10,7 @@ const TABS: { id: DetailTab; label: string }[] = [
   { id: 'problems', label: 'Problems' },
   { id: 'evals', label: 'Evals' },
   { id: 'availability', label: 'Availability' },
+  { id: 'history', label: 'Repairs' },
 ];
 
 interface DetailTabsProps {

@@ -1,5 +1,6 @@
 import type { SkillDetail, SkillSummary } from '../../../../../../shared/contract';
 import { EvalsTab } from '../../../evals/components/EvalsTab';
+import { RepairHistoryTab } from '../../../repair/components/RepairHistoryTab';
 import { RunTab } from '../../../runs/components/RunTab';
 import type { DetailTab } from '../../store';
 import { AvailabilityTab } from './AvailabilityTab';
@@ -32,5 +33,7 @@ export function TabContent({
       return <EvalsTab detail={detail} />;
     case 'availability':
       return <AvailabilityTab summary={summary} />;
+    case 'history':
+      return <RepairHistoryTab summary={summary} />;
   }
 }

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import type { RepairProposal } from '../../../../../shared/contract';
+import { Spinner } from '../../../ui/Spinner';
+import { CheckIcon, RefreshIcon, XIcon } from '../../../ui/icons';
+import { applyBlock, describeSelection, isWhole } from '../selection';
+import { useRepairStore } from '../store';
+import { useSelection } from '../useSelection';
+import { RejectForm } from './RejectForm';
+
+/**
+ * Re-check (replay the current choice), Reject with a reason, Apply. Apply on a partial or
+ * edited choice re-checks it first, so the replay shown is always the replay of what is applied.
+ */
+export function ReviewActions({ p }: { p: RepairProposal }) {
+  const sel = useSelection(p);
+  const busy = useRepairStore((s) => (s.busy?.proposalId === p.id ? s.busy.action : null));
+  // One action at a time across the repair: a re-check replaces the proposal under review.
+  const anyBusy = useRepairStore((s) => s.busy !== null);
+  const recheck = useRepairStore((s) => s.recheck);
+  const apply = useRepairStore((s) => s.apply);
+  const [rejecting, setRejecting] = useState(false);
+  if (p.status !== 'pending') return null;
+  const block = applyBlock(p, sel);
+  const whole = isWhole(sel, p);
+
+  return (
+    <div className="review-actions-wrap">
+      <div className="review-actions" data-testid="review-actions">
+        <p className="review-actions__what" data-testid="review-applies">
+          {block
+            ? block.message
+            : `Applies ${describeSelection(sel, p)}${whole ? ', as replayed.' : ' after replaying them.'}`}
+        </p>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void recheck(p)}
+          disabled={whole || !!block || anyBusy}
+          title="Validate and replay your current choice"
+          data-testid="review-recheck"
+        >
+          {busy === 'recheck' ? <Spinner label="Re-checking" /> : <RefreshIcon size={14} />}
+          Re-check
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => setRejecting(true)}
+          disabled={anyBusy || rejecting}
+          data-testid="review-reject"
+        >
+          <XIcon size={14} />
+          Reject…
+        </button>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => void apply(p)}
+          disabled={!!block || anyBusy}
+          data-testid="review-apply"
+        >
+          {busy === 'apply' ? <Spinner label="Applying" /> : <CheckIcon size={14} />}
+          {whole ? 'Apply' : 'Re-check and apply'}
+        </button>
+      </div>
+      {rejecting && <RejectForm p={p} onCancel={() => setRejecting(false)} />}
+    </div>
+  );
+}

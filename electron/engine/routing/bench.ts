@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SkillSummary } from '../../../shared/contract';
 import { SkillCatalog, interpretSkill } from '../skills';
-import { RoutingIndex } from './lexicon';
+import { indexedSkills, RoutingIndex } from './lexicon';
 import { copyCorpusSlice, evaluateQuality, formatQualityTable } from './quality/evaluate';
 import { benchDevSet, fitDevCalibration } from './quality/devBench';
 import { LABELLED_QUERIES } from './quality/queries';
@@ -225,10 +225,7 @@ export async function benchRouting(options: {
       extraDirs: [options.corpusSkills],
       noDefaultPaths: true,
     });
-    const listed = catalog.list().skills.flatMap((summary) => {
-      const metadata = catalog.metadata(summary.id);
-      return metadata ? [{ summary, metadata, hints: catalog.hints(summary.id) }] : [];
-    });
+    const listed = indexedSkills(catalog);
     const start = performance.now();
     const index = new RoutingIndex(listed);
     const build = performance.now() - start;

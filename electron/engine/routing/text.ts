@@ -65,8 +65,8 @@ export const hasCjk = (text: string): boolean => CJK_RE.test(text);
  * Derivational suffixes and what they may come from (`[suffix, replacements, shortest base]`),
  * tried in order. A rule applies only when the word it yields is a WordNet lemma, so
  * extraction → extract, translator → translate, analysis → analyze, deployment → deploy and
- * British organise → organize meet their base, while station, mission or motor stay apart
- * (no "st" + ate, "miss" is shorter than the base allowed, no lemma "mot").
+ * British organise → organize meet their base, while mission, million or motor stay apart
+ * ("miss" and "mill" are too short a base, and WordNet has no "mot").
  */
 const DERIVATIONS: [string, string[], number][] = [
   ['ically', ['ic'], 5],
@@ -104,7 +104,8 @@ function derivedBase(word: string): string | null {
   for (const [suffix, replacements, shortest] of DERIVATIONS) {
     if (!word.endsWith(suffix)) continue;
     const stemPart = word.slice(0, -suffix.length);
-    if (stemPart.length < 3) continue;
+    // The longest suffix that fits decides: "nation" is not "n" + ation, so not "nat" + ion either.
+    if (stemPart.length < 3) return null;
     for (const replacement of replacements) {
       const base = stemPart + replacement;
       if (base.length >= shortest && (REGULAR.has(suffix) || wordnet(base) !== null)) return base;

@@ -1,6 +1,6 @@
 import type { Factors, FactorName, MatchEvidence, Settings } from '../../../shared/contract';
 import { FACTOR_NAMES } from '../../../shared/contract';
-import { calibrate, type IntentFeatures } from './calibration';
+import { calibrate, type Calibration, type IntentFeatures } from './calibration';
 import { evidenceFor } from './evidence';
 import type { RoutingIndex, SkillDoc } from './lexicon';
 import type { QueryMatch } from './match';
@@ -83,6 +83,8 @@ export interface ScoreQuery {
   index: RoutingIndex;
   /** Embedding cosine similarity by skill id, when a send used semantic recall (issue 10 §4). */
   similarity?: ReadonlyMap<string, number>;
+  /** The calibration to read intent through (data/calibration.json unless a fit is trying others). */
+  calibration?: Calibration;
 }
 
 /**
@@ -118,14 +120,14 @@ export function intentMatch(
   match.groups.forEach((group, g) => {
     const exact = group.variants[0]?.term;
     if (exact !== undefined && doc.excluded.has(exact)) excluded += match.reach[g];
-    else if (match.reach[g] > 0 && group.variants.some((v) => doc.tf.has(v.term))) {
+    else if (match.reach[g] > 0 && group.variants.some((v) => doc.tf.has(v.term) || doc.textTf.has(v.term))) {
       covered.add(group.text);
       coveredMass += match.reach[g];
     }
   });
   const coverage = Math.max(0, Math.min(1, score / match.mass) - (2 * excluded) / match.mass);
   const phraseHit = isPhraseHit(recalled);
-  let value = calibrate(intentFeatures(recalled, match));
+  let value = calibrate(intentFeatures(recalled, match), query.calibration);
   // A declared trigger is the author's own handle: with one in the query, the share of the
   // request the skill explains is evidence enough, whatever the catalog's size (in a dozen-skill
   // catalog little IDF backs any match; "weather and news and calendar" splits coverage three
@@ -148,8 +150,7 @@ export function intentFeatures(recalled: Recalled, match: QueryMatch): IntentFea
     coverage: match.mass > 0 ? Math.min(1, score / match.mass) : 0,
     relative: match.best > 0 ? score / match.best : 0,
     strength: score / match.unit,
-    declared: recalled.source === 'rule' ? (isPhraseHit(recalled) ? 1 : 0.5) : 0,
-    implicit: recalled.implicitHits.length > 0 ? 1 : 0,
+    catalog: Math.log(Math.max(2, match.size)),
   };
 }
 

@@ -138,12 +138,22 @@ export function analyzeQuery(text: string): QueryGroup[] {
     byText.add(term);
     const next = words[i + 1] && !isStopWord(words[i + 1]) ? words[i + 1] : '';
     // Request words and bare numbers ("3.13", "2024", "30%") say little about which skill.
-    const weak = genericWords().has(word) || genericWords().has(lemma) || /^\d+$/.test(word);
+    const weak =
+      genericWords().has(word) ||
+      genericWords().has(lemma) ||
+      genericTerms().has(term) ||
+      /^\d+$/.test(word);
     const variants = cached(`w:${word} ${next}`, () => latinVariants(word, lemma, term, next));
     groups.push({ text: term, surface: word, variants, weight: weak ? GENERIC_WEIGHT : 1 });
   }
   return groups;
 }
+
+/** The index terms of the request words, so "fetches" and "creating" weigh like "fetch" and "create". */
+const genericTerms = (() => {
+  let set: Set<string> | undefined;
+  return () => (set ??= new Set([...genericWords()].map((w) => stem(lemmaOf(w)))));
+})();
 
 /**
  * Expansions depend on the word alone (and the next word), never on the catalog: cached, so a

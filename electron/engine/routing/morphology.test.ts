@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../testing/fixtures';
-import { analyzeQuery, sameStem } from './analyze';
+import { analyzeQuery, GENERIC_WEIGHT, sameStem } from './analyze';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
 import { stem, terms } from './text';
@@ -75,5 +75,13 @@ describe('CC-CEDICT glosses in their order of commonness', () => {
     expect(weight('笑话', 'joke')).toBeGreaterThan(weight('笑话', 'mock'));
     expect(weight('笑话', 'mock')).toBeGreaterThan(0);
     expect(weight('加上', 'plus')).toBeGreaterThan(weight('加上', 'top'));
+  });
+});
+
+describe('request words in any inflection (data/generic.txt)', () => {
+  it('weighs "fetches", "creating" and "wrote" like fetch, create and write: how a user asks, not which skill', () => {
+    for (const word of ['fetches', 'creating', 'wrote', 'drafts'])
+      expect(analyzeQuery(`${word} the quarterly report`)[0].weight, word).toBe(GENERIC_WEIGHT);
+    expect(analyzeQuery('quarterly report')[0].weight).toBe(1);
   });
 });

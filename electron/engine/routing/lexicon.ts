@@ -11,7 +11,6 @@ export const FIELD = {
   description: 8,
   translation: 16,
   body: 32,
-  text: 64,
 } as const;
 export type FieldName = keyof typeof FIELD;
 
@@ -27,7 +26,6 @@ const FIELD_WEIGHT: Record<FieldName, number> = {
   description: 1,
   translation: 0.6,
   body: 0.5,
-  text: 1,
 };
 
 /** The body text's weight against the metadata fields, applied after its own length normalization. */

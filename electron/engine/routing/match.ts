@@ -1,7 +1,7 @@
 import type { QueryGroup, Via } from './analyze';
 import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
 
-/** BM25 saturation and length normalization (the usual k1 = 1.2, b = 0.75). */
+/** BM25 saturation (the usual k1 = 1.2); length normalization is per field, in the index (lexicon.ts). */
 const K1 = 1.2;
 /**
  * A synonym or translation common to this share of skills (and to more than COMMON_FLOOR of
@@ -207,7 +207,8 @@ export function explainMatch(index: RoutingIndex, doc: SkillDoc, match: QueryMat
       if (variant.via !== 'exact' && df > COMMON_FLOOR && df / n > COMMON_EXPANSION) continue;
       const score = group.weight * variant.weight * termScore(index.idf(variant.term), tf);
       if (best && best.score >= score) continue;
-      const bits = doc.fields.get(variant.term) ?? 0;
+      // A word only the body text holds is shown as a body match too.
+      const bits = doc.fields.get(variant.term) ?? FIELD.body;
       const fields = (Object.keys(FIELD) as FieldName[]).filter((f) => (bits & FIELD[f]) !== 0);
       best = {
         word: group.surface,

@@ -113,20 +113,20 @@ describe('routing quality on the held-out half (issue 10)', () => {
     expect(ours).toBeGreaterThanOrEqual(slice(table.test['plain BM25 (name + description)'], 'all').p_at_1!);
   });
 
-  // Round 2 measured 0.792 / 2 of 31 / 0.675 on the whole skill set and 0.857 / 0.8 % on the
-  // sampled catalogs; the floors sit a little under, so noise does not fail them but a real
+  // Round 2 measured 0.784 / 2 of 31 / 0.675 on the whole skill set and 0.850 / 0.4 % / 0.839 on
+  // the sampled catalogs; the floors sit a little under, so noise does not fail them but a real
   // regression does. 3 of 31 negatives is 0.097.
-  it('keeps the measured floors: P@1 ≥ 0.77, false triggers ≤ 0.10, Chinese P@1 ≥ 0.65', () => {
+  it('keeps the measured floors: P@1 ≥ 0.76, false triggers ≤ 0.10, Chinese P@1 ≥ 0.65', () => {
     const all = slice(table.test.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.77);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.76);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.1);
     expect(slice(table.test.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.65);
     expect(slice(table.test.skilldeck, 'forced').p_at_1!).toBe(1);
   });
 
-  it('keeps the floors on 126-skill catalogs (the size issue 10 measured): P@1 ≥ 0.83, false triggers ≤ 0.02', () => {
+  it('keeps the floors on 126-skill catalogs (the size issue 10 measured): P@1 ≥ 0.82, false triggers ≤ 0.02', () => {
     const all = slice(table.test[SMALL], 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.83);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.82);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.02);
     expect(slice(table.test[SMALL], 'zh').p_at_1!).toBeGreaterThanOrEqual(0.8);
   });

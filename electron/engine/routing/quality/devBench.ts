@@ -14,7 +14,14 @@ import {
   type SliceRow,
 } from './devEval';
 import { installSkillSet, readDevQueries, readSkillSet } from './devset';
-import { fitCalibration, querySet, triggerEvalSet, type FitResult, type FitSet } from './fit';
+import {
+  fitCalibration,
+  querySet,
+  triggerEvalSet,
+  type FitOptions,
+  type FitResult,
+  type FitSet,
+} from './fit';
 import { sampledSets, scoreSampledCatalogs } from './subsets';
 
 /** The dev set's skills installed in a throwaway folder and indexed; `use` runs while they exist. */
@@ -132,9 +139,10 @@ export async function fitDevCalibration(
   corpusSkills: string,
   bundledDir: string,
   config: RouterConfig,
+  options: FitOptions = {},
 ): Promise<FitResult> {
   const bundled = await bundledEvalCatalog(bundledDir);
   return withDevIndex(corpusSkills, (index, toRel) =>
-    fitCalibration(devFitSets(index, toRel, bundled), config),
+    fitCalibration(devFitSets(index, toRel, bundled), config, options),
   );
 }

@@ -77,7 +77,7 @@ export interface FitResult {
 }
 
 export interface FitOptions {
-  /** The largest false-trigger rate allowed on any set (default 0.02). */
+  /** The largest false-trigger rate allowed on any set (default 0.01). */
   budget?: number;
   /** The weights of log(1 + strength) to try (the slope of the logistic). */
   strengths?: readonly number[];
@@ -113,7 +113,7 @@ export function fitCalibration(
   config: RouterConfig,
   options: FitOptions = {},
 ): FitResult {
-  const budget = options.budget ?? 0.02;
+  const budget = options.budget ?? 0.01;
   const relative = options.relative ?? 4;
   let best: FitResult | null = null;
   const total = (r: FitResult) => r.sets.reduce((sum, s) => sum + s.p_at_1, 0);

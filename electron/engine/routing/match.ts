@@ -102,18 +102,13 @@ export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatc
     const groupTouched: number[] = [];
     let groupReach = 0;
     for (const variant of group.variants) {
-      const df = index.df.get(variant.term) ?? 0;
       // A word only bodies use still matches; expansions common in the metadata are skipped.
-      if (
-        !index.dfAll.has(variant.term) ||
-        (variant.via !== 'exact' && df > COMMON_FLOOR && df / n > COMMON_EXPANSION)
-      )
+      const list = index.postingsOf(variant.term);
+      if (!list || (variant.via !== 'exact' && list.meta > COMMON_FLOOR && list.meta / n > COMMON_EXPANSION))
         continue;
-      const idf = index.idf(variant.term);
+      const idf = index.idfOf(list);
       const weight = group.weight * variant.weight;
       groupReach = Math.max(groupReach, (weight * (idf * REFERENCE_TF * (K1 + 1))) / (REFERENCE_TF + K1));
-      const list = index.postingsOf(variant.term);
-      if (!list) continue;
       for (let i = 0; i < list.docs.length; i++) {
         const d = list.docs[i];
         const s = weight * termScore(idf, list.tfs[i]);
@@ -203,7 +198,7 @@ export function explainMatch(index: RoutingIndex, doc: SkillDoc, match: QueryMat
     for (const variant of group.variants) {
       if (!doc.tf.has(variant.term) && !doc.textTf.has(variant.term)) continue;
       const tf = index.normalizedTf(doc, variant.term);
-      const df = index.df.get(variant.term) ?? 0;
+      const df = index.metaDf(variant.term);
       if (variant.via !== 'exact' && df > COMMON_FLOOR && df / n > COMMON_EXPANSION) continue;
       const score = group.weight * variant.weight * termScore(index.idf(variant.term), tf);
       if (best && best.score >= score) continue;

@@ -139,10 +139,7 @@ export function analyzeQuery(text: string): QueryGroup[] {
     const next = words[i + 1] && !isStopWord(words[i + 1]) ? words[i + 1] : '';
     // Request words and bare numbers ("3.13", "2024", "30%") say little about which skill.
     const weak =
-      genericWords().has(word) ||
-      genericWords().has(lemma) ||
-      genericTerms().has(term) ||
-      /^\d+$/.test(word);
+      genericWords().has(word) || genericWords().has(lemma) || genericTerms().has(term) || /^\d+$/.test(word);
     const variants = cached(`w:${word} ${next}`, () => latinVariants(word, lemma, term, next));
     groups.push({ text: term, surface: word, variants, weight: weak ? GENERIC_WEIGHT : 1 });
   }

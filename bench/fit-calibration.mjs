@@ -1,6 +1,7 @@
-// Refits the router's intent calibration on the dev half of the third-party dev set (issue 10)
-// and prints the JSON for electron/engine/routing/data/calibration.json. Never uses the
-// held-out half. Run `npm run build:node` first.
+// Refits the router's intent calibration (issue 10) on the dev half of the third-party dev set,
+// its sampled 126-skill catalogs and the bundled skills' trigger evals, and prints the fit: the
+// JSON for electron/engine/routing/data/calibration.json and what it does on each set. Never
+// uses the held-out half. Run `npm run build:node` first; it takes a few minutes.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,4 +11,4 @@ const { fitDevCalibration, config } = createRequire(import.meta.url)(
   path.join(root, 'dist', 'node', 'routing-bench.cjs'),
 );
 const corpus = path.resolve(root, '..', 'shared', 'corpus', 'skills');
-console.log(JSON.stringify(await fitDevCalibration(corpus, config), null, 2));
+console.log(JSON.stringify(await fitDevCalibration(corpus, path.join(root, 'skills'), config), null, 2));

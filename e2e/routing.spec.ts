@@ -72,13 +72,13 @@ test('the score panel names what matched: trigger, translation, lexicon (issue 1
   const routing = new RoutingPage(page);
   await routing.open(workspace.url);
 
-  // Chinese words the skill never says: 收据 is its declared trigger, 整理 reaches "organizer" by CC-CEDICT.
-  await routing.type('帮我把这些收据整理一下');
+  // 收据 is its declared trigger; 账单, a word the skill never says, reaches its "bills" by CC-CEDICT.
+  await routing.type('帮我把这些收据和账单整理一下');
   const row = routing.candidate('invoice-organizer');
   await expect(row).toHaveAttribute('data-status', 'selected');
   const evidence = row.getByTestId('evidence-item');
   await expect(evidence.filter({ has: page.locator('text=trigger') }).first()).toBeVisible();
-  await expect(row.locator('[data-testid="evidence-item"][data-kind="translation"]')).toContainText('整理');
+  await expect(row.locator('[data-testid="evidence-item"][data-kind="translation"]')).toContainText('账单');
   // The reason keeps its status line; the "matched …" tail is shown as chips, not twice.
   await expect(row.getByTestId('candidate-reason')).not.toContainText('matched');
   await attachShot(page, testInfo, 'score-panel-evidence-zh', routing.panel());

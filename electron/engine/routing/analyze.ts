@@ -28,6 +28,10 @@ export interface QueryGroup {
   weight: number;
 }
 
+/** Each later CC-CEDICT gloss of a word counts this much less than the one before, down to the floor. */
+const GLOSS_DECAY = 0.15;
+const GLOSS_FLOOR = 0.4;
+
 /** How much a request word weighs against a content word. */
 export const GENERIC_WEIGHT = 0.33;
 
@@ -39,6 +43,19 @@ export const VIA_WEIGHT: Record<Via, number> = {
   synonym: 0.6,
   related: 0.35,
 };
+
+/**
+ * WordNet's derivation links join whole synsets, so a lemma's list mixes its own derived forms
+ * (add → addition, additive) with those of its synonyms' (add → linear, via "additive"). Only
+ * the words that share most of the lemma's stem are its morphology.
+ */
+export function sameStem(lemma: string, derived: string): boolean {
+  const a = lemma.toLowerCase();
+  const b = derived.toLowerCase();
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return common >= Math.max(3, 0.6 * Math.min(a.length, b.length));
+}
 
 /** Terms a synonym or translation may stand for: content words only, each as an index term. */
 function expansionTerms(text: string): string[] {
@@ -69,8 +86,10 @@ function expandLemma(group: QueryGroup, lemma: string, scale = 1): void {
     for (const term of words)
       addVariant(group, term, 'synonym', scale / Math.max(1, words.length - 0.5), syn);
   }
-  for (const der of entry.der)
+  for (const der of entry.der) {
+    if (!sameStem(lemma, der)) continue;
     for (const term of expansionTerms(der)) addVariant(group, term, 'synonym', scale * 1.3, der);
+  }
   for (const rel of entry.rel) {
     const words = expansionTerms(rel);
     for (const term of words)
@@ -119,12 +138,19 @@ export function analyzeQuery(text: string): QueryGroup[] {
     byText.add(term);
     const next = words[i + 1] && !isStopWord(words[i + 1]) ? words[i + 1] : '';
     // Request words and bare numbers ("3.13", "2024", "30%") say little about which skill.
-    const weak = genericWords().has(word) || genericWords().has(lemma) || /^\d+$/.test(word);
+    const weak =
+      genericWords().has(word) || genericWords().has(lemma) || genericTerms().has(term) || /^\d+$/.test(word);
     const variants = cached(`w:${word} ${next}`, () => latinVariants(word, lemma, term, next));
     groups.push({ text: term, surface: word, variants, weight: weak ? GENERIC_WEIGHT : 1 });
   }
   return groups;
 }
+
+/** The index terms of the request words, so "fetches" and "creating" weigh like "fetch" and "create". */
+const genericTerms = (() => {
+  let set: Set<string> | undefined;
+  return () => (set ??= new Set([...genericWords()].map((w) => stem(lemmaOf(w)))));
+})();
 
 /**
  * Expansions depend on the word alone (and the next word), never on the catalog: cached, so a
@@ -146,14 +172,19 @@ function cjkVariants(word: string): Variant[] {
   for (const sub of subWords(word)) if (!isStopWord(sub)) addVariant(group, sub, 'exact', 0.8);
   // A lone character's glosses scatter over its many senses (调: adjust, tune, transfer…).
   const scale = Array.from(word).length === 1 ? 0.6 : 1;
-  for (const english of translate(word)) {
-    for (const term of expansionTerms(english)) addVariant(group, term, 'translation', scale, english);
+  // CC-CEDICT lists a word's senses commonest first; later glosses (老板 "boss" after the brand
+  // "Robam", 笑话 "mock" after "joke") are likelier a sense the user did not mean.
+  translate(word).forEach((english, i) => {
+    const sense = scale * Math.max(GLOSS_FLOOR, 1 - GLOSS_DECAY * i);
+    for (const term of expansionTerms(english)) addVariant(group, term, 'translation', sense, english);
     // Only morphology and the domain lexicon beyond a translation: synonyms of synonyms drift.
-    for (const der of wordnet(english)?.der ?? [])
-      for (const term of expansionTerms(der)) addVariant(group, term, 'translation', 0.8 * scale, der);
+    for (const der of wordnet(english)?.der ?? []) {
+      if (!sameStem(english, der)) continue;
+      for (const term of expansionTerms(der)) addVariant(group, term, 'translation', 0.8 * sense, der);
+    }
     for (const other of domainLexicon().get(english) ?? [])
-      for (const term of expansionTerms(other)) addVariant(group, term, 'translation', 0.8, other);
-  }
+      for (const term of expansionTerms(other)) addVariant(group, term, 'translation', 0.8 * sense, other);
+  });
   return group.variants;
 }
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SkillSummary } from '../../../shared/contract';
 import { SkillCatalog, interpretSkill } from '../skills';
-import { RoutingIndex } from './lexicon';
+import { indexedSkills, RoutingIndex } from './lexicon';
 import { copyCorpusSlice, evaluateQuality, formatQualityTable } from './quality/evaluate';
 import { benchDevSet, fitDevCalibration } from './quality/devBench';
 import { LABELLED_QUERIES } from './quality/queries';
@@ -95,6 +95,39 @@ export function syntheticSkillMd(i: number): string {
   return `---\nname: ${name}\ndescription: ${description}\ntriggers: [${triggers}]\nanti_triggers: ["${pick(OBJECTS, 7)} template"]\ncost_hint: ${cost}\nparallel_safe: ${i % 2 === 0}\n---\n# ${name}\n`;
 }
 
+const SYLLABLES = 'ba ko ri ten su mal vor dex pi lan gro set fi nu tor ka me zel'.split(' ');
+
+/**
+ * A synthetic body of about 2 KiB (the scan keeps up to 4 KiB): "When to use" examples from the
+ * same vocabulary as the descriptions, so query words hit many bodies, and prose over a Zipf-like
+ * vocabulary of 5,000 made-up words, so postings have a realistic long tail.
+ */
+export function syntheticBody(i: number): string {
+  let seed = (i * 2654435761) >>> 0;
+  const next = () => {
+    seed = (seed * 1664525 + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const word = () => {
+    const rank = Math.floor(5000 ** next());
+    return `${SYLLABLES[rank % 18]}${SYLLABLES[Math.floor(rank / 18) % 18]}${SYLLABLES[Math.floor(rank / 324) % 18]}`;
+  };
+  const from = <T>(list: T[]) => list[Math.floor(next() * list.length)];
+  const examples = Array.from(
+    { length: 4 },
+    () => `- "${from(VERBS).toLowerCase()} the ${from(OBJECTS)} ${from(VIA)} ${from(WHEN)}"`,
+  );
+  const prose = Array.from({ length: 8 }, () => `${Array.from({ length: 30 }, word).join(' ')}.`);
+  return `## When to use
+
+${examples.join('\n')}
+
+## How it works
+
+${prose.join('\n')}
+`;
+}
+
 /** An in-memory index of `n` synthetic skills, loaded through the real loader. */
 export function syntheticIndex(n: number): RoutingIndex {
   const skills = Array.from({ length: n }, (_, i) => {
@@ -127,7 +160,7 @@ export function syntheticIndex(n: number): RoutingIndex {
       problems: [],
       shadows: [],
     };
-    return { summary, metadata };
+    return { summary, metadata, text: syntheticBody(i) };
   });
   return new RoutingIndex(skills);
 }
@@ -225,10 +258,7 @@ export async function benchRouting(options: {
       extraDirs: [options.corpusSkills],
       noDefaultPaths: true,
     });
-    const listed = catalog.list().skills.flatMap((summary) => {
-      const metadata = catalog.metadata(summary.id);
-      return metadata ? [{ summary, metadata, hints: catalog.hints(summary.id) }] : [];
-    });
+    const listed = indexedSkills(catalog);
     const start = performance.now();
     const index = new RoutingIndex(listed);
     const build = performance.now() - start;
@@ -248,12 +278,7 @@ export async function benchRouting(options: {
       extraDirs: [options.bundledDir, slice],
       noDefaultPaths: true,
     });
-    const qualityIndex = new RoutingIndex(
-      qualityCatalog.list().skills.flatMap((summary) => {
-        const metadata = qualityCatalog.metadata(summary.id);
-        return metadata ? [{ summary, metadata }] : [];
-      }),
-    );
+    const qualityIndex = new RoutingIndex(indexedSkills(qualityCatalog));
     // Issue 10: the third-party dev set, dev and held-out halves, every slice, three baselines.
     out.quality_third_party = await benchDevSet(options.corpusSkills, config);
     const report = evaluateQuality(qualityIndex, config);

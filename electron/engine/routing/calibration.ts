@@ -1,23 +1,18 @@
 import calibrationData from './data/calibration.json';
 
 /**
- * Calibration of intent_match (issue 10 §2): a logistic map from the lexical evidence —
- * coverage of the query's routable mass, the score relative to the query's best, and the
- * absolute strength of the match — to the probability
- * that the skill is one the user meant, fitted on the dev half of the third-party dev set
- * (quality/fit.ts) and kept as data. The score relative to the query's best separates the
- * right skill from its neighbours; coverage and the absolute score separate a real request
- * from chat that happens to share a word. A skill that declares no triggers and one that
- * does then read the same: 0.7 means right about 7 times in 10.
+ * Calibration of intent_match (issue 10 §2): a logistic map from the lexical evidence of one
+ * candidate to the probability that it is a skill the user meant, fitted on the dev half of the
+ * third-party dev set (quality/fit.ts) and kept as data. The absolute strength of the match
+ * separates a real request from chat that happens to share a word; the score relative to the
+ * query's best separates the right skill from its neighbours. A skill that declares no triggers
+ * and one that does then read the same.
  */
-export interface Calibration {
-  coverage: number;
-  relative: number;
-  strength: number;
-  declared: number;
-  implicit: number;
-  bias: number;
-}
+export const FEATURES = ['coverage', 'relative', 'strength', 'catalog'] as const;
+export type FeatureName = (typeof FEATURES)[number];
+
+/** The weight of each feature and the bias (log-odds). */
+export type Calibration = Record<FeatureName | 'bias', number>;
 
 /** The lexical evidence of one candidate that the calibration reads. */
 export interface IntentFeatures {
@@ -28,25 +23,31 @@ export interface IntentFeatures {
   /**
    * The skill's BM25F score in units of one rare word matched: over the score a term that
    * one skill in the catalog uses would give, so a 20-skill catalog and a 2,000-skill one read
-   * alike.
+   * alike. The calibration reads log(1 + strength).
    */
   strength: number;
-  /** 1 when a declared trigger phrase (several words, or two CJK characters) is in the query, 0.5 for a single word. */
-  declared: number;
-  /** 1 when an implicit trigger (name, "Use when …" item) is in the query. */
-  implicit: number;
+  /**
+   * log of the number of routable skills: the prior odds that some installed skill is what a
+   * request wants grow with the catalog, so the same words say less among a dozen skills than
+   * among a thousand.
+   */
+  catalog: number;
 }
 
-export const CALIBRATION: Calibration = calibrationData;
+export const CALIBRATION: Calibration = {
+  ...(Object.fromEntries(FEATURES.map((f) => [f, 0])) as Record<FeatureName, number>),
+  ...calibrationData,
+};
+
+/** The feature vector the calibration's weights multiply (strength on a log scale). */
+export function featureVector(f: IntentFeatures): number[] {
+  return FEATURES.map((name) => (name === 'strength' ? Math.log1p(f.strength) : f[name]));
+}
 
 /** The calibration's linear predictor (log-odds) for one candidate. */
 export function logit(f: IntentFeatures, params: Calibration = CALIBRATION): number {
-  return (
-    params.coverage * f.coverage +
-    params.relative * f.relative +
-    params.strength * Math.log1p(f.strength) +
-    params.bias
-  );
+  const x = featureVector(f);
+  return FEATURES.reduce((sum, name, i) => sum + params[name] * x[i], params.bias);
 }
 
 /** The calibrated intent: the probability the candidate is a skill the user meant. */

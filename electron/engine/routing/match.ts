@@ -1,9 +1,8 @@
 import type { QueryGroup, Via } from './analyze';
 import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
 
-/** BM25 saturation and length normalization (the usual k1 = 1.2, b = 0.75). */
+/** BM25 saturation (the usual k1 = 1.2); length normalization is per field, in the index (lexicon.ts). */
 const K1 = 1.2;
-const B = 0.75;
 /**
  * A synonym or translation common to this share of skills (and to more than COMMON_FLOOR of
  * them: in a dozen-skill catalog every word is "common") says too little to look up.
@@ -36,6 +35,8 @@ export interface QueryMatch {
   touched: readonly number[];
   /** The best score any skill got (0 when none matched). */
   best: number;
+  /** How many skills the index holds. */
+  size: number;
   /** The score of one rare word (df 1) fully matched: the unit of match strength. */
   unit: number;
   /** The best docs by score, best first (recall's pool). */
@@ -45,8 +46,8 @@ export interface QueryMatch {
 /** How many of the best-scored skills recall looks at (a keystroke at 10k skills). */
 export const POOL_SIZE = 48;
 
-const termScore = (idf: number, tf: number, length: number, avg: number) =>
-  (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
+/** BM25's saturation of a length-normalized (BM25F pseudo-)frequency. */
+const termScore = (idf: number, tf: number) => (idf * tf * (K1 + 1)) / (tf + K1);
 
 /**
  * Per-index scratch buffers: a keystroke at 10k skills must not allocate a Map entry per
@@ -94,23 +95,23 @@ export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatc
   const { total, best, reached, stamp, touched } = scratch;
   const reach: number[] = [];
   const n = Math.max(1, index.size);
-  const { docs, avgLength } = index;
+  const { docs } = index;
   let mass = 0;
   for (const group of groups) {
     const generation = ++scratch.generation;
     const groupTouched: number[] = [];
     let groupReach = 0;
     for (const variant of group.variants) {
-      const df = index.df.get(variant.term) ?? 0;
-      if (df === 0 || (variant.via !== 'exact' && df > COMMON_FLOOR && df / n > COMMON_EXPANSION)) continue;
-      const idf = index.idf(variant.term);
+      // A word only bodies use still matches; expansions common in the metadata are skipped.
+      const list = index.postingsOf(variant.term);
+      if (!list || (variant.via !== 'exact' && list.meta > COMMON_FLOOR && list.meta / n > COMMON_EXPANSION))
+        continue;
+      const idf = index.idfOf(list);
       const weight = group.weight * variant.weight;
       groupReach = Math.max(groupReach, (weight * (idf * REFERENCE_TF * (K1 + 1))) / (REFERENCE_TF + K1));
-      const list = index.postingsOf(variant.term);
-      if (!list) continue;
       for (let i = 0; i < list.docs.length; i++) {
         const d = list.docs[i];
-        const s = weight * termScore(idf, list.tfs[i], docs[d].length, avgLength);
+        const s = weight * termScore(idf, list.tfs[i]);
         if (stamp[d] !== generation) {
           stamp[d] = generation;
           best[d] = s;
@@ -142,13 +143,22 @@ export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatc
     if (list.length <= POOL_SIZE) for (const d of list) named.add(d);
   }
   for (const d of named) {
-    const share = nameShare(docs[d], queryTerms);
-    if (share > 0 && total[d] > 0) total[d] += NAME_BONUS * unit * share * share;
+    const share = nameShare(docs[d], queryTerms) ** 2;
+    if (share > 0 && total[d] > 0) total[d] += NAME_BONUS * unit * share;
   }
-  let top = 0;
-  for (const d of named) if (total[d] > top) top = total[d];
   const pool = topDocs(named, scoreOf, POOL_SIZE);
-  return { groups, reach, mass, score: (d) => (d >= 0 ? total[d] : 0), touched, best: top, unit, pool };
+  const top = pool.length > 0 ? total[pool[0]] : 0;
+  return {
+    groups,
+    reach,
+    mass,
+    score: (d) => (d >= 0 ? total[d] : 0),
+    touched,
+    best: top,
+    size: index.size,
+    unit,
+    pool,
+  };
 }
 
 /** The `n` best of `docs` by `score`, best first, without sorting them all. */
@@ -186,14 +196,14 @@ export function explainMatch(index: RoutingIndex, doc: SkillDoc, match: QueryMat
   for (const group of match.groups) {
     let best: GroupEvidence | null = null;
     for (const variant of group.variants) {
-      const tf = doc.tf.get(variant.term);
-      if (tf === undefined) continue;
-      const df = index.df.get(variant.term) ?? 0;
+      if (!doc.tf.has(variant.term) && !doc.textTf.has(variant.term)) continue;
+      const tf = index.normalizedTf(doc, variant.term);
+      const df = index.metaDf(variant.term);
       if (variant.via !== 'exact' && df > COMMON_FLOOR && df / n > COMMON_EXPANSION) continue;
-      const score =
-        group.weight * variant.weight * termScore(index.idf(variant.term), tf, doc.length, index.avgLength);
+      const score = group.weight * variant.weight * termScore(index.idf(variant.term), tf);
       if (best && best.score >= score) continue;
-      const bits = doc.fields.get(variant.term) ?? 0;
+      // A word only the body text holds is shown as a body match too.
+      const bits = doc.fields.get(variant.term) ?? FIELD.body;
       const fields = (Object.keys(FIELD) as FieldName[]).filter((f) => (bits & FIELD[f]) !== 0);
       best = {
         word: group.surface,

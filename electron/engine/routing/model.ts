@@ -152,7 +152,11 @@ export class ModelRouting {
     index: RoutingIndex,
     timeoutMs = ARBITER_TIMEOUT_MS,
   ): Promise<ModelAssist['arbiter'] | null> {
-    const pool = result.candidates.filter((c) => c.status === 'selected' || c.status === 'below_threshold');
+    // A near-equal runner-up over T is dropped from the cover as an overlap: it is still the
+    // other half of a close call.
+    const pool = result.candidates.filter(
+      (c) => c.status === 'selected' || c.status === 'below_threshold' || c.status === 'dropped_overlap',
+    );
     if (pool.length === 0 || result.candidates.some((c) => c.source === 'forced')) return null;
     const [best, second] = pool;
     // Only where the local decision is genuinely unsure: a best candidate just under T (plain

@@ -1,4 +1,5 @@
 import type { RouteCandidate, RouteResult, Settings, WhyNot } from '../../../shared/contract';
+import type { Calibration } from './calibration';
 import { notFound } from '../errors';
 import { buildDoc, type RoutingIndex, type SkillDoc } from './lexicon';
 import { buildPlan, decide, type Decided } from './plan';
@@ -21,6 +22,8 @@ export interface RouterConfig {
   semanticRecall?: SemanticRecall;
   /** Cosine similarity of the query to skills, by id, from that embedding recall (evidence, intent). */
   semanticSimilarity?: ReadonlyMap<string, number>;
+  /** Calibration override (quality/fit.ts tries candidates); data/calibration.json otherwise. */
+  calibration?: Calibration;
 }
 
 /** Router knobs from the settings file; they change live, so this runs per call (cheap). */
@@ -64,6 +67,7 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
     informational: isInformational(recalled.instruction, recalled.task),
     index,
     similarity: config.semanticSimilarity,
+    calibration: config.calibration,
   };
   const scored = recalled.candidates.map((c) => scoreCandidate(c, prepared, config.weights, ctx));
   const options = { threshold: config.threshold, maxParallel: config.maxParallel, unitWeight };

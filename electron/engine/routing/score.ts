@@ -1,6 +1,6 @@
 import type { Factors, FactorName, MatchEvidence, Settings } from '../../../shared/contract';
 import { FACTOR_NAMES } from '../../../shared/contract';
-import { calibrate, type IntentFeatures } from './calibration';
+import { calibrate, type Calibration, type IntentFeatures } from './calibration';
 import { evidenceFor } from './evidence';
 import type { RoutingIndex, SkillDoc } from './lexicon';
 import type { QueryMatch } from './match';
@@ -42,9 +42,24 @@ const QUESTION_FACTOR = 0.6;
 /** Anti-triggers match with up to this many words between their words ("merge these PDFs"). */
 const ANTI_TRIGGER_GAP = 3;
 const QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b|what(?: is|'s| are) (?:a|an|some|good|the (?:difference|meaning|point|best|history|origin))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问)/iu;
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b|what(?: is|'s| are) (?:a|an|some|good|the (?:difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问)/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
+/**
+ * A question about how the world is or was — history, causes, definitions, how things work,
+ * opinions — rather than about the user's own things or the live state of something: "How did
+ * YouTube get its name?", "What language is Kubernetes written in?", "股票和基金有什么区别".
+ * Read only when PERSONAL_RE finds nothing (see isInformational).
+ */
+const KNOWLEDGE_RE =
+  /^\s*(?:(?:how|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来)|^\s*(?:推荐|解释)/iu;
+/**
+ * The user's own things, or the live state of something: a knowledge-style question with one of
+ * these ("how long until the next train", "what did I bench last week", "这个pod为什么一直重启")
+ * asks for a lookup a skill does.
+ */
+const PERSONAL_RE =
+  /\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|ours|us|this|these|here|now|today|tonight|tomorrow|yesterday|currently|current|latest|next|live|real-?time)\b|我|咱|这个|这些|这篇|这段|这份|现在|今天|今晚|明天|昨天|最新|实时|目前/iu;
 
 /**
  * True for a question that asks to learn rather than to do (spec §6.1 rule recall reads
@@ -53,7 +68,9 @@ const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/
  */
 export function isInformational(instruction: string, task: string): boolean {
   const rest = task.slice(task.indexOf(instruction) + instruction.length).replace(/^\s*[:：]\s*/u, '');
-  return (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest)) && !ARTIFACT_RE.test(task);
+  if (ARTIFACT_RE.test(task)) return false;
+  if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest)) return true;
+  return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task);
 }
 const COST_VALUE = { low: 1, medium: 0.5, high: 0 } as const;
 
@@ -66,6 +83,8 @@ export interface ScoreQuery {
   index: RoutingIndex;
   /** Embedding cosine similarity by skill id, when a send used semantic recall (issue 10 §4). */
   similarity?: ReadonlyMap<string, number>;
+  /** The calibration to read intent through (data/calibration.json unless a fit is trying others). */
+  calibration?: Calibration;
 }
 
 /**
@@ -101,14 +120,14 @@ export function intentMatch(
   match.groups.forEach((group, g) => {
     const exact = group.variants[0]?.term;
     if (exact !== undefined && doc.excluded.has(exact)) excluded += match.reach[g];
-    else if (match.reach[g] > 0 && group.variants.some((v) => doc.tf.has(v.term))) {
+    else if (match.reach[g] > 0 && group.variants.some((v) => doc.tf.has(v.term) || doc.textTf.has(v.term))) {
       covered.add(group.text);
       coveredMass += match.reach[g];
     }
   });
   const coverage = Math.max(0, Math.min(1, score / match.mass) - (2 * excluded) / match.mass);
   const phraseHit = isPhraseHit(recalled);
-  let value = calibrate(intentFeatures(recalled, match));
+  let value = calibrate(intentFeatures(recalled, match), query.calibration);
   // A declared trigger is the author's own handle: with one in the query, the share of the
   // request the skill explains is evidence enough, whatever the catalog's size (in a dozen-skill
   // catalog little IDF backs any match; "weather and news and calendar" splits coverage three
@@ -131,8 +150,7 @@ export function intentFeatures(recalled: Recalled, match: QueryMatch): IntentFea
     coverage: match.mass > 0 ? Math.min(1, score / match.mass) : 0,
     relative: match.best > 0 ? score / match.best : 0,
     strength: score / match.unit,
-    declared: recalled.source === 'rule' ? (isPhraseHit(recalled) ? 1 : 0.5) : 0,
-    implicit: recalled.implicitHits.length > 0 ? 1 : 0,
+    catalog: Math.log(Math.max(2, match.size)),
   };
 }
 

@@ -14,7 +14,7 @@ import type { SkillCatalog } from '../skills';
 import { onPath } from '../skills/readiness';
 import { computeMetrics, RouteLog, SkillStats } from '../telemetry';
 import { readTriggerEvals, runTriggerEvals } from './evals';
-import { RoutingIndex } from './lexicon';
+import { indexedSkills, RoutingIndex } from './lexicon';
 import { applyArbiter, ModelRouting, type RoutingModel } from './model';
 import { configFromSettings, route, whyNot } from './router';
 import type { ScoreContext } from './score';
@@ -52,12 +52,7 @@ export class RoutingService {
   index(): RoutingIndex {
     const version = this.deps.catalog.version;
     if (this.cached?.version !== version) {
-      const { catalog } = this.deps;
-      const skills = catalog.list().skills.flatMap((summary) => {
-        const metadata = catalog.metadata(summary.id);
-        return metadata ? [{ summary, metadata, hints: catalog.hints(summary.id) }] : [];
-      });
-      this.cached = { version, index: new RoutingIndex(skills) };
+      this.cached = { version, index: new RoutingIndex(indexedSkills(this.deps.catalog)) };
     }
     return this.cached.index;
   }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { SkillCatalog } from '../skills';
 import { tempDir } from '../../testing/fixtures';
-import { RoutingIndex } from './lexicon';
+import { indexedSkills, RoutingIndex } from './lexicon';
 import { configFromSettings, type RouterConfig } from './router';
 import type { ScoreContext } from './score';
 import { Settings } from '../../../shared/contract';
@@ -17,12 +17,7 @@ export async function catalogOf(...dirs: string[]): Promise<SkillCatalog> {
 
 /** The routing index over a catalog. */
 export function indexOf(catalog: SkillCatalog): RoutingIndex {
-  return new RoutingIndex(
-    catalog.list().skills.flatMap((summary) => {
-      const metadata = catalog.metadata(summary.id);
-      return metadata ? [{ summary, metadata, hints: catalog.hints(summary.id) }] : [];
-    }),
-  );
+  return new RoutingIndex(indexedSkills(catalog));
 }
 
 /** Default router knobs, overridable. */

@@ -62,8 +62,63 @@ export function fold(text: string): string {
 export const hasCjk = (text: string): boolean => CJK_RE.test(text);
 
 /**
+ * Derivational suffixes and what they may come from (`[suffix, replacements, shortest base]`),
+ * tried in order. A rule applies only when the word it yields is a WordNet lemma, so
+ * extraction → extract, translator → translate, analysis → analyze, deployment → deploy and
+ * British organise → organize meet their base, while mission, million or motor stay apart
+ * ("miss" and "mill" are too short a base, and WordNet has no "mot").
+ */
+const DERIVATIONS: [string, string[], number][] = [
+  ['ically', ['ic'], 5],
+  ['ization', ['ize'], 5],
+  ['isation', ['ize'], 5],
+  ['ification', ['ify'], 4],
+  ['ation', ['ate', 'e', ''], 5],
+  ['ition', ['e', ''], 5],
+  ['ption', ['be'], 5],
+  ['ssion', ['ss', 't'], 5],
+  ['sion', ['de', 'd', 't'], 5],
+  ['ion', ['', 'e'], 5],
+  ['ysis', ['yze'], 5],
+  ['ator', ['ate'], 5],
+  ['ment', [''], 3],
+  ['ness', [''], 4],
+  ['ance', ['', 'e'], 5],
+  ['ence', ['', 'e'], 5],
+  ['able', ['', 'e'], 4],
+  ['ible', ['', 'e'], 4],
+  ['ive', ['', 'e'], 5],
+  ['ful', [''], 4],
+  ['ise', ['ize'], 5],
+  ['yse', ['yze'], 5],
+  ['ally', ['al'], 4],
+  ['or', [''], 4],
+];
+
+/** Suffixes whose base is unambiguous: no dictionary check (optimization → optimize, not in WordNet). */
+const REGULAR = new Set(['ically', 'ization', 'isation']);
+
+/** The WordNet lemma a derived word comes from (extraction → extract), or null. */
+function derivedBase(word: string): string | null {
+  if (word.length < 6) return null;
+  for (const [suffix, replacements, shortest] of DERIVATIONS) {
+    if (!word.endsWith(suffix)) continue;
+    const stemPart = word.slice(0, -suffix.length);
+    // The longest suffix that fits decides: "nation" is not "n" + ation, so not "nat" + ion either.
+    if (stemPart.length < 3) return null;
+    for (const replacement of replacements) {
+      const base = stemPart + replacement;
+      if (base.length >= shortest && (REGULAR.has(suffix) || wordnet(base) !== null)) return base;
+    }
+  }
+  return null;
+}
+
+/**
  * A light suffix stemmer, enough that invoice/invoices, download/downloading and
- * organize/organizing/organized meet; not Porter, because routing runs per keystroke.
+ * organize/organizing/organized meet, with the derivations WordNet confirms (derivedBase);
+ * not Porter, because routing runs per keystroke and Porter's conflations (organ/organize)
+ * cost more than they find.
  */
 export function stem(word: string): string {
   let w = word;
@@ -72,6 +127,8 @@ export function stem(word: string): string {
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   // A word WordNet knows as a lemma ending in s (news, series, analytics) is not a plural.
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w) && wordnet(w) === null) w = w.slice(0, -1);
+  const base = derivedBase(w);
+  if (base !== null) return stem(base);
   if (w.endsWith('ing') && w.length >= 6) w = w.slice(0, -3);
   else if (w.endsWith('ed') && w.length >= 5) w = w.slice(0, -2);
   else if (w.endsWith('ation') && w.length >= 7) w = w.slice(0, -3);

@@ -12,6 +12,7 @@ import {
   type SliceRow,
 } from './quality/devEval';
 import { halfOf, installSkillSet, readDevQueries, readSkillSet, type DevQuery } from './quality/devset';
+import { scoreSampledCatalogs } from './quality/subsets';
 import { catalogOf, defaultConfig, indexOf } from './testHelpers';
 import { terms } from './text';
 
@@ -26,6 +27,7 @@ let installDir: string;
 const queries = readDevQueries();
 const table: Record<string, Record<string, SliceRow[]>> = {};
 const slice = (rows: SliceRow[], name: string) => rows.find((r) => r.slice === name)!;
+const SMALL = 'skilldeck, 126-skill catalogs (8 samples)';
 
 beforeAll(async () => {
   installDir = tempDir('skilldeck-devset-');
@@ -36,6 +38,14 @@ beforeAll(async () => {
     table[half] = {};
     for (const [name, router] of Object.entries(routers(index, defaultConfig())))
       table[half][name] = scoreRouter(halfQueries(queries, half), router, toRel).rows;
+    // Issue 10 measured 126 installed skills: the same queries on eight sampled catalogs that size.
+    table[half][SMALL] = scoreSampledCatalogs(
+      index,
+      readSkillSet(),
+      halfQueries(queries, half),
+      defaultConfig(),
+      toRel,
+    );
   }
   const curve = thresholdCurve(index, defaultConfig(), halfQueries(queries, 'dev'), toRel);
   console.log(
@@ -63,8 +73,13 @@ describe('the third-party dev set (issue 10 §1)', () => {
       if (seen) expect(halfOf(q)).toBe(seen);
       byPrimary.set(q.expect[0], halfOf(q));
     }
-    const dev = halfQueries(queries, 'dev').length;
-    expect(Math.abs(dev - (queries.length - dev))).toBeLessThan(queries.length * 0.1);
+    // The dev-only negatives (corpus/negatives.jsonl) stay out of the split.
+    const split = queries.filter((q) => !q.half);
+    const dev = halfQueries(split, 'dev').length;
+    expect(Math.abs(dev - (split.length - dev))).toBeLessThan(split.length * 0.1);
+    expect(queries.filter((q) => q.half).every((q) => q.expect.length === 0 && halfOf(q) === 'dev')).toBe(
+      true,
+    );
   });
 
   it('paraphrases share no content term with any of their right skills', () => {
@@ -98,17 +113,36 @@ describe('routing quality on the held-out half (issue 10)', () => {
     expect(ours).toBeGreaterThanOrEqual(slice(table.test['plain BM25 (name + description)'], 'all').p_at_1!);
   });
 
-  it('keeps the measured floors: P@1 ≥ 0.65, false triggers ≤ 0.10, Chinese P@1 ≥ 0.5', () => {
+  // Round 2 measured 0.784 / 2 of 31 / 0.675 on the whole skill set and 0.850 / 0.4 % / 0.839 on
+  // the sampled catalogs; the floors sit a little under, so noise does not fail them but a real
+  // regression does. 3 of 31 negatives is 0.097.
+  it('keeps the measured floors: P@1 ≥ 0.76, false triggers ≤ 0.10, Chinese P@1 ≥ 0.65', () => {
     const all = slice(table.test.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.65);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.76);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.1);
-    expect(slice(table.test.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.5);
+    expect(slice(table.test.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.65);
     expect(slice(table.test.skilldeck, 'forced').p_at_1!).toBe(1);
+  });
+
+  it('keeps the floors on 126-skill catalogs (the size issue 10 measured): P@1 ≥ 0.82, false triggers ≤ 0.02', () => {
+    const all = slice(table.test[SMALL], 'all');
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.82);
+    expect(all.false_trigger!).toBeLessThanOrEqual(0.02);
+    expect(slice(table.test[SMALL], 'zh').p_at_1!).toBeGreaterThanOrEqual(0.8);
   });
 
   it.fails('meets the issue 10 target: P@1 ≥ 0.95 and false triggers ≤ 0.05 without a model', () => {
     const all = slice(table.test.skilldeck, 'all');
     expect(all.p_at_1!).toBeGreaterThanOrEqual(0.95);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.05);
+  });
+
+  it.fails('meets the issue 10 slice targets: paraphrases ≥ 26 of 29, Chinese ≥ 27 of 30', () => {
+    expect(slice(table.test.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(26 / 29);
+    expect(slice(table.test.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it.fails('meets the issue 10 ranking target: the best-scored candidate is right ≥ 0.97', () => {
+    expect(slice(table.test.skilldeck, 'all').best_right!).toBeGreaterThanOrEqual(0.97);
   });
 });

@@ -88,6 +88,11 @@ export class SkillCatalog {
     return entry.hints;
   }
 
+  /** The start of a listed skill's body as the scan read it (the router indexes its words at a low weight). */
+  bodyText(id: string): string {
+    return this.entries.get(id)?.bodyHead ?? '';
+  }
+
   /** Re-scans every folder and says which ids appeared, disappeared or changed on disk. */
   async reload(): Promise<{ list: SkillList; diff: SkillsDiff }> {
     const before = this.entries;

@@ -13,6 +13,8 @@ export interface DevQuery {
   expect: string[];
   /** `en` | `zh`, and `paraphrase`, `forced`, `near-miss`, `negative` where they apply. */
   tags: string[];
+  /** Set for the dev-only negatives (corpus/negatives.jsonl): they are never split into the held-out half. */
+  half?: 'dev';
 }
 
 export type Half = 'dev' | 'test';
@@ -23,13 +25,24 @@ const CORPUS_DATA =
     fs.existsSync(path.join(dir, 'queries.jsonl')),
   ) ?? path.join(__dirname, 'corpus');
 
-/** The labelled queries, in file order. */
-export function readDevQueries(file = path.join(CORPUS_DATA, 'queries.jsonl')): DevQuery[] {
+function readJsonl(file: string): DevQuery[] {
   return fs
     .readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as DevQuery);
+}
+
+/**
+ * The labelled queries, in file order: queries.jsonl (split by skill into the two halves), then
+ * the dev-only negatives of negatives.jsonl (written in round 2 so abstention is tuned on more
+ * than 26 negatives; the held-out half stays as it was).
+ */
+export function readDevQueries(
+  file = path.join(CORPUS_DATA, 'queries.jsonl'),
+  negatives = path.join(CORPUS_DATA, 'negatives.jsonl'),
+): DevQuery[] {
+  return [...readJsonl(file), ...(fs.existsSync(negatives) ? readJsonl(negatives) : [])];
 }
 
 /** The corpus-relative folders the eval installs: every labelled skill plus the distractors. */
@@ -47,6 +60,7 @@ export function readSkillSet(file = path.join(CORPUS_DATA, 'skillset.txt')): str
  * independent of the unsalted hash that picked the corpus slice (see README).
  */
 export function halfOf(query: DevQuery): Half {
+  if (query.half) return query.half;
   const key = query.expect[0] ?? `negative:${query.query}`;
   const byte = crypto.createHash('sha1').update(`skilldeck-routing-split:${key}`).digest()[0];
   return byte < 128 ? 'dev' : 'test';

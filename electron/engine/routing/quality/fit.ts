@@ -1,134 +1,145 @@
-import type { Calibration, IntentFeatures } from '../calibration';
+import type { Calibration } from '../calibration';
+import { readTriggerEvals, runTriggerEvals } from '../evals';
 import type { RoutingIndex } from '../lexicon';
-import { recall } from '../recall';
 import type { RouterConfig } from '../router';
-import { intentFeatures } from '../score';
+import { routers, scoreRouter } from './devEval';
 import type { DevQuery } from './devset';
 
-/** One recalled candidate of a labelled query: its lexical evidence and whether it is right. */
-export interface Example {
-  features: IntentFeatures;
-  right: boolean;
+/** What a calibration does on one set at the configured T. */
+export interface SetScore {
+  /** Should-route cases routed right. */
+  p_at_1: number;
+  /** Should-not cases that fired anyway. */
+  false_trigger: number;
 }
 
-/**
- * The calibration's training data (issue 10 §2): every candidate recall brings up for the
- * given queries — dev half only — with its features and label. Forced queries say nothing
- * about intent and are left out.
- */
-export function collectExamples(
+/** One thing the fit must keep right: a catalog and its labelled queries, or skills' own trigger evals. */
+export interface FitSet {
+  name: string;
+  evaluate(config: RouterConfig): SetScore;
+  /** This set's false-trigger budget, when stricter than the fit's. */
+  budget?: number;
+}
+
+/** Labelled queries over a catalog (the dev half, or a sampled catalog of it). */
+export function querySet(
+  name: string,
   index: RoutingIndex,
-  queries: DevQuery[],
-  config: RouterConfig,
+  queries: readonly DevQuery[],
   toRel: (id: string) => string,
-): Example[] {
-  const out: Example[] = [];
-  for (const q of queries) {
-    if (q.tags.includes('forced')) continue;
-    const { candidates, match } = recall(index, q.query, config.topK, config);
-    if (match.mass === 0) continue;
-    for (const c of candidates)
-      out.push({ features: intentFeatures(c, match), right: q.expect.includes(toRel(c.doc.id)) });
-  }
-  return out;
-}
-
-const NAMES = ['coverage', 'relative', 'strength', 'declared', 'implicit'] as const;
-const vector = (f: IntentFeatures) => [
-  f.coverage,
-  f.relative,
-  Math.log1p(f.strength),
-  f.declared,
-  f.implicit,
-  1,
-];
-
-/**
- * Logistic regression by Newton's method with a small ridge (six parameters, about a thousand
- * examples: it converges in a handful of steps and needs no library). Evidence may only raise
- * the probability: a feature whose weight comes out negative (collinear with another) is
- * fixed at 0 and the rest refitted.
- */
-export function fitLogistic(examples: Example[], ridge = 1e-2, steps = 50): Calibration {
-  const k = NAMES.length + 1;
-  const free = new Set(Array.from({ length: k }, (_, i) => i));
-  let w = new Array<number>(k).fill(0);
-  for (let round = 0; round < NAMES.length; round++) {
-    w = newton(examples, [...free], ridge, steps);
-    const negative = [...free].filter((i) => i < NAMES.length && w[i] < 0);
-    if (negative.length === 0) break;
-    for (const i of negative) free.delete(i);
-  }
-  const round = (x: number) => Math.round(x * 1000) / 1000;
-  const out = { bias: round(w[k - 1]) } as Calibration;
-  NAMES.forEach((name, i) => (out[name] = round(w[i])));
-  return out;
-}
-
-function newton(examples: Example[], free: number[], ridge: number, steps: number): number[] {
-  const k = NAMES.length + 1;
-  const w = new Array<number>(k).fill(0);
-  for (let step = 0; step < steps; step++) {
-    const grad = free.map(() => 0);
-    const hess = free.map(() => free.map(() => 0));
-    for (const { features, right } of examples) {
-      const x = vector(features);
-      const z = x.reduce((sum, xi, i) => sum + xi * w[i], 0);
-      const p = 1 / (1 + Math.exp(-z));
-      free.forEach((fi, a) => {
-        grad[a] += (p - (right ? 1 : 0)) * x[fi];
-        free.forEach((fj, b) => (hess[a][b] += p * (1 - p) * x[fi] * x[fj]));
-      });
-    }
-    free.forEach((fi, a) => {
-      if (fi === k - 1) return;
-      grad[a] += ridge * w[fi];
-      hess[a][a] += ridge;
-    });
-    const delta = solve(hess, grad);
-    free.forEach((fi, a) => (w[fi] -= delta[a]));
-    if (Math.max(...delta.map(Math.abs)) < 1e-6) break;
-  }
-  return w;
-}
-
-/** Gaussian elimination with partial pivoting for the Newton step. */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]]);
-  for (let col = 0; col < n; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(m[r][col]) > Math.abs(m[pivot][col])) pivot = r;
-    [m[col], m[pivot]] = [m[pivot], m[col]];
-    const d = m[col][col] || 1e-12;
-    for (let r = 0; r < n; r++) {
-      if (r === col) continue;
-      const f = m[r][col] / d;
-      for (let c = col; c <= n; c++) m[r][c] -= f * m[col][c];
-    }
-  }
-  return m.map((row, i) => row[n] / (row[i] || 1e-12));
+): FitSet {
+  return {
+    name,
+    evaluate: (config) => {
+      const all = scoreRouter([...queries], routers(index, config).skilldeck, toRel).rows[0];
+      return { p_at_1: all.p_at_1 ?? 0, false_trigger: all.false_trigger ?? 0 };
+    },
+  };
 }
 
 /**
- * Examples from skills' own trigger evals (`evals/trigger_evals.json`): the eval's skill is
- * right when `should_trigger`, wrong otherwise; other candidates are not labelled. They come
- * from a small catalog (the bundled skills), so the calibration also holds for a user with a
- * dozen skills, not only for the 900-skill corpus slice.
+ * Skills' own trigger evals (`evals/trigger_evals.json`) over their catalog: a should-trigger case
+ * counts when the skill is selected, a should-not case fires when it is. The bundled skills are a
+ * dozen-skill catalog whose evals are near misses ("Write a Python function that reads a CSV"), the
+ * small-install end the dev set's catalogs do not reach.
  */
-export function collectEvalExamples(
-  index: RoutingIndex,
-  evals: { id: string; cases: { query: string; should_trigger: boolean }[] }[],
+export function triggerEvalSet(name: string, index: RoutingIndex, ids: readonly string[]): FitSet {
+  const evals = ids.map((id) => ({ id, evals: readTriggerEvals(id) }));
+  return {
+    name,
+    // The bundled skills' evals are tests that must all pass: no false trigger allowed.
+    budget: 0,
+    evaluate: (config) => {
+      let positives = 0;
+      let hits = 0;
+      let negatives = 0;
+      let fired = 0;
+      for (const { id, evals: cases } of evals) {
+        for (const c of runTriggerEvals(index, id, cases, config).cases) {
+          if (c.should_trigger) {
+            positives++;
+            if (c.triggered) hits++;
+          } else {
+            negatives++;
+            if (c.triggered) fired++;
+          }
+        }
+      }
+      return { p_at_1: positives ? hits / positives : 0, false_trigger: negatives ? fired / negatives : 0 };
+    },
+  };
+}
+
+/** What a calibration does at the configured T on each set. */
+export interface FitResult {
+  calibration: Calibration;
+  sets: (SetScore & { name: string })[];
+}
+
+export interface FitOptions {
+  /** The largest false-trigger rate allowed on any set (default 0.01). */
+  budget?: number;
+  /** The weights of log(1 + strength) to try (the slope of the logistic). */
+  strengths?: readonly number[];
+  /** The weights of log(catalog size) to try. */
+  catalogs?: readonly number[];
+  /** The weight of `relative` (it only orders a query's runners-up, so it is not searched). */
+  relative?: number;
+}
+
+/** Every set's score with `calibration` at the configured T. */
+export function evaluateCalibration(
+  sets: readonly FitSet[],
   config: RouterConfig,
-): Example[] {
-  const out: Example[] = [];
-  for (const { id, cases } of evals) {
-    for (const { query, should_trigger } of cases) {
-      const { candidates, match } = recall(index, query, config.topK, config);
-      const c = candidates.find((x) => x.doc.id === id);
-      if (!c || c.source === 'forced' || match.mass === 0) continue;
-      out.push({ features: intentFeatures(c, match), right: should_trigger });
+  calibration: Calibration,
+): FitResult {
+  return {
+    calibration,
+    sets: sets.map((set) => ({ name: set.name, ...set.evaluate({ ...config, calibration }) })),
+  };
+}
+
+/**
+ * Fits intent_match's calibration for the decision it feeds (issue 10 §2: T means "probably
+ * right"): for each slope and catalog weight, the largest bias whose false-trigger rate stays
+ * within the budget on every set (a binary search: more bias only ever fires more), then the
+ * pair whose precision@1 summed over the sets is best. A log-loss fit over every recalled
+ * candidate was tried first and lost: it spends its slope separating runners-up nobody selects,
+ * and a steep slope saturates intent near 1, where the trigger and cost factors, not the words,
+ * then rank the skills.
+ */
+export function fitCalibration(
+  sets: readonly FitSet[],
+  config: RouterConfig,
+  options: FitOptions = {},
+): FitResult {
+  const budget = options.budget ?? 0.01;
+  const relative = options.relative ?? 4;
+  let best: FitResult | null = null;
+  const total = (r: FitResult) => r.sets.reduce((sum, s) => sum + s.p_at_1, 0);
+  const grid = (options.strengths ?? [5, 6, 7, 8, 10]).flatMap((strength) =>
+    (options.catalogs ?? [0, 0.3, 0.6, 1]).map((catalog) => ({ strength, catalog })),
+  );
+  for (const { strength, catalog } of grid) {
+    const at = (bias: number): FitResult =>
+      evaluateCalibration(sets, config, { coverage: 0, relative, strength, catalog, bias });
+    let lo = -20;
+    let hi = 5;
+    let found: FitResult | null = null;
+    for (let step = 0; step < 14; step++) {
+      const mid = (lo + hi) / 2;
+      const result = at(mid);
+      if (result.sets.every((s, i) => s.false_trigger <= Math.min(budget, sets[i].budget ?? budget))) {
+        found = result;
+        lo = mid;
+      } else hi = mid;
     }
+    if (found && (!best || total(found) > total(best))) best = found;
   }
-  return out;
+  if (!best) throw new Error(`No calibration keeps false triggers within ${budget} on every set.`);
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const calibration = Object.fromEntries(
+    Object.entries(best.calibration).map(([k, v]) => [k, round(v)]),
+  ) as Calibration;
+  return { ...best, calibration };
 }

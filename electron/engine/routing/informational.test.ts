@@ -1,0 +1,63 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../testing/fixtures';
+import type { RoutingIndex } from './lexicon';
+import { route } from './router';
+import { isInformational } from './score';
+import { splitInstruction } from './text';
+import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
+
+const md = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nDo the thing.\n`;
+const informational = (query: string) => isInformational(splitInstruction(query).instruction, query);
+
+let index: RoutingIndex;
+beforeAll(async () => {
+  const dir = tempDir('skilldeck-informational-');
+  writeTree(dir, {
+    'weather/SKILL.md': md(
+      'weather',
+      'Current weather and forecasts for a city: rain, temperature and wind.',
+    ),
+    'youtube-stats/SKILL.md': md('youtube-stats', 'Subscriber counts and video stats for YouTube channels.'),
+    'stocks/SKILL.md': md('stocks', 'Real-time stock quotes. 股票实时行情。'),
+  });
+  index = indexOf(await catalogOf(dir));
+});
+const primary = (query: string) => route(index, query, defaultConfig(), readyContext()).plan.primary;
+
+describe('knowledge questions ask to learn, not to run a skill (routing spec §6.1 intent classification)', () => {
+  it('reads history, causes, definitions and how things work as informational, in English and Chinese', () => {
+    for (const query of [
+      'How did YouTube get its name?',
+      'What language is Kubernetes written in?',
+      'How do weather forecasters predict hurricanes?',
+      'Is LinkedIn useful for finding a job?',
+      "What's the difference between weather and climate?",
+      'What is the fastest way to learn Rust?',
+      '天气预报是怎么做出来的',
+      '股票和基金有什么区别',
+      '微信是哪一年推出的',
+      '推荐几部好看的科幻电影',
+    ])
+      expect(informational(query), query).toBe(true);
+  });
+
+  it('keeps questions about the user’s own things or the live state of something as tasks', () => {
+    for (const query of [
+      "what's the weather in Paris this weekend",
+      'how long until the next train from Park Street?',
+      'how many subscribers does my channel have?',
+      '帮我用kubectl看看这个pod为什么一直重启',
+      '茅台现在多少钱一股',
+      'why does report.pdf fail to open?',
+    ])
+      expect(informational(query), query).toBe(false);
+  });
+
+  it('routes the lookup and not the knowledge question', () => {
+    expect(primary('How did YouTube get its name?')).toBeNull();
+    expect(primary('how many subscribers does my YouTube channel have right now?')).toBe('youtube-stats');
+    expect(primary('天气预报是怎么做出来的')).toBeNull();
+    expect(primary('明天伦敦会下雨吗')).toBe('weather');
+  });
+});

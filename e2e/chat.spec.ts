@@ -288,8 +288,9 @@ const modelTest = test.extend<{ model: ModelServer }>({
   model: async ({}, use) => {
     const server = await startModelServer({
       rules: [
-        // After the script's result came back: the answer, slowly enough to watch it stream.
-        { when: { lastRole: 'tool' }, reply: { text: ANSWER, delayMs: 150 } },
+        // After the script's result came back: the answer, slowly enough to watch it stream
+        // (2.4 s after its first piece, so a loaded CI machine still sees the turn running).
+        { when: { lastRole: 'tool' }, reply: { text: ANSWER, delayMs: 600 } },
         {
           when: { contains: 'release notes' },
           reply: {

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostAllowed, startAllowListProxy, type AllowListProxy } from './proxy';
+import { hostAllowed } from './hosts';
+import { startAllowListProxy, type AllowListProxy } from './proxy';
 
 /** Sends raw bytes to the proxy and reads until it closes the connection or `until` matches. */
 function talk(connect: net.NetConnectOpts, send: string, until?: RegExp): Promise<string> {

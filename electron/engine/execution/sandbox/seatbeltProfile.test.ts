@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../../testing/fixtures';
-import { buildSeatbeltProfile, sbplString, seatbeltLayout } from './seatbelt';
+import { buildSeatbeltProfile, sbplString, seatbeltLayout } from './seatbeltProfile';
 import type { SandboxGrants, SandboxSpec } from './types';
 import { findViolations } from './violations';
 

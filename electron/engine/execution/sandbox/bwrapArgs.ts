@@ -36,7 +36,13 @@ export function sandboxEnv(env: Record<string, string>, proxyUrl: string | null)
 export function bwrapOptions(
   spec: Pick<SandboxSpec, 'cwd' | 'grants'>,
   layout: SandboxLayout,
-  extra: { disableUserns: boolean; proxyDir: string | null; env: Record<string, string> },
+  extra: {
+    disableUserns: boolean;
+    proxyDir: string | null;
+    env: Record<string, string>;
+    /** Where DNS is configured; tests point it at their own file. */
+    resolvConf?: string;
+  },
 ): string[] {
   const a = ['--unshare-user'];
   if (extra.disableUserns) a.push('--disable-userns');
@@ -51,7 +57,7 @@ export function bwrapOptions(
   for (const m of layout.masks) a.push('--remount-ro', m);
   if (spec.grants.network === true) {
     // A resolv.conf that points into the masked /run (systemd-resolved) must come back for DNS.
-    const resolv = resolvTarget();
+    const resolv = resolvTarget(extra.resolvConf ?? '/etc/resolv.conf');
     if (resolv) a.push('--ro-bind', path.dirname(resolv), path.dirname(resolv));
   }
   a.push('--unshare-pid', '--unshare-ipc');
@@ -62,9 +68,9 @@ export function bwrapOptions(
   return a;
 }
 
-function resolvTarget(): string | null {
+function resolvTarget(file: string): string | null {
   try {
-    const real = fs.realpathSync('/etc/resolv.conf');
+    const real = fs.realpathSync(file);
     return real.startsWith('/run/') ? real : null;
   } catch {
     return null;

@@ -104,3 +104,108 @@ describe('seatbelt profile', () => {
     ]);
   });
 });
+
+describe('seatbelt profile, as a whole', () => {
+  // The whole text for one run: every rule, its order (later SBPL rules win) and its quoting.
+  // A change to the profile should show up here, to be read as a change to the sandbox.
+  it('is exactly these rules for a run with a read grant, a write grant and no network', () => {
+    const run = {
+      cwd: '/private/var/folders/xy/T/run-1',
+      skillDir: '/Users/ana/skills/pdf',
+      grants: {
+        read: ['/Users/ana/docs'],
+        write: ['/Users/ana/out'],
+        network: false,
+        env: {},
+        declared: { read: [], write: [] },
+      },
+    };
+    expect(buildSeatbeltProfile(run, { home: '/Users/ana', hide: ['/Data/secret'] })).toBe(
+      [
+        '(version 1)',
+        '(deny default)',
+        '(allow process-fork)',
+        '(allow process-exec)',
+        '(allow signal (target same-sandbox))',
+        '(allow sysctl-read)',
+        '(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo") (global-name "com.apple.system.logger") (global-name "com.apple.system.notification_center") (global-name "com.apple.logd") (global-name "com.apple.trustd.agent") (global-name "com.apple.SecurityServer"))',
+        '; system files are readable, like bwrap --ro-bind / /',
+        '(allow file-read*)',
+        '; home, temp folders and volumes are hidden, like bwrap --tmpfs',
+        '(deny file-read* (subpath "/Users/ana") (subpath "/Users") (subpath "/private/tmp") (subpath "/private/var/folders") (subpath "/private/var/tmp") (subpath "/Volumes") (subpath "/Data/secret"))',
+        '; runtimes stat the folders on the way to a granted path',
+        '(allow file-read-metadata (literal "/private/var/folders/xy/T") (literal "/private/var/folders/xy") (literal "/private/var/folders") (literal "/private/var") (literal "/private") (literal "/Users/ana") (literal "/Users") (literal "/Users/ana/skills"))',
+        '; the skill folder, the work dir, the read grants and interpreter prefixes',
+        '(allow file-read* (subpath "/private/var/folders/xy/T/run-1") (subpath "/Users/ana/out") (subpath "/Users/ana/skills/pdf") (subpath "/Users/ana/docs"))',
+        '; writes: only the work dir and the write grants',
+        '(allow file-write* (subpath "/private/var/folders/xy/T/run-1") (subpath "/Users/ana/out") (literal "/dev/null") (regex #"^/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))',
+        '; network: none',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('opens DNS with the network, and names the allow-list beside the proxy rule', () => {
+    const open = lines(profile({ network: true }));
+    expect(open.slice(-4)).toEqual([
+      '; network: any host',
+      '(allow network*)',
+      '(allow mach-lookup (global-name "com.apple.dnssd.service"))',
+      '',
+    ]);
+    const listed = lines(profile({ network: ['api.github.com', 'uploads.github.com'] }, 50123));
+    expect(listed.slice(-3)).toEqual([
+      '; network: only the allow-list proxy (api.github.com, uploads.github.com)',
+      '(allow network-outbound (remote ip "localhost:50123"))',
+      '',
+    ]);
+    // A list with no proxy running (it failed to start) opens nothing.
+    expect(lines(profile({ network: ['api.github.com'] }, null)).slice(-2)).toEqual(['; network: none', '']);
+  });
+
+  it('names real paths: a granted symlink is allowed where it leads, each path once', () => {
+    const root = fs.realpathSync(tempDir('skilldeck-sb-real-'));
+    writeTree(root, { 'data/a.txt': 'a' });
+    fs.symlinkSync(path.join(root, 'data'), path.join(root, 'link'));
+    const run = {
+      cwd: path.join(root, 'run'),
+      skillDir: path.join(root, 'link'),
+      grants: {
+        read: [path.join(root, 'data')],
+        write: [path.join(root, 'run')],
+        network: false,
+        env: {},
+        declared: { read: [], write: [] },
+      },
+    };
+    const p = lines(
+      buildSeatbeltProfile(run, { home: path.join(root, 'home'), hide: [path.join(root, 'link')] }),
+    );
+    fs.rmSync(root, { recursive: true, force: true });
+    const read = p.find((l) => l.startsWith('(allow file-read* (subpath'))!;
+    expect(read).toBe(`(allow file-read* (subpath "${root}/run") (subpath "${root}/data"))`);
+    expect(p.find((l) => l.startsWith('(deny file-read*'))).toContain(`(subpath "${root}/data")`);
+    expect(p.find((l) => l.startsWith('(allow file-write*'))).toContain(`(subpath "${root}/run")`);
+  });
+
+  it('lays out the same rules for violations.ts: hidden folders as masks, grants as binds, shallowest first', () => {
+    expect(seatbeltLayout(spec(), { home, hide: ['/Data/secret', '/Users'] })).toEqual({
+      masks: [
+        '/Users/ana',
+        '/Users',
+        '/private/tmp',
+        '/private/var/folders',
+        '/private/var/tmp',
+        '/Volumes',
+        '/Data/secret',
+      ],
+      binds: [
+        { path: '/Users/ana/docs', writable: false },
+        { path: '/Users/ana/out', writable: true },
+        { path: '/Users/ana/.claude/skills/pdf', writable: false },
+        { path: '/Users/ana/.pyenv/versions/3.12.1', writable: false },
+        { path: '/private/var/folders/xy/T/skilldeck-run-1', writable: true },
+      ],
+    });
+  });
+});

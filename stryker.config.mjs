@@ -48,7 +48,13 @@ export const GROUPS = {
       'electron/engine/execution/sandbox/violations.ts',
       'electron/engine/execution/sandbox/stderrScan.ts',
     ],
-    testFiles: ['electron/engine/execution/sandbox/**/*.test.ts'],
+    // The tests of these modules and the real bwrap runs that judge files; not the network,
+    // timeout and process-tier suites (half a minute for every static mutant, and they test
+    // the spawning around these rules, not the rules).
+    testFiles: [
+      'electron/engine/execution/sandbox/{layout,bwrapArgs,seatbeltProfile,hosts,violations,proxy}.test.ts',
+      'electron/engine/execution/sandbox/bwrap.{files,masks,hardening}.test.ts',
+    ],
   },
   // What a repair patch may touch, and the diff reading behind it.
   repair: {

@@ -7,7 +7,8 @@ import path from 'node:path';
 /**
  * What is mutated, and the tests that must kill it: a module's own tests, beside it. Limiting
  * the tests keeps a static mutant (one that only acts while a module loads, so every test
- * must run with it) to the group's test files, not every test that loads the engine.
+ * must run with it) to the group's test files, not every test that loads the engine. Such a
+ * mutant is switched on before the test files import anything (scripts/mutateSetup.ts).
  */
 export const GROUPS = {
   install: {
@@ -26,11 +27,44 @@ export const GROUPS = {
     mutate: ['electron/host/guard.ts'],
     testFiles: ['electron/host/**/*.test.ts'],
   },
+  // The approval broker, its stored grants and the policy a skill's metadata resolves to.
   execution: {
-    mutate: ['electron/engine/execution/policy.ts', 'electron/engine/execution/approvals.ts'],
-    testFiles: ['electron/engine/execution/**/*.test.ts'],
+    mutate: [
+      'electron/engine/execution/policy.ts',
+      'electron/engine/execution/approvals.ts',
+      'electron/engine/execution/grants.ts',
+    ],
+    testFiles: ['electron/engine/execution/*.test.ts'],
+  },
+  // The sandbox backends' pure parts: the file-system layout, bwrap's options, the
+  // sandbox-exec profile, the allow-list proxy's host rules and the violation reports.
+  // Spawning and sockets (bwrap.ts, seatbelt.ts, proxy.ts, spawn.ts) are left to the suite.
+  sandbox: {
+    mutate: [
+      'electron/engine/execution/sandbox/layout.ts',
+      'electron/engine/execution/sandbox/bwrapArgs.ts',
+      'electron/engine/execution/sandbox/seatbeltProfile.ts',
+      'electron/engine/execution/sandbox/hosts.ts',
+      'electron/engine/execution/sandbox/violations.ts',
+      'electron/engine/execution/sandbox/stderrScan.ts',
+    ],
+    // The tests of these modules and the real bwrap runs that judge files; not the network,
+    // timeout and process-tier suites (half a minute for every static mutant, and they test
+    // the spawning around these rules, not the rules).
+    testFiles: [
+      'electron/engine/execution/sandbox/{layout,bwrapArgs,seatbeltProfile,hosts,violations,proxy}.test.ts',
+      'electron/engine/execution/sandbox/bwrap.{files,masks,hardening}.test.ts',
+    ],
+  },
+  // What a repair patch may touch, and the diff reading behind it.
+  repair: {
+    mutate: ['electron/engine/repair/guards.ts', 'electron/engine/repair/diffs.ts'],
+    testFiles: ['electron/engine/repair/**/*.test.ts'],
   },
 };
+
+/** Where a group's incremental results live (scripts/mutate.mjs prunes them, see there). */
+export const incrementalFileOf = (group) => `node_modules/.cache/stryker/${group}.incremental.json`;
 
 // One group (scripts/mutate.mjs sets MUTATE_GROUP), or all of them in one run.
 const name = process.env.MUTATE_GROUP || 'all';
@@ -47,6 +81,9 @@ export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutate.config.ts', related: true },
   coverageAnalysis: 'perTest',
+  // Not `ignoreStatic`: the module-level constants here (loopback names, protected frontmatter
+  // keys, the system folders never masked) are the safety rules themselves.
+  ignoreStatic: false,
   // Mutants that do not compile are dropped before any test runs.
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.node.json',
@@ -58,7 +95,7 @@ export default {
   // node_modules/.cache, not in git: \`npm ci\` (new dependencies, which the incremental
   // diff cannot see) starts afresh, and parallel branches do not conflict over it.
   incremental: true,
-  incrementalFile: `node_modules/.cache/stryker/${name}.incremental.json`,
+  incrementalFile: incrementalFileOf(name),
   reporters: ['clear-text', 'progress', 'json', 'html'],
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
   htmlReporter: { fileName: `reports/mutation/${name}.html` },

@@ -117,8 +117,11 @@ describe('approvals (real bwrap runs)', () => {
 
 describe('a blocked run, then "allow this for this skill?"', () => {
   it('tells exactly what was blocked; widening asks again, once or always', async () => {
-    // Outside the home and /tmp, so the sandbox shows it read-only (EROFS), not hidden.
-    const outside = fs.mkdtempSync(path.join(__dirname, '../../../node_modules/.cache-widen-'));
+    // Outside the home and /tmp, so the sandbox shows it read-only (EROFS), not hidden. By its
+    // real path, as the sandbox sees it: Stryker's copy of the repo links to node_modules.
+    const outside = fs.realpathSync(
+      fs.mkdtempSync(path.join(__dirname, '../../../node_modules/.cache-widen-')),
+    );
     try {
       const { engine, workspace } = await engines.open();
       const id = scriptSkill(path.join(workspace, 'skills'), 'writer', `echo hi > ${outside}/x.txt`, [

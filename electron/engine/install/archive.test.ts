@@ -150,4 +150,54 @@ describe('extractArchive', () => {
     ).rejects.toMatchObject({ code: 'EEXIST' });
     expect(fs.readdirSync(target)).toEqual(['keep.txt']);
   });
+
+  it('creates the folders on the way to a file, shared by the files under them', async () => {
+    const { target, error } = await extract(
+      await zipOf([
+        { name: 'x/y/z.txt', data: 'z' },
+        { name: 'x/y/w.txt', data: 'w' },
+      ]),
+    );
+    expect(error).toBeUndefined();
+    expect(fs.readdirSync(path.join(target, 'x/y')).sort()).toEqual(['w.txt', 'z.txt']);
+  });
+
+  it('takes a folder entry made on DOS by its trailing slash, and skips an entry naming the root', async () => {
+    const file = await zipOf(
+      [
+        { name: 'docs/', data: '' },
+        { name: 'q', data: 'root?', rawName: '.' },
+        { name: 'docs/a.txt', data: 'a' },
+      ],
+      (f) => setMadeBy(f, 'docs/', 0),
+    );
+    const { target, progress, error } = await extract(file);
+    expect(error).toBeUndefined();
+    expect(fs.readdirSync(target)).toEqual(['docs']);
+    expect(fs.readFileSync(path.join(target, 'docs/a.txt'), 'utf8')).toBe('a');
+    expect(progress).toEqual([[3, 3, 'docs/a.txt']]);
+  });
+
+  it('closes the archive when done, and when it refuses one', async () => {
+    const open = (file: string) =>
+      fs.readdirSync('/proc/self/fd').some((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`) === file;
+        } catch {
+          return false;
+        }
+      });
+    // yauzl closes the file asynchronously, soon after close(): wait for it, not forever.
+    const closed = async (file: string) => {
+      for (const end = Date.now() + 2000; open(file) && Date.now() < end;)
+        await new Promise((r) => setTimeout(r, 5));
+      return !open(file);
+    };
+    const good = await zipOf([{ name: 'a.txt', data: 'a' }]);
+    expect((await extract(good)).error).toBeUndefined();
+    expect(await closed(good)).toBe(true);
+    const bad = await zipOf([{ name: 'a.txt', data: 'a' }], (f) => markEncrypted(f, 'a.txt'));
+    expect((await extract(bad)).error).toBeDefined();
+    expect(await closed(bad)).toBe(true);
+  });
 });

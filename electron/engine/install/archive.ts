@@ -120,7 +120,8 @@ async function extract(
   archiveName: string,
   onProgress: Progress,
 ): Promise<void> {
-  await fsp.mkdir(target, { recursive: false });
+  // Not recursive: an existing target fails here, before anything is written into it.
+  await fsp.mkdir(target);
   let done = 0;
   try {
     for (const item of planned) {
@@ -140,7 +141,7 @@ async function extract(
       await testDelay();
     }
   } catch (error) {
-    await fsp.rm(target, { recursive: true, force: true });
+    await fsp.rm(target, { recursive: true });
     const at = JSON.stringify(planned[done - 1].name);
     throw refused(`${archiveName} could not be extracted at entry ${at}: ${(error as Error).message}`);
   }

@@ -36,6 +36,40 @@ describe('capabilitySummary', () => {
     ]);
   });
 
+  it('gives every script language the loader detects its readable name', () => {
+    const languages = [
+      'python',
+      'bash',
+      'sh',
+      'zsh',
+      'node',
+      'typescript',
+      'ruby',
+      'perl',
+      'php',
+      'powershell',
+      'lua',
+    ];
+    expect(
+      summary(
+        {},
+        languages.map((l) => file(`x.${l}`, l)),
+      ),
+    ).toEqual([
+      'runs python scripts',
+      'runs bash scripts',
+      'runs shell scripts',
+      'runs zsh scripts',
+      'runs JavaScript (node) scripts',
+      'runs TypeScript scripts',
+      'runs ruby scripts',
+      'runs perl scripts',
+      'runs php scripts',
+      'runs PowerShell scripts',
+      'runs lua scripts',
+    ]);
+  });
+
   it('lists entrypoints, paths, hosts, env, programs, permissions and tools', () => {
     const lines = summary({
       entrypoints: [{ name: 'build', path: 'scripts/build.sh' }],

@@ -126,4 +126,17 @@ describe('copyFolder', () => {
     });
     expect(fs.readdirSync(target)).toEqual(['keep.txt']);
   });
+
+  it('copies in name order, whatever order the folder lists its entries in', async () => {
+    // Created out of order: a file system that lists by creation (or its reverse) is not sorted.
+    const src = source({ 'c.md': 'c', 'a.md': 'a', 'd.md': 'd', 'b.md': 'b' });
+    const { progress, error } = await copy(src, { ...LIMITS, maxFiles: 10 });
+    expect(error).toBeUndefined();
+    expect(progress.map(([, , rel]) => rel)).toEqual(['a.md', 'b.md', 'c.md', 'd.md']);
+  });
+
+  it('removes what it copied when it refuses a later file', async () => {
+    const src = source({ 'a/one.txt': 'x', 'a/two.txt': 'y', 'z.bin': bytes(401) });
+    await refusal(src, /"z\.bin" is larger than the 0 MiB per-file limit/);
+  });
 });

@@ -21,19 +21,16 @@ export async function copyFolder(
   onProgress: Progress = () => undefined,
   limits: InstallLimits = INSTALL_LIMITS,
 ): Promise<void> {
-  let realSource: string;
-  try {
-    realSource = await fsp.realpath(source);
-    if (!(await fsp.stat(realSource)).isDirectory()) throw new Error('not a folder');
-  } catch {
+  const realSource = await fsp.realpath(source).catch(() => null);
+  if (!realSource || !(await fsp.stat(realSource)).isDirectory())
     throw refused(`${source} is not a readable folder.`);
-  }
   const budget = new Budget(limits);
-  await fsp.mkdir(target, { recursive: false });
+  // Not recursive: an existing target fails here, before anything is written into it.
+  await fsp.mkdir(target);
   try {
     await walk(realSource, realSource, target, '', budget, onProgress);
   } catch (error) {
-    await fsp.rm(target, { recursive: true, force: true });
+    await fsp.rm(target, { recursive: true });
     throw error;
   }
 }

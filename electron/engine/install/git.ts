@@ -10,9 +10,11 @@ const SHA_RE = /^[0-9a-f]{7,40}$/i;
 
 /** git with no prompts, no hooks from config, and only the transports we accept. */
 const GIT_ENV = {
+  // Stryker disable next-line StringLiteral: git reads an empty GIT_TERMINAL_PROMPT as false too
   GIT_TERMINAL_PROMPT: '0',
   GIT_ALLOW_PROTOCOL: 'https:ssh:git:file',
   GIT_CONFIG_NOSYSTEM: '1',
+  // Stryker disable next-line StringLiteral: only Git Credential Manager reads it, and no test machine has one
   GCM_INTERACTIVE: 'never',
 };
 
@@ -23,23 +25,45 @@ async function git(args: string[], onLine?: (line: string) => void): Promise<voi
     timeout: 10 * 60_000,
   });
   if (onLine)
-    child.stderr?.on('data', (chunk: Buffer) =>
+    child.stderr.on('data', (chunk: Buffer) =>
       chunk
         .toString()
-        .split(/[\r\n]+/)
+        .split(/[\r\n]/)
         .forEach(onLine),
     );
   await child;
 }
 
-function gitMessage(error: unknown): string {
+/**
+ * One line of git's `--progress` output (`Receiving objects:  45% (9/20)`, after a `remote: `
+ * or not) as done / total / what; null for any other line.
+ */
+export function progressOf(line: string): { done: number; total: number; message: string } | null {
+  const m = /(\w[\w ]+):\s+(\d+)% \((\d+)\/(\d+)\)/.exec(line);
+  return m ? { done: Number(m[3]), total: Number(m[4]), message: m[1] } : null;
+}
+
+/** The `fatal:` / `error:` lines of a failed git, else execa's short message. */
+export function gitMessage(error: unknown): string {
   if (error instanceof ExecaError) {
-    const lines = String(error.stderr ?? '')
+    // No stderr reads as "undefined", which names no fatal or error either.
+    const lines = String(error.stderr)
       .split('\n')
       .filter((l) => /fatal|error/i.test(l));
     return lines.join(' ').trim() || error.shortMessage;
   }
   return (error as Error).message;
+}
+
+/**
+ * Refuses a URL git would read as an option or fetch over a transport we do not accept, and a
+ * ref that is an option, holds whitespace or climbs with `..`: both reach git's command line.
+ */
+export function checkGitSource(url: string, ref: string | undefined): void {
+  if (!URL_RE.test(url) || url.startsWith('-'))
+    throw refused(`${JSON.stringify(url)} is not a git URL (https://, ssh://, git@host:path or file://).`);
+  if (ref !== undefined && (ref.startsWith('-') || /\s|\.\./.test(ref)))
+    throw refused(`${JSON.stringify(ref)} is not a valid git ref.`);
 }
 
 /**
@@ -54,13 +78,10 @@ export async function cloneRepo(
   target: string,
   onProgress: Progress,
 ): Promise<string> {
-  if (!URL_RE.test(url) || url.startsWith('-'))
-    throw refused(`${JSON.stringify(url)} is not a git URL (https://, ssh://, git@host:path or file://).`);
-  if (ref !== undefined && (ref.startsWith('-') || /\s|\.\./.test(ref)))
-    throw refused(`${JSON.stringify(ref)} is not a valid git ref.`);
+  checkGitSource(url, ref);
   const report = (line: string) => {
-    const m = /(\w[\w ]+):\s+(\d+)% \((\d+)\/(\d+)\)/.exec(line);
-    if (m) onProgress(Number(m[3]), Number(m[4]), `${m[1]}`);
+    const p = progressOf(line);
+    if (p) onProgress(p.done, p.total, p.message);
   };
   const base = ['-c', 'core.symlinks=true', 'clone', '--progress', '--no-recurse-submodules'];
   try {
@@ -78,10 +99,8 @@ export async function cloneRepo(
     }
   } catch (error) {
     await fsp.rm(target, { recursive: true, force: true });
-    if (error instanceof Error && error.name === 'EngineError') throw error;
     throw refused(`git could not fetch ${url}${ref ? ` at ${ref}` : ''}: ${gitMessage(error)}`);
   }
   if (subpath === undefined) return target;
-  const rel = safeEntryPath(subpath);
-  return path.join(target, ...rel.split('/').filter(Boolean));
+  return path.join(target, ...safeEntryPath(subpath).split('/'));
 }

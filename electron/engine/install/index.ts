@@ -101,8 +101,8 @@ export function createInstallApi(deps: InstallApiDeps): InstallApi {
     close: () => installer.cancelAll(),
     diagnose(id) {
       const s = summary(id);
-      const metadata = skills.metadata(id);
-      if (!metadata) throw notFound(`No skill with id "${id.slice(0, 200)}".`);
+      // A listed skill has metadata: both come from the same catalog entry.
+      const metadata = skills.metadata(id)!;
       const sw = switches(s.name);
       return diagnoseSkill({ summary: s, metadata, disabled: !sw.enabled, neverAutoSelect: !sw.autoSelect });
     },

@@ -214,7 +214,8 @@ function sourceName(source: InstallSource): string {
       : source.kind === 'upload'
         ? source.fileName
         : source.path;
-  const base = path.basename(raw.replace(/[\\/]+$/, '')).replace(/\.(zip|skill|git)$/i, '');
+  // basename drops trailing slashes; a backslash on POSIX becomes a hyphen below.
+  const base = path.basename(raw).replace(/\.(zip|skill|git)$/i, '');
   return (
     base
       .toLowerCase()
@@ -241,13 +242,20 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Rewrites SKILL.md's `name:` line so an install under a new name is valid (name = folder). */
+/**
+ * Rewrites the frontmatter's `name:` line, or adds one, so an install under a new name is
+ * valid (name = folder). Only the frontmatter: a `name:` line in the body is prose.
+ */
 async function renameInSkillMd(dir: string, name: string): Promise<void> {
   const file = path.join(dir, 'SKILL.md');
-  const text = await fsp.readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) return;
-  const next = /^(\uFEFF?---\r?\n[\s\S]*?)^name:.*$/m.test(text)
-    ? text.replace(/^name:.*$/m, `name: ${name}`)
-    : text.replace(/^(\uFEFF?---\r?\n)/, `$1name: ${name}\n`);
-  await fsp.writeFile(file, next);
+  const text = await fsp.readFile(file, 'utf8').catch(() => '');
+  const open = /^\uFEFF?---\r?\n/.exec(text);
+  if (!open) return;
+  const rest = text.slice(open[0].length);
+  const end = rest.search(/^---[ \t]*\r?$/m);
+  const yaml = end < 0 ? rest : rest.slice(0, end);
+  const renamed = /^name:.*$/m.test(yaml)
+    ? yaml.replace(/^name:.*$/m, `name: ${name}`)
+    : `name: ${name}\n${yaml}`;
+  await fsp.writeFile(file, open[0] + renamed + rest.slice(yaml.length));
 }

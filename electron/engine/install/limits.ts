@@ -24,7 +24,8 @@ export function safeEntryPath(name: string): string {
   if (name.includes('\0')) throw refused(`entry ${shown} contains a NUL byte.`);
   if (name.includes('\\'))
     throw refused(`entry ${shown} contains a backslash; archive paths must use "/" only.`);
-  if (name.startsWith('/') || path.win32.isAbsolute(name) || /^[a-zA-Z]:/.test(name))
+  // win32.isAbsolute takes `/x`, `C:/x` and `//host/share`; the regex adds drive-relative `C:x`.
+  if (path.win32.isAbsolute(name) || /^[a-zA-Z]:/.test(name))
     throw refused(`entry ${shown} is an absolute path; only paths inside the skill are allowed.`);
   const segments = name.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) throw refused(`entry ${shown} climbs out of the target with "..".`);
@@ -66,7 +67,7 @@ export class Budget {
 /** True when `child` is `parent` or lies inside it (both absolute, resolved). */
 export function isInside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+  return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 /** Test-only pause between install phases (kill tests); 0 in normal use. */

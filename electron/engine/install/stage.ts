@@ -55,7 +55,8 @@ export async function stageSource(
     try {
       const from = await cloneRepo(source.url, source.ref, source.subpath, clone, phase('cloning'));
       const real = await fsp.realpath(from).catch(() => undefined);
-      if (!real) throw refused(`${source.subpath ?? '.'} does not exist in ${source.url}.`);
+      // Only a sub-path can be missing: the checkout itself exists once the clone succeeded.
+      if (!real) throw refused(`${source.subpath} does not exist in ${source.url}.`);
       if (!isInside(fs.realpathSync(clone), real))
         throw refused(`${JSON.stringify(source.subpath)} is a link that leads outside the repository.`);
       // The checkout gets the folder rules too: links out of the skill, FIFOs, caps.
@@ -86,10 +87,10 @@ async function writeUpload(fileName: string, dataBase64: string, stagingDir: str
   const bytes = Buffer.from(dataBase64, 'base64');
   if (bytes.length > UPLOAD_MAX_BYTES)
     throw refused(`${name} is larger than the upload limit; archives over 3 MB: paste their path instead.`);
+  // A fresh folder (mkdir fails if it exists) and a bare name: the file lands nowhere else.
   const dir = path.join(stagingDir, 'upload');
   await fsp.mkdir(dir);
   const file = path.join(dir, name);
-  if (!isInside(dir, file)) throw refused(`${JSON.stringify(fileName)} is not a plain file name.`);
-  await fsp.writeFile(file, bytes, { flag: 'wx' });
+  await fsp.writeFile(file, bytes);
   return file;
 }

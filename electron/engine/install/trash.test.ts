@@ -165,4 +165,51 @@ describe('switches and diagnosis', () => {
     const broken = engine.install.diagnose(path.join(workspace, 'skills/broken'));
     expect(broken.reasons[0]).toMatchObject({ code: 'parse-error', blocks: 'all' });
   });
+
+  it('switches one skill without touching the others, and only the switch asked for', async () => {
+    const { home, workspace, engine } = await setup();
+    writeTree(path.join(workspace, 'skills'), {
+      'a/SKILL.md': skillMd('a', 'Skill a.'),
+      'b/SKILL.md': skillMd('b', 'Skill b.'),
+    });
+    await engine.reloadSkills();
+    expect(engine.install.setSwitches('a', { autoSelect: false })).toEqual({
+      name: 'a',
+      enabled: true,
+      autoSelect: false,
+    });
+    engine.install.setSwitches('a', { enabled: false });
+    engine.install.setSwitches('b', { enabled: false });
+    engine.install.setSwitches('a', { enabled: true });
+    const stored = JSON.parse(fs.readFileSync(path.join(home, 'settings.json'), 'utf8'));
+    expect(stored.skills).toMatchObject({ disabled: ['b'], neverAutoSelect: ['a'] });
+  });
+
+  it('answers not_found for an id that is not listed, showing at most 200 characters of it', async () => {
+    const { engine } = await setup();
+    const id = `/nowhere/${'x'.repeat(300)}`;
+    const message = `No skill with id "${id.slice(0, 200)}"; list the skills to get valid ids.`;
+    expect(() => engine.install.diagnose(id)).toThrow(message);
+    await expect(engine.install.remove(id)).rejects.toMatchObject({ code: 'not_found', message });
+  });
+});
+
+describe('the install facade', () => {
+  it('announces preview progress, and shows the installed version of a skill it would replace', async () => {
+    const { root, engine, managed } = await setup();
+    const src = path.join(root, 'src', 'notes');
+    writeTree(src, { 'SKILL.md': skillMd('notes', 'Notes.').replace('---\n', '---\nversion: 1.2.0\n') });
+    const phases: string[] = [];
+    engine.events.subscribe((name, payload) => {
+      if (name === 'install.progress') phases.push((payload as { phase: string }).phase);
+    });
+    await installFolder(engine, src);
+    expect(phases).toEqual(['copying', 'scanning', 'done']);
+    const again = await engine.install.preview({ kind: 'folder', path: src });
+    expect(again.candidates[0].conflict).toEqual({
+      existingId: path.join(managed, 'notes'),
+      existingVersion: '1.2.0',
+    });
+    await engine.install.cancel(again.previewId);
+  });
 });

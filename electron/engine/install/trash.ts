@@ -69,6 +69,7 @@ export class Trash {
     try {
       const parsed = Manifest.safeParse(JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')));
       return parsed.success ? parsed.data : undefined;
+      // Stryker disable next-line BlockStatement: an empty catch falls through to the same undefined
     } catch {
       return undefined;
     }
@@ -89,7 +90,7 @@ export class Trash {
       const { pending: _p, ...item } = m;
       items.push(item);
     }
-    return items.sort((a, b) => (a.removedAt < b.removedAt ? 1 : -1));
+    return items.sort((a, b) => b.removedAt.localeCompare(a.removedAt));
   }
 
   /** Moves an item's skill back to `target` (must not exist) and drops the item. */
@@ -98,13 +99,13 @@ export class Trash {
     if (fs.existsSync(target)) throw new EngineError('forbidden', `${target} already exists.`);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.renameSync(item.skillDir, target);
-    fs.rmSync(path.dirname(item.skillDir), { recursive: true, force: true });
+    this.drop(path.dirname(item.skillDir));
   }
 
   /** Deletes one item, or all; returns how many went. */
   empty(trashId?: string): number {
     const ids = trashId ? [this.read(trashId).trashId] : this.list().map((i) => i.trashId);
-    for (const id of ids) fs.rmSync(path.join(this.dir, id), { recursive: true, force: true });
+    for (const id of ids) this.drop(path.join(this.dir, id));
     return ids.length;
   }
 
@@ -125,11 +126,20 @@ export class Trash {
       if (!m?.pending) continue;
       const skill = path.join(dir, 'skill');
       const { pending: _p, ...item } = m;
-      if (!fs.existsSync(skill)) fs.rmSync(dir, { recursive: true, force: true });
+      if (!fs.existsSync(skill)) this.drop(dir);
       else if (!fs.existsSync(m.originalPath)) {
         fs.renameSync(skill, m.originalPath);
-        fs.rmSync(dir, { recursive: true, force: true });
+        this.drop(dir);
       } else this.settle(item);
     }
+  }
+
+  /** Deletes an item's folder, which was just read or listed. */
+  private drop(dir: string): void {
+    fs.rmSync(dir, {
+      recursive: true,
+      // Stryker disable next-line BooleanLiteral: force only matters if another process removed the folder meanwhile
+      force: true,
+    });
   }
 }

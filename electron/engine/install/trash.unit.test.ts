@@ -128,4 +128,37 @@ describe('Trash', () => {
     ).toEqual(['done', 'kept']);
     expect(trash.read(done.trashId).name).toBe('done');
   });
+
+  it('names items by when they went in, and lists the newest removal first', () => {
+    const { trash, skill } = setup();
+    const items = ['a', 'b', 'c'].map((n) => trash.put(skill(n), n, undefined, 'removed'));
+    for (const item of items)
+      expect(item.trashId).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z-[0-9a-f]{6}$/);
+    // Removal times out of the folders' order: the list follows removedAt, not the folder.
+    const at = {
+      a: '2026-01-02T00:00:00.000Z',
+      b: '2026-01-03T00:00:00.000Z',
+      c: '2026-01-01T00:00:00.000Z',
+    };
+    for (const item of items) trash.settle({ ...item, removedAt: at[item.name as keyof typeof at] });
+    expect(trash.list().map((i) => i.name)).toEqual(['b', 'a', 'c']);
+  });
+
+  it('says which id it could not find, and which place is taken', () => {
+    const { base, trash, skill } = setup();
+    expect(() => trash.read('../x')).toThrow('No trash item "../x".');
+    const item = trash.put(skill('t'), 't', undefined, 'removed');
+    const taken = skill('t');
+    expect(() => trash.takeOut(item.trashId, taken)).toThrow(
+      `${path.join(base, 'skills', 't')} already exists.`,
+    );
+  });
+
+  it('leaves out an item whose skill folder is gone', () => {
+    const { trash, skill } = setup();
+    const kept = trash.put(skill('kept'), 'kept', undefined, 'removed');
+    const gone = trash.put(skill('gone'), 'gone', undefined, 'removed');
+    fs.rmSync(path.join(trash.dir, gone.trashId, 'skill'), { recursive: true });
+    expect(trash.list()).toEqual([kept]);
+  });
 });

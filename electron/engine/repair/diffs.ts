@@ -34,7 +34,8 @@ export interface FileChange {
  */
 export function extractDiff(answer: string): string | null {
   const fences = [
-    ...answer.matchAll(/```[ \t]*(?:diff|patch|udiff)[^\n]*\n([\s\S]*?)(?:\n```|$(?![\s\S]))/gi),
+    // An unclosed fence runs to the end of the answer (`$` without the m flag).
+    ...answer.matchAll(/```[ \t]*(?:diff|patch|udiff)[^\n]*\n([\s\S]*?)(?:\n```|$)/gi),
   ];
   const fenced = fences.map((m) => m[1]).filter((d) => /^(?:---|\+\+\+|@@|diff --git)/m.test(d));
   if (fenced.length > 0) return `${fenced.join('\n')}\n`;
@@ -42,7 +43,7 @@ export function extractDiff(answer: string): string | null {
   if (start < 0) return null;
   return `${answer
     .slice(start)
-    .replace(/\n```[\s\S]*$/, '')
+    .replace(/\n```[\s\S]*/, '')
     .replace(/\s+$/, '')}\n`;
 }
 
@@ -56,7 +57,7 @@ export function recountHunks(diff: string): string {
   const lines = diff.replace(/\r\n/g, '\n').split('\n');
   const out: string[] = [];
   let i = 0;
-  const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$/;
+  const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)/;
   const isFileHeader = (k: number) =>
     lines[k].startsWith('diff --git ') ||
     lines[k].startsWith('Index: ') ||
@@ -76,7 +77,7 @@ export function recountHunks(diff: string): string {
       else break;
       j++;
     }
-    while (body.length > 0 && body[body.length - 1] === ' ') body.pop();
+    while (body[body.length - 1] === ' ') body.pop();
     const oldCount = body.filter((l) => l[0] === ' ' || l[0] === '-').length;
     const newCount = body.filter((l) => l[0] === ' ' || l[0] === '+').length;
     const oldStart = oldCount === 0 ? Math.max(0, Number(m[1])) : Math.max(1, Number(m[1]));
@@ -87,15 +88,13 @@ export function recountHunks(diff: string): string {
   return out.join('\n');
 }
 
-/** `a/x` / `b/x` → `x`; `/dev/null` → null; a timestamp after a tab is dropped. */
-function cleanName(name: string | undefined, side: 'a' | 'b'): string | null {
-  if (name === undefined) return null;
-  const n = name
-    .split('\t')[0]
-    .trim()
-    .replace(/^"(.*)"$/, '$1');
-  if (n === '/dev/null' || n === '') return null;
-  return n.startsWith(`${side}/`) ? n.slice(2) : n;
+/**
+ * A name as jsdiff read it (quotes, a tab and timestamp, and spaces already gone): `a/x` or
+ * `b/x` → `x`; `/dev/null` or none → null.
+ */
+export function cleanName(name: string | null | undefined, side: 'a' | 'b'): string | null {
+  if (!name || name === '/dev/null') return null;
+  return name.startsWith(`${side}/`) ? name.slice(2) : name;
 }
 
 /** Parses a unified diff with jsdiff (after `recountHunks`); never throws. */
@@ -143,7 +142,8 @@ export function parseUnifiedDiff(diff: string): ParsedDiff {
 export function cleanRelPath(p: string): { ok: true; path: string } | { ok: false; reason: string } {
   const shown = JSON.stringify(p.slice(0, 200));
   if (p.includes('\0')) return { ok: false, reason: `${shown} contains a NUL byte.` };
-  if (p.startsWith('/') || path.win32.isAbsolute(p) || /^[a-zA-Z]:/.test(p) || p.startsWith('~'))
+  // win32.isAbsolute takes `/x`, `C:/x` and `//host`; the regex adds drive-relative `C:x`.
+  if (path.win32.isAbsolute(p) || /^[a-zA-Z]:/.test(p) || p.startsWith('~'))
     return {
       ok: false,
       reason: `${shown} is an absolute path; patches use paths relative to the skill root.`,
@@ -166,12 +166,13 @@ export function applyFilePatch(
   keep?: (i: number) => boolean,
 ): string | null {
   const chosen = keep ? hunks.filter((_h, i) => keep(i)) : hunks;
-  if (chosen.length === 0) return source;
   const result = applyPatch(source, {
+    // Stryker disable StringLiteral: applyPatch reads only the hunks; the names fill the type
     oldFileName: '',
     newFileName: '',
     oldHeader: '',
     newHeader: '',
+    // Stryker restore StringLiteral
     hunks: chosen,
   });
   return result === false ? null : result;

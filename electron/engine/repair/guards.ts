@@ -4,6 +4,7 @@ import { validateSkillDir } from '../skills/validator';
 import { parseYamlLenient } from '../skills/yamlLenient';
 import {
   applyFilePatch,
+  cleanName,
   cleanRelPath,
   diffStats,
   hunksBetween,
@@ -78,12 +79,10 @@ export function resolvePatch(
   const current = new Map<string, FileChange>();
   let globalIndex = 0;
   for (const f of files) {
-    for (const raw of [f.rawOld, f.rawNew]) {
-      if (raw === null || raw === '/dev/null') continue;
-      const stripped = raw.split('\t')[0].replace(/^[ab]\//, '');
-      const checked = cleanRelPath(stripped);
-      if (!checked.ok) return refuse('path', `Refused: ${checked.reason}`);
-    }
+    // The old side too: a rename's old name is refused as a path before the rename is.
+    const old = cleanName(f.rawOld, 'a');
+    const checkedOld = old === null ? null : cleanRelPath(old);
+    if (checkedOld?.ok === false) return refuse('path', `Refused: ${checkedOld.reason}`);
     const checked = cleanRelPath(f.path);
     if (!checked.ok) return refuse('path', `Refused: ${checked.reason}`);
     const rel = checked.path;
@@ -174,6 +173,7 @@ export function checkContent(skill: SkillSnapshot, changes: FileChange[]): Refus
   if (changes.length === 0) return refuse('empty', 'Refused: the patch changes nothing.');
   for (const c of changes) {
     if (c.path === skill.skillFile) {
+      // Stryker disable next-line StringLiteral: any text without a frontmatter reads like the empty one
       const before = frontmatterOf(c.before ?? '');
       const after = frontmatterOf(c.after);
       if ((before.found && !after.found) || (before.ok && !after.ok))
@@ -209,7 +209,8 @@ export function checkContent(skill: SkillSnapshot, changes: FileChange[]): Refus
 export function countAddedTokens(before: string | null, after: string): number {
   const bag = new Map<string, number>();
   let added = 0;
-  const words = (l: string) => l.slice(1).split(/\s+/).filter(Boolean);
+  const words = (l: string) => l.slice(1).split(/\s/).filter(Boolean);
+  // Stryker disable next-line StringLiteral: the name only labels the patch; its hunks are the same
   const hunks = hunksBetween('doc', before, after);
   for (const h of hunks)
     for (const l of h.lines) if (l[0] === '-') for (const w of words(l)) bag.set(w, (bag.get(w) ?? 0) + 1);

@@ -42,6 +42,7 @@ type Frontmatter = Record<string, unknown>;
 const isFile = (p: string) =>
   fsp.stat(p).then(
     (s) => s.isFile(),
+    // Stryker disable next-line ArrowFunction: its one caller reads undefined as false too
     () => false,
   );
 
@@ -71,7 +72,7 @@ export function parseFrontmatter(content: string): { metadata: Frontmatter; body
   if (!content.startsWith('---')) throw parseError('SKILL.md must start with YAML frontmatter (---)');
   // Python's content.split("---", 2): the closing `---` may sit anywhere, not only on its own line.
   const first = content.indexOf('---', 3);
-  if (first < 0) throw parseError('SKILL.md frontmatter not properly closed with ---');
+  if (first === -1) throw parseError('SKILL.md frontmatter not properly closed with ---');
   const frontmatter = content.slice(3, first);
   const body = content.slice(first + 3).trim();
 
@@ -112,20 +113,17 @@ function pyStr(v: unknown): string {
   return typeof v === 'string' ? v : pyRepr(v);
 }
 
+/** Python `repr` of what the failsafe schema yields: strings (an empty value too), lists, maps. */
 function pyRepr(v: unknown): string {
-  if (v === null || v === undefined) return 'None';
   if (typeof v === 'string') {
     const quote = v.includes("'") && !v.includes('"') ? '"' : "'";
     const body = v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
     return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
   }
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  if (typeof v === 'object') {
-    return `{${Object.entries(v as Record<string, unknown>)
-      .map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`)
-      .join(', ')}}`;
-  }
-  return String(v);
+  return `{${Object.entries(v as Record<string, unknown>)
+    .map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`)
+    .join(', ')}}`;
 }
 
 /** `SkillProperties.to_dict()`: the frontmatter fields, with the hyphenated `allowed-tools`. */
@@ -162,7 +160,8 @@ export async function readProperties(skillDir: string): Promise<SkillProperties>
   else if (tools !== undefined)
     throw validationError("Field 'allowed-tools' must be either a string or a list of strings");
   const meta = metadata.metadata as Record<string, string> | undefined;
-  if (meta && typeof meta === 'object' && Object.keys(meta).length > 0) props.metadata = meta;
+  // Block-style YAML has no empty mapping: a bare `metadata:` is the empty string.
+  if (meta && typeof meta === 'object') props.metadata = meta;
   return props;
 }
 
@@ -180,7 +179,8 @@ export async function toPrompt(skillDirs: string[]): Promise<string> {
   for (const dir of skillDirs) {
     const skillDir = path.resolve(dir);
     const props = await readProperties(skillDir);
-    const location = (await findSkillMd(skillDir)) ?? path.join(skillDir, 'SKILL.md');
+    // readProperties has just found it.
+    const location = (await findSkillMd(skillDir))!;
     lines.push(
       '<skill>',
       '<name>',

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { planLayout, type LayoutOptions, type SandboxLayout } from './layout';
+import { BRIDGE_PORT, bwrapOptions, bwrapSetupError, encodeArgs, PROXY_DIR, sandboxEnv } from './bwrapArgs';
+import { planLayout, type LayoutOptions } from './layout';
 import { probeSandbox } from './probe';
-import { startAllowListProxy, type AllowListProxy, type ResolveHost } from './proxy';
+import type { ResolveHost } from './hosts';
+import { startAllowListProxy, type AllowListProxy } from './proxy';
 import { runGuarded } from './spawn';
 import {
   blankResult,
@@ -24,32 +25,6 @@ export interface BwrapOptions extends LayoutOptions {
   resolveHost?: ResolveHost;
 }
 
-/** Where the per-run proxy folder appears inside (under the private /run tmpfs). */
-const PROXY_DIR = '/run/skilldeck-proxy';
-/** The loopback port the bridge listens on inside; the sandbox has its own network namespace, so it never collides. */
-export const BRIDGE_PORT = 3128;
-
-/** Variables that change how a loader or runtime behaves; never passed in (reference/sandbox-linux.md). */
-export function isForbiddenEnv(name: string): boolean {
-  return name.startsWith('LD_') || name.startsWith('DYLD_') || name === 'NODE_OPTIONS';
-}
-
-/** grants.env without loader-hijacking variables, plus the proxy variables for an allow-list. */
-export function sandboxEnv(env: Record<string, string>, proxyUrl: string | null): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (!isForbiddenEnv(k)) out[k] = v;
-  if (proxyUrl) {
-    for (const k of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'ALL_PROXY', 'all_proxy'])
-      out[k] = proxyUrl;
-    // Everything, loopback included, goes through the proxy: nothing else is reachable.
-    out.NO_PROXY = '';
-    out.no_proxy = '';
-    // Node 22+ fetch honours the variables only with this (Node 20's fetch ignores them and fails closed).
-    out.NODE_USE_ENV_PROXY = '1';
-  }
-  return out;
-}
-
 /**
  * Waits until socat listens (a line in /proc/net/tcp: 127.0.0.1:PORT in state LISTEN, read
  * with shell builtins so the check forks nothing) before the command starts, so its first
@@ -68,47 +43,6 @@ const BRIDGE_SCRIPT = [
   'done',
   'exec "$@"',
 ].join('\n');
-
-/** bwrap's options (passed through fd 3, so allow-listed secrets never show in `ps`). */
-export function bwrapOptions(
-  spec: Pick<SandboxSpec, 'cwd' | 'grants'>,
-  layout: SandboxLayout,
-  extra: { disableUserns: boolean; proxyDir: string | null; env: Record<string, string> },
-): string[] {
-  const a = ['--unshare-user'];
-  if (extra.disableUserns) a.push('--disable-userns');
-  // Without --cap-drop ALL a root process inside can remount / read-write (reference/sandbox-linux.md).
-  a.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
-  for (const m of layout.masks) a.push('--tmpfs', m);
-  for (const b of layout.binds) a.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
-  if (extra.proxyDir) a.push('--ro-bind', extra.proxyDir, PROXY_DIR);
-  // issue 7: writable only the grants and the run folder. The masks become read-only once the
-  // binds inside them exist (not recursive: the binds keep their own flags), so a write to the
-  // home or /tmp fails and is reported instead of vanishing with the tmpfs.
-  for (const m of layout.masks) a.push('--remount-ro', m);
-  if (spec.grants.network === true) {
-    // A resolv.conf that points into the masked /run (systemd-resolved) must come back for DNS.
-    const resolv = resolvTarget();
-    if (resolv) a.push('--ro-bind', path.dirname(resolv), path.dirname(resolv));
-  }
-  a.push('--unshare-pid', '--unshare-ipc');
-  if (spec.grants.network !== true) a.push('--unshare-net');
-  a.push('--new-session', '--die-with-parent', '--clearenv');
-  for (const [k, v] of Object.entries(extra.env)) a.push('--setenv', k, v);
-  a.push('--chdir', path.resolve(spec.cwd));
-  return a;
-}
-
-function resolvTarget(): string | null {
-  try {
-    const real = fs.realpathSync('/etc/resolv.conf');
-    return real.startsWith('/run/') ? real : null;
-  } catch {
-    return null;
-  }
-}
-
-const encodeArgs = (args: string[]) => new TextEncoder().encode(args.map((x) => `${x}\0`).join(''));
 
 /**
  * The Linux backend: bubblewrap spawned directly (no shell, so --die-with-parent ties it to
@@ -191,11 +125,4 @@ async function runBwrap(
   } finally {
     await proxy?.close();
   }
-}
-
-/** bwrap's own failures (exit 1 with `bwrap: …` before the command ran) are setup errors, not the skill's. */
-function bwrapSetupError(stderr: string, exitCode: number | null): string | undefined {
-  if (exitCode !== 1) return undefined;
-  const line = stderr.split('\n').find((l) => l.startsWith('bwrap: '));
-  return line ? `bubblewrap could not start the sandbox: ${line.slice(7)}` : undefined;
 }

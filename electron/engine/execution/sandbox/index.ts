@@ -5,13 +5,16 @@ import { createSeatbeltBackend } from './seatbelt';
 import type { SandboxBackend } from './types';
 
 export type { SandboxBackend, SandboxGrants, SandboxResult, SandboxSpec } from './types';
-export { createBwrapBackend, BRIDGE_PORT, type BwrapOptions } from './bwrap';
+export { createBwrapBackend, type BwrapOptions } from './bwrap';
+export { BRIDGE_PORT } from './bwrapArgs';
 export { createProcessBackend, PROCESS_UNENFORCED } from './process';
-export { createSeatbeltBackend, buildSeatbeltProfile } from './seatbelt';
+export { createSeatbeltBackend } from './seatbelt';
+export { buildSeatbeltProfile } from './seatbeltProfile';
 export { probeSandbox, which, type SandboxProbe } from './probe';
 export { resolveInterpreter, type InterpreterResolution } from './interpreter';
 export { findViolations } from './violations';
-export { startAllowListProxy, hostAllowed, type ResolveHost } from './proxy';
+export { startAllowListProxy } from './proxy';
+export { hostAllowed, type ResolveHost } from './hosts';
 
 /** What a skill's policy asks for (DESIGN §4 `execution_policy.sandbox`). */
 export type RequestedSandbox = 'none' | 'process' | 'os';

@@ -102,9 +102,11 @@ export function planLayout(
   opts: LayoutOptions = {},
 ): SandboxLayout {
   const home = opts.home ?? os.homedir();
+  // Where /bin leads too (/usr/bin on merged-/usr systems): a `hide` entry of /bin resolves there.
+  const system = new Set([...SYSTEM, ...[...SYSTEM].map(realDir)]);
   const candidates = [...defaultMasks(home), ...(opts.hide ?? [])]
     .map(realDir)
-    .filter((p): p is string => p !== null && !SYSTEM.has(p));
+    .filter((p): p is string => p !== null && !system.has(p));
   const masks: string[] = [];
   for (const m of [...new Set(candidates)].sort((a, b) => depth(a) - depth(b))) {
     if (!masks.some((outer) => isInside(m, outer))) masks.push(m);

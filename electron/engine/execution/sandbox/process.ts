@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { sandboxEnv } from './bwrap';
+import { sandboxEnv } from './bwrapArgs';
 import { runGuarded } from './spawn';
 import {
   blankResult,

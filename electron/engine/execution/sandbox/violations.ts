@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Violation } from '../../../../shared/contract';
 import { isInside, visibleInside, writableInside, type SandboxLayout } from './layout';
-import { hostAllowed, type ProxyRefusal } from './proxy';
+import { hostAllowed, type ProxyRefusal } from './hosts';
 import { scanStderr, type FsHit, type NetHit } from './stderrScan';
 import type { SandboxSpec } from './types';
 

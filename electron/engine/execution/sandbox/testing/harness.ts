@@ -52,7 +52,9 @@ export async function openFixture(): Promise<ProbeFixture> {
   const root = tempDir('skilldeck-sbx-');
   fs.chmodSync(root, 0o755);
   fs.mkdirSync(homesRoot, { recursive: true });
-  const home = fs.mkdtempSync(path.join(homesRoot, 'home-'));
+  // By its real path: the sandbox masks real paths, and Stryker's copy of the repo reaches
+  // node_modules through a symlink.
+  const home = fs.mkdtempSync(path.join(fs.realpathSync(homesRoot), 'home-'));
   writeTree(home, { '.ssh/id_rsa': 'FAKE PRIVATE KEY\n', 'docs/notes.txt': 'granted notes\n' });
 
   const served: string[] = [];

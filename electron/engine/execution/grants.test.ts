@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ApprovalGrant } from '../../../shared/contract';
+import { tempDir } from '../../testing/fixtures';
+import { GrantStore } from './grants';
+
+// "Always allow" answers on disk (DESIGN §4): each bound to a skill's exact content and
+// declared permissions, so an edited or widened skill asks again.
+const root = tempDir('skilldeck-grants-');
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+let count = 0;
+const home = () => {
+  const dir = path.join(root, `home${++count}`);
+  fs.mkdirSync(dir);
+  return dir;
+};
+
+const grant = (skill: string, over: Partial<ApprovalGrant> = {}): ApprovalGrant => ({
+  skill,
+  skill_id: `/skills/${skill}`,
+  content_hash: `hash-${skill}`,
+  permissions_digest: `digest-${skill}`,
+  summary: [`writes ./out/** for ${skill}`],
+  granted_at: '2030-01-01T00:00:00.000Z',
+  extra: { read: [], write: [], network: [] },
+  ...over,
+});
+
+describe('GrantStore', () => {
+  it('keeps its grants in approvals.json, and a new store reads them back', () => {
+    const dir = home();
+    const store = GrantStore.at(dir);
+    expect(store.file).toBe(path.join(dir, 'approvals.json'));
+    expect(store.list()).toEqual([]);
+    store.put(grant('a'));
+    store.put(grant('b'));
+    expect(fs.readFileSync(store.file, 'utf8')).toBe(
+      `${JSON.stringify({ version: 1, grants: [grant('a'), grant('b')] }, null, 2)}\n`,
+    );
+    expect(GrantStore.at(dir).list()).toEqual([grant('a'), grant('b')]);
+  });
+
+  it('matches only the same skill, content and declared permissions', () => {
+    const store = GrantStore.at(home());
+    store.put(grant('a'));
+    expect(store.match('a', 'hash-a', 'digest-a')).toEqual(grant('a'));
+    expect(store.match('b', 'hash-a', 'digest-a')).toBeUndefined();
+    expect(store.match('a', 'edited', 'digest-a')).toBeUndefined();
+    expect(store.match('a', 'hash-a', 'widened')).toBeUndefined();
+    expect(store.forSkill('a')).toEqual(grant('a'));
+    expect(store.forSkill('b')).toBeUndefined();
+  });
+
+  it('replaces a skill’s grant, leaving the others', () => {
+    const store = GrantStore.at(home());
+    store.put(grant('a'));
+    store.put(grant('b'));
+    store.put(grant('a', { content_hash: 'new' }));
+    expect(store.list()).toEqual([grant('b'), grant('a', { content_hash: 'new' })]);
+  });
+
+  it('revokes a grant on disk too, and says when there was none', () => {
+    const dir = home();
+    const store = GrantStore.at(dir);
+    expect(store.revoke('a')).toBe(false);
+    expect(fs.existsSync(store.file)).toBe(false);
+    store.put(grant('a'));
+    store.put(grant('b'));
+    expect(store.revoke('a')).toBe(true);
+    expect(store.list()).toEqual([grant('b')]);
+    expect(GrantStore.at(dir).list()).toEqual([grant('b')]);
+  });
+
+  it('hands out copies: changing one changes nothing stored', () => {
+    const store = GrantStore.at(home());
+    store.put(grant('a'));
+    store.list()[0].skill = 'changed';
+    expect(store.list()).toEqual([grant('a')]);
+  });
+
+  it('starts empty from a missing, unreadable or foreign file (everything asks again)', () => {
+    for (const content of ['{not json', JSON.stringify({ version: 2, grants: [grant('a')] }), '[]']) {
+      const dir = home();
+      fs.writeFileSync(path.join(dir, 'approvals.json'), content);
+      expect(GrantStore.at(dir).list(), content).toEqual([]);
+    }
+    const unreadable = home();
+    fs.mkdirSync(path.join(unreadable, 'approvals.json'));
+    expect(GrantStore.at(unreadable).list()).toEqual([]);
+  });
+});

@@ -1,0 +1,122 @@
+import dns from 'node:dns/promises';
+import fs from 'node:fs';
+import net from 'node:net';
+
+// The allow-list proxy's decisions, apart from its sockets (proxy.ts): which host a run may
+// reach and where its traffic really goes.
+
+/** Where the proxy sends an allowed host's traffic (tests map `allowed.test` to a local server). */
+export type ResolveHost = (
+  host: string,
+  port: number,
+) => { host: string; port: number } | Promise<{ host: string; port: number }>;
+
+/** One refused request: a host off the list, or a listed name that resolved to this machine or the link. */
+export interface ProxyRefusal {
+  host: string;
+  reason: 'not_allowed' | 'local_address';
+  /** The address a listed name resolved to (for `local_address`). */
+  address?: string;
+}
+
+/** What a run may reach, and how names are resolved. */
+export interface HostRules {
+  /** Hosts the run may reach: `example.com`, `*.example.com` (subdomains only). */
+  allow: string[];
+  /**
+   * Overrides name resolution (tests). By default the proxy resolves each name once and
+   * connects to that address, refusing loopback and link-local answers.
+   */
+  resolveHost?: ResolveHost;
+  /** The DNS lookup behind the default resolution (tests stand in a rebinding answer). */
+  lookup?: (host: string) => Promise<string>;
+  /** Names pinned in the hosts file (tests stand in their own). */
+  hostsFile?: () => Set<string>;
+}
+
+/** Where to connect, or why not. */
+export type HostDecision = { ok: true; host: string; port: number } | { ok: false; refusal: ProxyRefusal };
+
+/** True when `host` is on `allow` (case-insensitive; `*.example.com` matches its subdomains). */
+export function hostAllowed(host: string, allow: string[]): boolean {
+  const h = normalizeHost(host);
+  return allow.some((entry) => {
+    const e = normalizeHost(entry);
+    if (e.startsWith('*.')) return h.endsWith(e.slice(1)) && h.length > e.length - 1;
+    return h === e;
+  });
+}
+
+/** Lower case, no trailing dot, IPv6 without brackets: the form hosts are compared in. */
+export function normalizeHost(host: string): string {
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
+}
+
+/** `host:port` of a CONNECT target; IPv6 in brackets. */
+export function splitAuthority(authority: string, defaultPort: number): { host: string; port: number } {
+  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(authority) ?? /^([^:]+)(?::(\d+))?$/.exec(authority);
+  if (!m) return { host: authority, port: defaultPort };
+  return { host: m[1], port: m[2] ? Number(m[2]) : defaultPort };
+}
+
+/**
+ * This machine and the link (cloud metadata at 169.254.169.254): a listed name that
+ * resolves here (DNS rebinding) would reach the user's local services from the sandbox.
+ */
+const LOCAL = new net.BlockList();
+LOCAL.addSubnet('127.0.0.0', 8, 'ipv4');
+LOCAL.addSubnet('0.0.0.0', 8, 'ipv4');
+LOCAL.addSubnet('169.254.0.0', 16, 'ipv4');
+LOCAL.addAddress('::1', 'ipv6');
+LOCAL.addAddress('::', 'ipv6');
+LOCAL.addSubnet('fe80::', 10, 'ipv6');
+
+/** Names the machine's owner pinned in /etc/hosts (read per proxy start: a run is short). */
+export function staticHosts(file = '/etc/hosts'): Set<string> {
+  const names = new Set<string>();
+  try {
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      const fields = line.replace(/#.*/, '').trim().split(/\s+/);
+      for (const name of fields.slice(1)) if (name) names.add(name.toLowerCase());
+    }
+  } catch {
+    // No hosts file: nothing pinned.
+  }
+  return names;
+}
+
+/** An address on this machine or its link, IPv4-mapped IPv6 included. */
+export function isLocal(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return LOCAL.check(mapped[1], 'ipv4');
+  return LOCAL.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * Where a request for `host:port` (normalized) goes: refused when off the list; otherwise
+ * resolved once and connected by address, so a second DNS answer cannot swap it, and
+ * refused when a name resolves to this machine or its link (DNS rebinding).
+ */
+export async function decideHost(host: string, port: number, rules: HostRules): Promise<HostDecision> {
+  if (!hostAllowed(host, rules.allow)) return { ok: false, refusal: { host, reason: 'not_allowed' } };
+  if (rules.resolveHost) return { ok: true, ...(await rules.resolveHost(host, port)) };
+  let address = host;
+  if (!net.isIP(host)) {
+    try {
+      address = rules.lookup ? await rules.lookup(host) : (await dns.lookup(host)).address;
+    } catch {
+      return { ok: true, host, port }; // let the connect report the DNS failure
+    }
+  }
+  // Listed literally as an address or `localhost`, or pinned in /etc/hosts by the machine's
+  // owner (a test server, a dev box): not a remote DNS answer, so not rebinding.
+  const literal =
+    rules.allow.some((e) => normalizeHost(e) === host) &&
+    (net.isIP(host) !== 0 || host === 'localhost' || (rules.hostsFile ?? staticHosts)().has(host));
+  if (isLocal(address) && !literal) return { ok: false, refusal: { host, reason: 'local_address', address } };
+  return { ok: true, host: address, port };
+}

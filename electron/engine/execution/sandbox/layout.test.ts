@@ -1,0 +1,216 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeTree } from '../../../testing/fixtures';
+import { isInside, planLayout, visibleInside, writableInside, type SandboxLayout } from './layout';
+import type { SandboxGrants } from './types';
+
+// The file system a run sees (DESIGN §4), planned from real folders: what is hidden behind
+// a tmpfs, what is bound back, read-only or writable. bwrap.*.test.ts run it for real.
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+// Outside /tmp, so only its own mask (not /tmp's) hides it, as a real home would be.
+const cache = path.join(repo, 'node_modules', '.cache');
+fs.mkdirSync(cache, { recursive: true });
+// Its real path: masks are real paths, and Stryker's copy of the repo links to node_modules.
+const root = fs.realpathSync(fs.mkdtempSync(path.join(cache, 'skilldeck-layout-')));
+const home = path.join(root, 'home');
+writeTree(root, {
+  'home/.ssh/id_rsa': 'k',
+  'home/skills/pdf/SKILL.md': '---\nname: pdf\n---\n',
+  'home/docs/notes.txt': 'n',
+  'home/out/keep': '',
+  'home/a-file': 'not a folder',
+  'work/out/x': '',
+  'work/skill/SKILL.md': '',
+  'elsewhere/data.txt': 'd',
+});
+fs.symlinkSync(path.join(root, 'elsewhere'), path.join(root, 'link-to-elsewhere'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const depth = (p: string) => p.split('/').filter(Boolean).length;
+const spec = (over: Partial<SandboxGrants> & { cwd?: string; skillDir?: string } = {}) => ({
+  cwd: over.cwd ?? path.join(root, 'work'),
+  skillDir: over.skillDir ?? path.join(home, 'skills/pdf'),
+  grants: {
+    read: over.read ?? [],
+    write: over.write ?? [],
+    network: false as const,
+    env: {},
+    declared: { read: [], write: [] },
+  },
+});
+
+describe('planLayout: masks', () => {
+  const { masks } = planLayout(spec(), { home });
+
+  it('hides the home, the passwd home, /home, /root, the temp folders, /run, /mnt and /media', () => {
+    const expected = [
+      home,
+      os.userInfo().homedir,
+      '/home',
+      '/root',
+      '/tmp',
+      os.tmpdir(),
+      '/var/tmp',
+      '/run',
+      '/mnt',
+      '/media',
+    ]
+      .filter((p) => fs.existsSync(p))
+      .map((p) => fs.realpathSync(p));
+    for (const p of expected)
+      expect(
+        masks.some((m) => isInside(p, m)),
+        p,
+      ).toBe(true);
+    expect(masks).toContain(home);
+    expect(masks).toContain('/tmp');
+    expect(masks).toContain('/run');
+  });
+
+  it('lists each folder once, outermost first, and never one inside another', () => {
+    expect(new Set(masks).size).toBe(masks.length);
+    for (let i = 1; i < masks.length; i++)
+      expect(depth(masks[i])).toBeGreaterThanOrEqual(depth(masks[i - 1]));
+    for (const inner of masks)
+      for (const outer of masks) if (inner !== outer) expect(isInside(inner, outer)).toBe(false);
+  });
+
+  it('adds `hide` folders by their real path, drops files, missing paths and folders already hidden', () => {
+    const hide = [
+      path.join(root, 'link-to-elsewhere'),
+      path.join(home, 'a-file'),
+      path.join(root, 'missing'),
+      path.join(home, 'docs'),
+    ];
+    const withHide = planLayout(spec(), { home, hide }).masks;
+    expect(withHide).toEqual([...masks, path.join(root, 'elsewhere')].sort((a, b) => depth(a) - depth(b)));
+  });
+
+  it('never masks a system folder, even when asked to', () => {
+    const hide = [
+      '/',
+      '/usr',
+      '/etc',
+      '/bin',
+      '/sbin',
+      '/lib',
+      '/opt',
+      '/var',
+      '/proc',
+      '/dev',
+      '/sys',
+      '/boot',
+      '/srv',
+    ];
+    const withSystem = planLayout(spec(), { home, hide }).masks;
+    expect(withSystem.filter((m) => !masks.includes(m))).toEqual(fs.existsSync('/srv') ? ['/srv'] : []);
+    const systemHome = planLayout(spec(), { home: '/usr' }).masks;
+    expect(systemHome).not.toContain('/usr');
+  });
+});
+
+describe('planLayout: binds', () => {
+  const cwd = path.join(root, 'work');
+
+  it('binds the skill read-only where a mask hides it, the work dir and write grants writable', () => {
+    const layout = planLayout(spec({ write: [path.join(home, 'out/')] }), { home });
+    expect(layout.binds).toEqual([
+      { path: cwd, writable: true },
+      { path: path.join(home, 'out'), writable: true },
+      { path: path.join(home, 'skills/pdf'), writable: false },
+    ]);
+  });
+
+  it('binds a read grant only where a mask hides it and no write grant already shows it', () => {
+    const docs = path.join(home, 'docs');
+    const layout = planLayout(
+      spec({ read: [docs, '/usr/share', path.join(cwd, 'out'), path.join(home, 'missing')] }),
+      { home },
+    );
+    expect(layout.binds).toEqual([
+      { path: cwd, writable: true },
+      { path: docs, writable: false },
+      { path: path.join(home, 'skills/pdf'), writable: false },
+    ]);
+  });
+
+  it('keeps a folder granted both ways writable, and the skill read-only even inside a write grant', () => {
+    const skillDir = path.join(cwd, 'skill');
+    const docs = path.join(home, 'docs');
+    const layout = planLayout(spec({ skillDir, read: [docs], write: [docs] }), { home });
+    expect(layout.binds).toEqual([
+      { path: cwd, writable: true },
+      { path: docs, writable: true },
+      { path: skillDir, writable: false },
+    ]);
+  });
+
+  it('leaves a visible skill folder alone', () => {
+    expect(planLayout(spec({ skillDir: '/usr/share' }), { home }).binds).toEqual([
+      { path: cwd, writable: true },
+    ]);
+  });
+
+  it('orders by depth, and the work dir after another bind of its depth (its TMPDIR must win)', () => {
+    // Granted in that order, the work dir first: without the tie-break it would stay first.
+    const layout = planLayout(spec({ write: [home] }), { home });
+    expect(layout.binds).toEqual([
+      { path: home, writable: true },
+      { path: cwd, writable: true },
+      { path: path.join(home, 'skills/pdf'), writable: false },
+    ]);
+  });
+});
+
+describe('visibleInside and writableInside', () => {
+  const layout: SandboxLayout = {
+    masks: ['/home/ana', '/tmp'],
+    binds: [
+      { path: '/home/ana/out', writable: true },
+      { path: '/home/ana/out/skill', writable: false },
+      { path: '/tmp/run', writable: true },
+    ],
+  };
+
+  it('sees the system, the binds, the folders on the way to a bind and the empty mask itself', () => {
+    for (const p of [
+      '/usr/bin/python3',
+      '/home/ana/out/x',
+      '/home/ana/out/skill/a',
+      '/home',
+      '/home/ana',
+      '/tmp',
+      '/tmp/run/f',
+      '/',
+    ])
+      expect(visibleInside(p, layout), p).toBe(true);
+  });
+
+  it('hides what a mask covers and no bind brings back', () => {
+    for (const p of ['/home/ana/.ssh/id_rsa', '/home/ana/outside', '/tmp/other', '/tmp/runs'])
+      expect(visibleInside(p, layout), p).toBe(false);
+  });
+
+  it('writes only inside a writable bind, the deepest bind deciding', () => {
+    expect(writableInside('/home/ana/out/new.txt', layout)).toBe(true);
+    expect(writableInside('/home/ana/out', layout)).toBe(true);
+    expect(writableInside('/home/ana/out/skill/SKILL.md', layout)).toBe(false);
+    expect(writableInside('/tmp/run/x', layout)).toBe(true);
+    expect(writableInside('/tmp/x', layout)).toBe(false);
+    expect(writableInside('/etc/passwd', layout)).toBe(false);
+    expect(writableInside('/home/ana', layout)).toBe(false);
+  });
+});
+
+describe('isInside', () => {
+  it('is true for the folder itself and what lies under it, not for a sibling with the same prefix', () => {
+    expect(isInside('/a/b', '/a/b')).toBe(true);
+    expect(isInside('/a/b/c', '/a/b')).toBe(true);
+    expect(isInside('/a/bc', '/a/b')).toBe(false);
+    expect(isInside('/a', '/a/b')).toBe(false);
+    expect(isInside('/x/y', '/a/b')).toBe(false);
+  });
+});

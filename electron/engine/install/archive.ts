@@ -4,7 +4,15 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import { EngineError } from '../errors';
-import { Budget, INSTALL_LIMITS, refused, safeEntryPath, testDelay, type InstallLimits } from './limits';
+import {
+  Budget,
+  INSTALL_LIMITS,
+  refused,
+  removeTree,
+  safeEntryPath,
+  testDelay,
+  type InstallLimits,
+} from './limits';
 
 export type Progress = (done: number, total: number, message: string) => void;
 
@@ -141,7 +149,7 @@ async function extract(
       await testDelay();
     }
   } catch (error) {
-    await fsp.rm(target, { recursive: true });
+    await removeTree(target);
     const at = JSON.stringify(planned[done - 1].name);
     throw refused(`${archiveName} could not be extracted at entry ${at}: ${(error as Error).message}`);
   }

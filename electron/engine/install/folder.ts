@@ -4,7 +4,15 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { Progress } from './archive';
-import { Budget, INSTALL_LIMITS, isInside, refused, testDelay, type InstallLimits } from './limits';
+import {
+  Budget,
+  INSTALL_LIMITS,
+  isInside,
+  refused,
+  removeTree,
+  testDelay,
+  type InstallLimits,
+} from './limits';
 
 /** Never copied: VCS data and dependency folders (the loader skips them too). */
 const SKIP = new Set(['.git', 'node_modules']);
@@ -21,6 +29,7 @@ export async function copyFolder(
   onProgress: Progress = () => undefined,
   limits: InstallLimits = INSTALL_LIMITS,
 ): Promise<void> {
+  // Stryker disable next-line ArrowFunction: undefined is as missing as null here
   const realSource = await fsp.realpath(source).catch(() => null);
   if (!realSource || !(await fsp.stat(realSource)).isDirectory())
     throw refused(`${source} is not a readable folder.`);
@@ -30,7 +39,7 @@ export async function copyFolder(
   try {
     await walk(realSource, realSource, target, '', budget, onProgress);
   } catch (error) {
-    await fsp.rm(target, { recursive: true });
+    await removeTree(target);
     throw error;
   }
 }

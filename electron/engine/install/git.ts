@@ -1,8 +1,7 @@
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { execa, ExecaError } from 'execa';
 import type { Progress } from './archive';
-import { refused, safeEntryPath } from './limits';
+import { refused, removeTree, safeEntryPath } from './limits';
 
 /** https, ssh (`ssh://` or scp-like `git@host:path`), git and file URLs; nothing that starts like an option. */
 const URL_RE = /^(?:(?:https|ssh|git|file):\/\/\S+|[\w.-]+@[\w.-]+:\S+)$/;
@@ -50,7 +49,7 @@ export function gitMessage(error: unknown): string {
     const lines = String(error.stderr)
       .split('\n')
       .filter((l) => /fatal|error/i.test(l));
-    return lines.join(' ').trim() || error.shortMessage;
+    return lines.join(' ') || error.shortMessage;
   }
   return (error as Error).message;
 }
@@ -92,13 +91,13 @@ export async function cloneRepo(
       } catch (error) {
         if (!SHA_RE.test(ref)) throw error;
         // `--branch` takes names only: a commit needs the history, then a detached checkout.
-        await fsp.rm(target, { recursive: true, force: true });
+        await removeTree(target);
         await git([...base, '--no-checkout', '--', url, target], report);
         await git(['-C', target, 'checkout', '--quiet', '--detach', ref]);
       }
     }
   } catch (error) {
-    await fsp.rm(target, { recursive: true, force: true });
+    await removeTree(target);
     throw refused(`git could not fetch ${url}${ref ? ` at ${ref}` : ''}: ${gitMessage(error)}`);
   }
   if (subpath === undefined) return target;

@@ -59,6 +59,7 @@ describe('Installer.preview and cancel', () => {
     const src = source('notes', { 'SKILL.md': skillMd('notes', 'Notes.'), 'b.txt': 'b', 'a.txt': 'a' });
     const preview = await installer.preview({ kind: 'folder', path: src }, 'p1');
     expect(preview).toMatchObject({ previewId: 'p1', fileCount: 3, candidates: [{ name: 'notes' }] });
+    expect(preview.totalBytes).toBe(fs.statSync(path.join(src, 'SKILL.md')).size + 2);
     const owner = JSON.parse(fs.readFileSync(path.join(installer.stagingRoot, 'p1', 'owner.json'), 'utf8'));
     expect(owner).toEqual({ pid: process.pid });
     expect(events).toEqual([
@@ -194,6 +195,35 @@ describe('Installer.commit', () => {
     await install(installer, source('nameless', { 'SKILL.md': nameless }), { newName: 'named' });
     expect(fs.readFileSync(managed('named/SKILL.md'), 'utf8')).toBe(
       '\uFEFF---\nname: named\ndescription: No name.\n---\nname: in the body\n',
+    );
+  });
+
+  it('finds the frontmatter block only at the top, closed by a line of just ---', async () => {
+    const { installer, source, managed } = setup();
+    const renamed = async (folder: string, text: string) => {
+      await install(installer, source(folder, { 'SKILL.md': text }), { newName: `${folder}-new` });
+      return fs.readFileSync(managed(`${folder}-new/SKILL.md`), 'utf8');
+    };
+    // Not at the top: left as it is.
+    expect(await renamed('late', '# Title\n\n---\nname: late\n---\n')).toBe(
+      '# Title\n\n---\nname: late\n---\n',
+    );
+    // A value ending in ---, or a longer rule, does not close it.
+    expect(await renamed('dashes', '---\ndescription: ends---\n----\nname: dashes\n---\nbody\n')).toBe(
+      '---\ndescription: ends---\n----\nname: dashes-new\n---\nbody\n',
+    );
+    // A closing line with trailing spaces does; a `name:` below it is body.
+    expect(await renamed('spaced', '---\ndescription: d\n---  \nname: prose\n')).toBe(
+      '---\nname: spaced-new\ndescription: d\n---  \nname: prose\n',
+    );
+    expect(await renamed('empty', '---\n---\nname: prose\n')).toBe(
+      '---\nname: empty-new\n---\nname: prose\n',
+    );
+    // Unclosed: the whole rest is frontmatter, to its last character.
+    expect(await renamed('open', '---\nname: open')).toBe('---\nname: open-new');
+    // Another key that ends in "name" is not the name.
+    expect(await renamed('display', '---\ndisplay_name: Display\n---\n')).toBe(
+      '---\nname: display-new\ndisplay_name: Display\n---\n',
     );
   });
 

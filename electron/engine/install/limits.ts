@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { EngineError } from '../errors';
 
@@ -68,6 +69,15 @@ export class Budget {
 export function isInside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
   return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
+/** Deletes a folder of ours and everything in it. */
+export function removeTree(dir: string): Promise<void> {
+  return fsp.rm(dir, {
+    recursive: true,
+    // Stryker disable next-line BooleanLiteral: force only matters when the folder went meanwhile (a user, another SkillDeck process)
+    force: true,
+  });
 }
 
 /** Test-only pause between install phases (kill tests); 0 in normal use. */

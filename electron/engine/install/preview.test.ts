@@ -36,6 +36,13 @@ describe('describeStaged', () => {
       ['skills/delta-dir', 'delta-dir'],
     ]);
     expect((await describeStaged(tree({ 'SKILL.md': nameless }), managed))[0].name).toBe('skill');
+    // Nameless with other problems too: still named after the source.
+    const bare = await describeStaged(
+      tree({ 'SKILL.md': '---\nlicense: MIT\n---\nbody\n' }),
+      managed,
+      'bare',
+    );
+    expect(bare[0].name).toBe('bare');
   });
 
   it("reports the skill's own problems, but not a folder named differently (it is installed under its name)", async () => {

@@ -6,7 +6,7 @@ import { EngineError } from '../errors';
 import { extractArchive, type Progress } from './archive';
 import { copyFolder } from './folder';
 import { cloneRepo } from './git';
-import { isInside, refused } from './limits';
+import { isInside, refused, removeTree } from './limits';
 
 export type PhaseProgress = (
   phase: 'cloning' | 'extracting' | 'copying',
@@ -48,7 +48,7 @@ export async function stageSource(
     try {
       await extractArchive(file, tree, phase('extracting'));
     } finally {
-      await fsp.rm(path.dirname(file), { recursive: true, force: true });
+      await removeTree(path.dirname(file));
     }
   } else {
     const clone = path.join(stagingDir, 'clone');
@@ -62,7 +62,7 @@ export async function stageSource(
       // The checkout gets the folder rules too: links out of the skill, FIFOs, caps.
       await copyFolder(from, tree, phase('copying'));
     } finally {
-      await fsp.rm(clone, { recursive: true, force: true });
+      await removeTree(clone);
     }
   }
   return tree;

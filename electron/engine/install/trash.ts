@@ -68,11 +68,11 @@ export class Trash {
   private manifest(dir: string): Manifest | undefined {
     try {
       const parsed = Manifest.safeParse(JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')));
-      return parsed.success ? parsed.data : undefined;
-      // Stryker disable next-line BlockStatement: an empty catch falls through to the same undefined
+      if (parsed.success) return parsed.data;
     } catch {
-      return undefined;
+      // Missing or not JSON: no item here.
     }
+    return undefined;
   }
 
   /** Every item, newest first. */

@@ -25,6 +25,10 @@ beforeAll(async () => {
     'expense-total/SKILL.md':
       '---\nname: expense-total\ndescription: Totals the expenses in a CSV export.\n---\n# Expense total\n\nRun scripts/total.py; INPUT_JSON holds `file`.\n',
     'expense-total/skill.yaml': `entrypoints: [scripts/total.py]\npermissions: { filesystem: { read: ['${data}/**'] } }\nexecution_policy: { approval: auto }\n`,
+    // No skill.yaml: its script runs directly, needs approval, and needs an argument it never gets.
+    'sum-column/SKILL.md':
+      '---\nname: sum-column\ndescription: Sums the numbers of one column in a spreadsheet file.\n---\n# Sum column\n\nRun scripts/sum.py FILE.\n',
+    'sum-column/scripts/sum.py': 'import sys\nprint(open(sys.argv[1]).read())\n',
     'expense-total/scripts/total.py': [
       'import csv, json, os',
       'data = json.loads(os.environ["INPUT_JSON"])',
@@ -89,6 +93,33 @@ describe('skilldeck chat --json', () => {
       ]),
     );
     expect(requestText(server.chatRequests().at(-2)!)).toContain('Read references/voice.md');
+  });
+
+  it('shows the skill’s failure and the approval given when plain chat answers instead', async () => {
+    server.enqueue({ text: 'I could not run the skill, but a column sum adds each row.' });
+    const { code, stdout } = await cliRun(['chat', '$sum-column sum the prices', '--approve', '--json']);
+    const turn = ChatTurn.parse(JSON.parse(stdout));
+    expect(code).toBe(0);
+    expect(turn).toMatchObject({ status: 'success', skill: null });
+    expect(turn.answer).toBe('I could not run the skill, but a column sum adds each row.');
+    const run = turn.steps.find((s) => s.kind === 'run')!;
+    expect(run).toMatchObject({ name: 'sum-column', status: 'failure' });
+    expect(run.error).toMatch(/IndexError/);
+    // --approve answers while the request is announced; the step still says it was allowed.
+    expect(turn.steps.filter((s) => s.kind === 'approval').map((s) => s.status)).toEqual(['allowed']);
+    // The record keeps the failure under the answer, so the run can still be repaired.
+    const record = JSON.parse(
+      fs.readFileSync(path.join(root, 'home', 'runs', run.run_id!, 'record.json'), 'utf8'),
+    ) as {
+      result: {
+        status: string;
+        fallback_used: boolean;
+        primary_failure: { skill: string; status: string; stderr: string };
+      };
+    };
+    expect(record.result).toMatchObject({ status: 'success', fallback_used: true });
+    expect(record.result.primary_failure).toMatchObject({ skill: 'sum-column', status: 'failure' });
+    expect(record.result.primary_failure.stderr).toMatch(/IndexError/);
   });
 });
 

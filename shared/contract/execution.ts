@@ -93,11 +93,31 @@ export const RunResult = z.object({
   truncated: z.boolean(),
   files: z.array(RunFile),
   violations: z.array(Violation),
-  /** A skill from the plan's fallback chain produced the result. */
+  /** A skill from the plan's fallback chain, or plain chat, produced the result. */
   fallback_used: z.boolean(),
   timeline: z.array(RunTransition),
   /** The route this run executes, when it came from routing. */
   route_id: z.string().optional(),
+  /**
+   * When a fallback produced the result: how the skill asked for failed, so the window can
+   * say so and a repair works on that failure, not on the fallback's success.
+   */
+  primary_failure: z
+    .object({
+      skill: z.string(),
+      skill_id: z.string(),
+      status: RunStatus,
+      output: z.string(),
+      error: z.string().nullable(),
+      sandbox: RunSandbox,
+      exit_code: z.number().int().nullable(),
+      command: z.array(z.string()),
+      cwd: z.string().nullable(),
+      stderr: z.string(),
+      truncated: z.boolean(),
+      violations: z.array(Violation),
+    })
+    .optional(),
 });
 export type RunResult = z.infer<typeof RunResult>;
 

@@ -140,7 +140,8 @@ export class ChatService {
       this.deps.routing.recordResult(turn.route.route_id, {
         status: outcomeOf(turn.status),
         ...(skillId ? { skill_id: skillId } : {}),
-        fallback_used: turn.skill !== null && turn.skill !== turn.route.plan.primary,
+        // Another skill, or plain chat after the planned skill failed, answered.
+        fallback_used: turn.route.plan.primary !== null && turn.skill !== turn.route.plan.primary,
         tokens_in: turn.usage.input_tokens,
         tokens_out: turn.usage.output_tokens,
         duration_ms: Date.now() - Date.parse(turn.started_at),

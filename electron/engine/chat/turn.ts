@@ -130,9 +130,17 @@ export async function runTurn(
   upsert(runStep);
   const onAbort = () => deps.execution.cancel(run.run_id);
   signal.addEventListener('abort', onAbort, { once: true });
+  // An answerer that replies while the request is being announced (the CLI's --approve)
+  // settles it before this listener hears of the request: such answers wait here for it.
+  const early = new Map<string, ApprovalResolution>();
+  const answered = (r: ApprovalResolution): Partial<ChatStep> => ({
+    status: r.decision === 'deny' ? 'denied' : 'allowed',
+    ...(r.reason ? { error: r.reason } : {}),
+  });
   const stop = events.subscribe((name, payload) => {
     if (name === 'approval.requested' && (payload as ApprovalRequest).run_id === run.run_id) {
       const r = payload as ApprovalRequest;
+      const resolution = early.get(r.id);
       upsert({
         id: `approval:${r.id}`,
         kind: 'approval',
@@ -141,16 +149,13 @@ export async function runTurn(
         approval_id: r.id,
         sandbox: r.sandbox,
         output: r.command_line,
+        ...(resolution ? answered(resolution) : {}),
       });
     } else if (name === 'approval.resolved' && (payload as ApprovalResolution).run_id === run.run_id) {
       const r = payload as ApprovalResolution;
       const prior = turn.steps.find((s) => s.id === `approval:${r.id}`);
-      if (prior)
-        upsert({
-          ...prior,
-          status: r.decision === 'deny' ? 'denied' : 'allowed',
-          ...(r.reason ? { error: r.reason } : {}),
-        });
+      if (prior) upsert({ ...prior, ...answered(r) });
+      else early.set(r.id, r);
     } else if (name === 'run.transition' && (payload as RunTransition).run_id === run.run_id) {
       const t = payload as RunTransition;
       if (t.state === 'running' && t.sandbox)
@@ -181,17 +186,32 @@ export async function runTurn(
     return finish(turn, 'no_model', result.error ?? NO_MODEL_ANSWER, true);
   }
   signal.removeEventListener('abort', onAbort);
-  turn.skill = result.skill;
   // Direct skills and runs that printed nothing while streaming: the result is the answer.
   if (!turn.answer.trim() && result.output) delta(result.output);
+  const failed = result.primary_failure;
+  // The skill that answered: a fallback skill, none when plain chat did, else the one that ran.
+  turn.skill = failed?.skill_id === result.skill_id ? null : result.skill;
+  // The run card shows the skill asked for: when a fallback answered, how that skill failed
+  // (the card offers its repair); the fallback's own steps are beside it.
+  const shown = failed ?? result;
   upsert({
     ...current(),
-    name: result.skill,
-    status: result.status,
-    sandbox: result.sandbox,
-    output: result.output.slice(0, 4000),
-    ...(result.error ? { error: result.error } : {}),
+    name: shown.skill,
+    status: shown.status,
+    sandbox: shown.sandbox,
+    output: shown.output.slice(0, 4000),
+    ...(shown.error ? { error: shown.error } : {}),
   });
+  if (failed && turn.skill)
+    upsert({
+      id: `run:${run.run_id}:fallback`,
+      kind: 'run',
+      name: result.skill,
+      status: result.status,
+      sandbox: result.sandbox,
+      output: result.output.slice(0, 4000),
+      ...(result.error ? { error: result.error } : {}),
+    });
   return finish(turn, result.status, result.error ?? undefined);
 }
 

@@ -82,6 +82,17 @@ describe('fallback state machine (routing spec §10), real runs', () => {
       'running:backup',
       'success:backup',
     ]);
+    // The answer is the backup's; the record keeps how the skill asked for failed, for repair.
+    expect(result.primary_failure).toMatchObject({
+      skill: 'broken',
+      skill_id: ids.broken.id,
+      status: 'failure',
+      exit_code: 1,
+      error: 'exit 1: KeyError: amount',
+    });
+    const { eligibility } = await engine.repair.assess(result.run_id);
+    expect(eligibility.reason).not.toMatch(/succeeded|nothing to repair/i);
+    expect(eligibility.error_signature).toMatch(/KeyError/);
   });
 
   it('exits with the last error when every path failed', async () => {
@@ -89,6 +100,7 @@ describe('fallback state machine (routing spec §10), real runs', () => {
     const result = await engine.execution.startPlan(plan([ids.one], [['one']], [ids.two]), { task: 'go' })
       .done;
     expect(result).toMatchObject({ status: 'failure', skill: 'two', error: 'exit 2: second' });
+    expect(result.primary_failure).toBeUndefined();
     const last = result.timeline[result.timeline.length - 1];
     expect(last).toMatchObject({ state: 'exit', skill: 'two' });
     expect(last.detail).toMatch(/ask the user/);

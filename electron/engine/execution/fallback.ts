@@ -23,6 +23,8 @@ export interface MachineResult {
   fallbackUsed: boolean;
   /** Every skill that succeeded, in plan order (a plan may select several). */
   successes: { skill: SkillStep; result: AttemptResult }[];
+  /** When a fallback produced the result: the plan's first failure, which a repair works on. */
+  primaryFailure?: { skill: SkillStep; result: AttemptResult };
 }
 
 /** routing spec §10 / §18 `max_retry_per_path = 1`. */
@@ -111,12 +113,14 @@ export async function executePlan(
             skill: step,
             fallbackUsed: true,
             successes: [...successes, { skill: step, result }],
+            primaryFailure,
           };
         last = { skill: step, result };
       } else if (step.type === 'generic_chat' && io.generic) {
         io.emit('fallback', null, 'answering without a skill');
         const result = await io.generic();
-        if (result.outcome === 'success') return { result, skill: null, fallbackUsed: true, successes };
+        if (result.outcome === 'success')
+          return { result, skill: null, fallbackUsed: true, successes, primaryFailure };
       } else if (step.type === 'ask_user') {
         askUser = true;
         break;

@@ -279,6 +279,22 @@ export class ExecutionService {
       timeline: record.timeline,
     };
     if (req.routeId) result.route_id = req.routeId;
+    const failed = machine.fallbackUsed ? machine.primaryFailure : undefined;
+    if (failed)
+      result.primary_failure = {
+        skill: failed.skill.name,
+        skill_id: failed.skill.id,
+        status: failed.result.status,
+        output: failed.result.output,
+        error: failed.result.error,
+        sandbox: failed.result.sandbox === 'none' ? sandbox : failed.result.sandbox,
+        exit_code: failed.result.exit_code,
+        command: failed.result.command,
+        cwd: failed.result.cwd,
+        stderr: failed.result.stderr,
+        truncated: failed.result.truncated,
+        violations: failed.result.violations,
+      };
     record.result = result;
     record.summary.status = result.status;
     record.summary.duration_ms = result.duration_ms;

@@ -25,6 +25,17 @@ import { RevisionStore } from './revisions';
 import { hunkTexts, selectChanges, type Selection } from './selection';
 import { contentHashOf, readSnapshot } from './snapshot';
 
+/**
+ * The result a repair works on: when a fallback (another skill, or plain chat) answered, the
+ * failure of the skill that was asked for; otherwise the run's own result.
+ */
+export function failedAttemptOf(result: RunResult): RunResult {
+  const failed = result.primary_failure;
+  if (!failed) return result;
+  const { primary_failure: _answered, ...rest } = result;
+  return { ...rest, ...failed, files: [], fallback_used: false };
+}
+
 /** The executor's side of a repair (issue 7): find a finished run, and re-run it against another folder. */
 export interface RunSource {
   get(runId: string): RunRecord | undefined | Promise<RunRecord | undefined>;
@@ -82,10 +93,11 @@ export class RepairService {
   async assess(runId: string): Promise<RepairAssessment> {
     const record = await this.deps.runs?.get(runId);
     if (!record?.result) throw notFound(`No finished run "${runId}".`);
-    const skillDir = record.result.skill_id;
+    const result = failedAttemptOf(record.result);
+    const skillDir = result.skill_id;
     if (!fs.existsSync(skillDir))
       throw notFound(`The skill that ran is gone (${skillDir}), so this run cannot be repaired.`);
-    const eligibility = assessEligibility(record.result, await readSnapshot(skillDir), undefined, {
+    const eligibility = assessEligibility(result, await readSnapshot(skillDir), undefined, {
       task: record.summary.task,
       input: record.input,
     });
@@ -114,7 +126,7 @@ export class RepairService {
       );
     const record = await runs.get(runId);
     if (!record?.result) throw notFound(`No finished run "${runId}".`);
-    const result = record.result;
+    const result = failedAttemptOf(record.result);
     const repairId = `rep-${randomBytes(6).toString('hex')}`;
     void this.repair({
       run: result,

@@ -118,6 +118,13 @@ describe('RoutingService', () => {
     expect(engine.routing.activityGet(ids[0]).result?.status).toBe('success');
   });
 
+  it('a turn that plain chat answered after the skill failed counts as the skill’s failure', () => {
+    const routeId = engine.routing.commit('weather in Paris', 'chat').route_id;
+    engine.routing.recordResult(routeId, { status: 'success', fallback_used: true });
+    const stats = JSON.parse(fs.readFileSync(path.join(home, 'stats.json'), 'utf8'));
+    expect(stats.skills['weather-now']).toEqual({ runs: 1, successes: 0 });
+  });
+
   it('pages activity newest first and skips corrupt log lines', () => {
     const ids = ['a weather', 'b weather', 'c weather'].map((q) => engine.routing.commit(q, 'api').route_id);
     fs.appendFileSync(path.join(home, 'events', 'routes.jsonl'), '{not json\n{"kind":"route"}\n');

@@ -138,11 +138,17 @@ export class RoutingService {
     const event = this.log.get(routeId);
     if (!event) throw notFound(`No recorded route "${routeId.slice(0, 128)}".`);
     if (event.result) throw new EngineError('invalid_params', `Route ${routeId} already has an outcome.`);
-    const skillId = result.skill_id ?? event.plan.primary_id ?? undefined;
-    const name = skillId ? event.candidates.find((c) => c.id === skillId)?.name : undefined;
+    const primaryId = event.plan.primary_id ?? undefined;
+    const skillId = result.skill_id ?? (result.fallback_used ? undefined : primaryId);
+    const nameOf = (id: string | undefined) =>
+      id ? event.candidates.find((c) => c.id === id)?.name : undefined;
+    const name = nameOf(skillId);
     if (name && result.status !== 'cancelled' && result.status !== 'denied') {
       this.stats.record(name, result.status === 'success');
     }
+    // A fallback answered (another skill, or plain chat): the skill asked for failed.
+    const primary = nameOf(primaryId);
+    if (result.fallback_used && primary && primaryId !== skillId) this.stats.record(primary, false);
     const updated = this.log.appendResult(routeId, result) ?? { ...event, result };
     this.deps.events.emit('route.completed', updated);
     return updated;

@@ -64,7 +64,17 @@ export function RunDetail({ runId }: { runId: string }) {
       {result && result.violations.length > 0 && (
         <RunViolations runId={runId} violations={result.violations} />
       )}
-      {result && OFFER_STATUSES.has(result.status) && <RepairOffer runId={runId} />}
+      {result?.primary_failure?.error && (
+        <p className="callout callout--error run-error" data-testid="run-primary-failure">
+          <ErrorIcon size={15} />
+          <span>
+            {result.primary_failure.skill} failed first: <InlineCode text={result.primary_failure.error} />
+          </span>
+        </p>
+      )}
+      {result && OFFER_STATUSES.has(result.primary_failure?.status ?? result.status) && (
+        <RepairOffer runId={runId} />
+      )}
       <section className="run-section" aria-label="Timeline">
         <h3 className="run-section__title">Timeline</h3>
         <RunTimeline runId={runId} timeline={record.timeline} ended={result ? result.status : null} />

@@ -29,7 +29,13 @@ export function RunHeader({ record }: { record: RunRecord }) {
             {formatDuration(elapsedMs(summary, now))}
           </span>
           {record.entrypoint && <code className="run-header__entry">{record.entrypoint}</code>}
-          {result?.fallback_used && <span className="run-header__note">answered by a fallback skill</span>}
+          {result?.fallback_used && (
+            <span className="run-header__note">
+              {result.primary_failure?.skill_id === result.skill_id
+                ? 'answered without a skill'
+                : 'answered by a fallback skill'}
+            </span>
+          )}
         </div>
       </div>
       <div className="run-header__actions">

@@ -25,9 +25,10 @@ beforeAll(async () => {
     'expense-total/SKILL.md':
       '---\nname: expense-total\ndescription: Totals the expenses in a CSV export.\n---\n# Expense total\n\nRun scripts/total.py; INPUT_JSON holds `file`.\n',
     'expense-total/skill.yaml': `entrypoints: [scripts/total.py]\npermissions: { filesystem: { read: ['${data}/**'] } }\nexecution_policy: { approval: auto }\n`,
-    // No skill.yaml: its script runs directly, needs approval, and needs an argument it never gets.
+    // A declared entrypoint runs directly; it needs approval, and an argument it never gets.
     'sum-column/SKILL.md':
       '---\nname: sum-column\ndescription: Sums the numbers of one column in a spreadsheet file.\n---\n# Sum column\n\nRun scripts/sum.py FILE.\n',
+    'sum-column/skill.yaml': 'entrypoints: [scripts/sum.py]\n',
     'sum-column/scripts/sum.py': 'import sys\nprint(open(sys.argv[1]).read())\n',
     'expense-total/scripts/total.py': [
       'import csv, json, os',

@@ -107,6 +107,41 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
     expect(kinds).toContain('run:doc-helper:success');
   });
 
+  it('lets the model follow a skill whose only script is undeclared; outside a chat it runs directly', async () => {
+    const { engine, workspace } = await setup();
+    // Agent Skills style: SKILL.md says how to call the script; no skill.yaml, no entrypoint.
+    writeTree(path.join(workspace, 'skills'), {
+      'word-count/SKILL.md':
+        '---\nname: word-count\ndescription: Counts the words of a phrase.\n---\n# Word count\n\nRun `scripts/count.sh WORD…` with the words as arguments.\n',
+      'word-count/scripts/count.sh': 'echo "WORDS=$#"\n',
+    });
+    await engine.reloadSkills();
+    const { requests: asked } = answerWith(engine, () => 'allow_once');
+    server.enqueue(
+      {
+        toolCalls: [
+          {
+            name: 'run_skill_script',
+            arguments: { script: 'scripts/count.sh', args: ['red', 'green', 'blue'] },
+          },
+        ],
+      },
+      { text: 'Three words.' },
+    );
+    const turn = await send(engine, '$word-count red green blue');
+    expect(turn).toMatchObject({ status: 'success', skill: 'word-count', answer: 'Three words.' });
+    expect(asked.map((r) => r.command_line)).toEqual([expect.stringMatching(/count\.sh red green blue$/)]);
+    const requests = server.chatRequests();
+    expect(requests).toHaveLength(2);
+    expect(requestText(requests[0])).toContain('Run `scripts/count.sh WORD…`');
+    expect(requests[1].messages.filter((m) => m.role === 'tool').map(messageText)[0]).toContain('WORDS=3');
+    // `skilldeck run` and the Run tab: the script itself, no model asked.
+    const id = engine.skills.list().skills.find((s) => s.name === 'word-count')!.id;
+    const direct = await engine.execution.start({ id, task: 'count' }).done;
+    expect(direct).toMatchObject({ status: 'success', output: 'WORDS=0\n' });
+    expect(server.chatRequests()).toHaveLength(2);
+  });
+
   it('tells the model when a script is denied, and the script does not run', async () => {
     const { engine, home } = await setup();
     answerWith(engine, () => 'deny');

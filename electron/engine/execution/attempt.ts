@@ -116,14 +116,27 @@ export async function attemptSkill(
       `${m.name} needs a model to follow its instructions; configure one in Settings → Model.`,
     );
   }
+  // The model follows SKILL.md (as in Agent Skills clients), when one is configured.
+  const viaModel = async (): Promise<AttemptResult | null> => {
+    if (!instruction) return null;
+    const result = await instruction({ ...req, input }, env);
+    return result.status === 'failure' && /no model/i.test(result.error ?? '') ? null : result;
+  };
+  // A script skill only because it has a scripts/ folder, in a chat: its SKILL.md says which
+  // script to call and with what, which only a model can read. Declared entrypoints or a
+  // declared type run directly, and so does every run outside a chat (`skilldeck run`).
+  const declared = m.entrypoints.length > 0 || m.fieldSources.type !== undefined;
+  if (!declared && !req.entrypoint && env.chat) {
+    const followed = await viaModel();
+    if (followed) return followed;
+  }
   // DESIGN §4: a script skill runs its entrypoint, or the file in scripts/.
   const pick = pickScript(m, req.skill.files, req.skill.path, req.entrypoint);
   if (!pick.ok) {
-    // Several scripts and nothing saying which: SKILL.md tells how to call them, so the model
-    // follows it (as in Agent Skills) when one is configured.
+    // Several scripts and nothing saying which: SKILL.md tells how to call them.
     if (!req.entrypoint && pick.choices.length > 1 && instruction) {
-      const viaModel = await instruction({ ...req, input }, env);
-      if (viaModel.status !== 'failure' || !/no model/i.test(viaModel.error ?? '')) return viaModel;
+      const followed = env.chat && !declared ? null : await viaModel();
+      if (followed) return followed;
       return fatal(
         'failure',
         `${pick.error} Or configure a model (Settings → Model) to follow its instructions.`,

@@ -36,6 +36,17 @@ describe('reading a diff out of a model answer', () => {
       root_cause: null,
       expected_effect: null,
     });
+    // No label: what the model said before its diff is its cause; a word or two is not.
+    expect(
+      parseModelAnswer(`## Fix\nThe header is now   "Amount".\n\`\`\`diff\n${DIFF}\`\`\``),
+    ).toMatchObject({ ok: true, root_cause: 'The header is now "Amount".' });
+    expect(parseModelAnswer(`The header changed case.\n${DIFF}`)).toMatchObject({
+      root_cause: 'The header changed case.',
+    });
+    expect(parseModelAnswer(`Here:\n\`\`\`diff\n${DIFF}\`\`\``)).toMatchObject({ root_cause: null });
+    expect(parseModelAnswer(`${'why '.repeat(100)}\n${DIFF}`)).toMatchObject({
+      root_cause: expect.stringMatching(/^(why ){74}why…$/),
+    });
   });
 
   it('turns garbage, NO_FIX, empty and non-text answers into a clear reason, never a throw', () => {

@@ -178,6 +178,21 @@ export type ModelAnswer =
   | { ok: true; diff: string; files: FilePatch[]; root_cause: string | null; expected_effect: string | null }
   | { ok: false; reason: string };
 
+/**
+ * Without a ROOT_CAUSE line, the sentences a model wrote before its diff ("The header is now
+ * Amount, so …") are its cause; a word or two, or nothing, is none.
+ */
+function proseBefore(answer: string, diff: string): string | null {
+  const at = Math.min(...['```', diff.slice(0, 40)].map((m) => answer.indexOf(m)).filter((i) => i >= 0));
+  const prose = answer
+    .slice(0, at)
+    .replace(/^\s*#+.*$/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (prose.split(' ').length < 3) return null;
+  return prose.length > 300 ? `${prose.slice(0, 299)}…` : prose;
+}
+
 function field(answer: string, label: string, jsonKey: string): string | undefined {
   const line = new RegExp(`^\\s*\\**${label}\\**\\s*:\\s*(.+)$`, 'im').exec(answer)?.[1];
   if (line)
@@ -211,7 +226,7 @@ export function parseModelAnswer(answer: unknown): ModelAnswer {
     ok: true,
     diff,
     files: parsed.files,
-    root_cause: field(answer, 'ROOT[_ ]CAUSE', 'root_cause') ?? null,
+    root_cause: field(answer, 'ROOT[_ ]CAUSE', 'root_cause') ?? proseBefore(answer, diff),
     expected_effect: field(answer, 'EXPECTED[_ ]EFFECT', 'expected_effect') ?? null,
   };
 }

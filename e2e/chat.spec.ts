@@ -385,3 +385,57 @@ modelTest(
     expect(problems).toEqual([]);
   },
 );
+
+/** A script skill that prints part of its work, then stops on a KeyError: a near miss. */
+const BROKEN_SUM = {
+  'broken-sum/SKILL.md': `---
+name: broken-sum
+description: Sums the amounts of an expenses list.
+---
+
+# Broken sum
+
+Prints the total of the amounts.
+`,
+  'broken-sum/skill.yaml': `entrypoints: [scripts/sum.py]
+execution_policy: { approval: auto }
+`,
+  'broken-sum/scripts/sum.py': `rows = [{"Amount": "12.50"}, {"Amount": "7.25"}]
+print(f"read {len(rows)} rows")
+print(sum(float(r["amount"]) for r in rows))
+`,
+};
+
+const rescuedTest = test.extend<{ model: ModelServer }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
+  model: async ({}, use) => {
+    const server = await startModelServer({ fallback: { text: 'Without the skill: add each amount.' } });
+    await use(server);
+    await server.close();
+  },
+  serverEnv: async ({ model }, use) =>
+    use({ OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-e2e-chat', SKILLDECK_MODEL: 'scripted-model' }),
+  seedFiles: BROKEN_SUM,
+});
+
+rescuedTest(
+  'when plain chat answers for a failed skill, the run card still shows the failure and offers its repair',
+  async ({ page, workspace }, testInfo) => {
+    const problems = watchConsole(page);
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    await chat.say('$broken-sum add them up');
+    await chat.finished('success');
+    // The failed script's partial output stays on its card; it is not part of the answer.
+    await expect(chat.answerText()).toHaveText('Without the skill: add each amount.');
+    const card = chat.toolCard('broken-sum');
+    await expect(card.getByTestId('tool-output')).toContainText('read 2 rows', { useInnerText: false });
+    await expect(card).toHaveAttribute('data-status', 'failure');
+    await expect(card.getByTestId('tool-error')).toContainText("KeyError: 'amount'");
+    const offer = card.getByTestId('repair-offer');
+    await expect(offer).toHaveAttribute('data-eligible', 'true');
+    await expect(offer.getByTestId('repair-reason')).toContainText('It nearly worked');
+    await shots(page, testInfo, 'chat-rescued-failure');
+    expect(problems).toEqual([]);
+  },
+);

@@ -19,6 +19,10 @@ export interface TurnDeps {
   model(): Promise<ModelChoice>;
 }
 
+/** A running script's card shows the end of its stdout, refreshed at most this often. */
+const LIVE_OUTPUT_MS = 200;
+const LIVE_OUTPUT_CHARS = 4000;
+
 /** Plain chat (no skill matched, or the generic fallback): a short system prompt, no catalog of skills. */
 const PLAIN_SYSTEM =
   'You are SkillDeck’s assistant. No skill was chosen for this message, so answer it directly and concisely. Answer in the user’s language.';
@@ -133,6 +137,8 @@ export async function runTurn(
   // An answerer that replies while the request is being announced (the CLI's --approve)
   // settles it before this listener hears of the request: such answers wait here for it.
   const early = new Map<string, ApprovalResolution>();
+  let live = '';
+  let liveTimer: ReturnType<typeof setTimeout> | undefined;
   const answered = (r: ApprovalResolution): Partial<ChatStep> => ({
     status: r.decision === 'deny' ? 'denied' : 'allowed',
     ...(r.reason ? { error: r.reason } : {}),
@@ -162,13 +168,22 @@ export async function runTurn(
         upsert({ ...current(), name: t.skill ?? runStep.name, sandbox: t.sandbox });
     } else if (name === 'run.output') {
       const o = payload as { run_id: string; stream: string; chunk: string };
-      // A script's stdout is the answer; instruction skills stream through the hooks instead.
-      if (o.run_id === run.run_id && o.stream === 'stdout' && !modelDriven) delta(o.chunk);
+      // A script's stdout shows live on its card and becomes the answer once it succeeded: a
+      // failed script's partial output must not read as the answer a fallback then gives.
+      // Instruction skills stream their answer through the hooks instead.
+      if (o.run_id === run.run_id && o.stream === 'stdout' && !modelDriven) {
+        live = (live + o.chunk).slice(-LIVE_OUTPUT_CHARS);
+        liveTimer ??= setTimeout(() => {
+          liveTimer = undefined;
+          if (current().status === 'running') upsert({ ...current(), output: live });
+        }, LIVE_OUTPUT_MS);
+      }
     }
   });
   const current = () => turn.steps.find((s) => s.id === runStep.id) ?? runStep;
   const result = await run.done;
   stop();
+  clearTimeout(liveTimer);
   // An instruction skill that could not start for want of a model says so as a status.
   if (
     result.status === 'failure' &&
@@ -186,7 +201,7 @@ export async function runTurn(
     return finish(turn, 'no_model', result.error ?? NO_MODEL_ANSWER, true);
   }
   signal.removeEventListener('abort', onAbort);
-  // Direct skills and runs that printed nothing while streaming: the result is the answer.
+  // Script and direct skills: their output is the answer (a model-driven one streamed it).
   if (!turn.answer.trim() && result.output) delta(result.output);
   const failed = result.primary_failure;
   // The skill that answered: a fallback skill, none when plain chat did, else the one that ran.

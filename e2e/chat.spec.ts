@@ -193,10 +193,10 @@ test.describe('without a model', () => {
     // Process isolation only: even an `approval: auto` skill asks (DESIGN §4). Answered in the dialog.
     await page.getByTestId('approval-allow-once').click();
     await expect(chat.approval()).toHaveAttribute('data-status', 'allowed');
-    await expect(chat.lastTurn().locator('[data-testid="tool-card"][data-kind="run"]')).toHaveAttribute(
-      'data-status',
-      'running',
-    );
+    const runCard = chat.lastTurn().locator('[data-testid="tool-card"][data-kind="run"]');
+    await expect(runCard).toHaveAttribute('data-status', 'running');
+    // What the script printed so far shows on its card while it runs.
+    await expect(runCard.getByTestId('tool-output')).toContainText('started');
     await chat.composer().press('Escape');
     await chat.finished('cancelled');
     await expect(chat.lastTurn().getByTestId('turn-notice')).toContainText('Stopped');

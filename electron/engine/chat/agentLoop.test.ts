@@ -122,7 +122,8 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
         toolCalls: [
           {
             name: 'run_skill_script',
-            arguments: { script: 'scripts/count.sh', args: ['red', 'green', 'blue'] },
+            // As models often write it: a command line; the words after the file come first.
+            arguments: { script: 'bash scripts/count.sh red', args: ['green', 'blue'] },
           },
         ],
       },

@@ -87,3 +87,32 @@ export function pickScript(
     choices,
   };
 }
+
+/** Interpreters a model may write before the script; the executor picks its own from the file. */
+const INTERPRETERS = new Set(['python', 'python3', 'bash', 'sh', 'node', 'tsx', 'deno']);
+
+/**
+ * The script a model's `run_skill_script` call means, written the way models write it:
+ * `scripts/convert.py`, `./scripts/convert.py`, `convert.py` (for `scripts/convert.py`), or a
+ * whole command line (`python3 scripts/convert.py --pages 2`, whose words after the file come
+ * before `args`). Anything that is not a file of the skill stays as written, so the runner
+ * reports it with the skill's files.
+ */
+export function resolveScriptCall(
+  files: FileEntry[],
+  script: string,
+  args: string[],
+): { path: string; args: string[] } {
+  const known = new Set(files.filter((f) => f.kind === 'file').map((f) => f.path));
+  const clean = (word: string) => word.replace(/\\/g, '/').replace(/^\.\//, '');
+  const find = (word: string) =>
+    [clean(word), `scripts/${clean(word)}`].find((candidate) => known.has(candidate));
+  const whole = script.trim();
+  const direct = find(whole);
+  if (direct) return { path: direct, args };
+  const words = whole.split(/\s+/);
+  const start = INTERPRETERS.has(path.basename(words[0] ?? '')) ? 1 : 0;
+  const named = words[start] === undefined ? undefined : find(words[start]);
+  if (named) return { path: named, args: [...words.slice(start + 1), ...args] };
+  return { path: clean(whole), args };
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SkillDetail } from '../../../shared/contract';
 import { readSkillFile, FILE_LIMITS } from '../skills/files';
 import type { AttemptEnv, AttemptRequest, AttemptResult } from './attempt';
-import { confine } from './entrypoints';
+import { confine, resolveScriptCall } from './entrypoints';
 import { runScript } from './scriptAttempt';
 
 /** seed 002 / routing spec §18 `max_skill_delegate_depth = 2`. */
@@ -124,12 +124,16 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
       }
     }
     case 'run_skill_script': {
-      const script = String(args.script).replace(/^\.\//, '');
+      const call = resolveScriptCall(
+        skill.files,
+        String(args.script),
+        (args.args as string[] | undefined) ?? [],
+      );
       const result = await runScript(
         {
           skill,
-          script: { name: script, path: script, args: [] },
-          args: (args.args as string[] | undefined) ?? [],
+          script: { name: call.path, path: call.path, args: [] },
+          args: call.args,
           input: (args.input as Record<string, unknown> | undefined) ?? {},
           runId: ctx.runId,
         },

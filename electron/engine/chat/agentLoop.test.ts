@@ -69,7 +69,8 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
     const { engine } = await setup();
     answerWith(engine, () => 'allow_once');
     server.enqueue(
-      { toolCalls: [{ name: 'read_skill_file', arguments: { path: 'references/style.md' } }] },
+      // A bare name, as models often write it, means the file in references/.
+      { toolCalls: [{ name: 'read_skill_file', arguments: { path: 'style.md' } }] },
       {
         text: 'Stamping.',
         toolCalls: [{ name: 'run_skill_script', arguments: { script: 'scripts/stamp.sh', args: ['v1'] } }],

@@ -16,6 +16,14 @@ const RelPath = z
   .max(1024)
   .describe('Path relative to the skill folder, e.g. "references/guide.md"; never absolute, never "..".');
 
+/** A path as given, or the file it names in a conventional folder ("guide.md" for references/guide.md). */
+function knownFile(skill: SkillDetail, rel: string): string {
+  const clean = rel.trim().replace(/^\.\//, '');
+  const known = new Set(skill.files.filter((f) => f.kind === 'file').map((f) => f.path));
+  if (known.has(clean)) return clean;
+  return ['references', 'scripts', 'assets'].map((dir) => `${dir}/${clean}`).find((p) => known.has(p)) ?? rel;
+}
+
 /** The four model tools exactly as DESIGN §4 pins them. */
 export const toolSchemas = {
   list_skill_files: {
@@ -104,7 +112,7 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
         truncated: skill.filesTruncated,
       };
     case 'read_skill_file': {
-      const rel = String(args.path);
+      const rel = knownFile(skill, String(args.path));
       const where = confine(skill.path, rel);
       if ('error' in where) return { status: 'error', error: `Cannot read ${where.error}.` };
       try {

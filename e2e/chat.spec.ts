@@ -436,6 +436,13 @@ rescuedTest(
     await expect(offer).toHaveAttribute('data-eligible', 'true');
     await expect(offer.getByTestId('repair-reason')).toContainText('It nearly worked');
     await shots(page, testInfo, 'chat-rescued-failure');
+    // The run itself says the skill failed first and plain chat answered, and offers the repair.
+    await card.getByTestId('tool-run-link').click();
+    await expect(page.getByTestId('run-primary-failure')).toContainText('broken-sum failed first');
+    await expect(page.getByTestId('run-primary-failure')).toContainText("KeyError: 'amount'");
+    await expect(page.getByTestId('repair-offer')).toHaveAttribute('data-eligible', 'true');
+    await expect(page.locator('.run-header__note')).toHaveText('answered without a skill');
+    await shots(page, testInfo, 'run-rescued-failure');
     expect(problems).toEqual([]);
   },
 );

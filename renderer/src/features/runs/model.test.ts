@@ -74,6 +74,9 @@ describe('commandRan', () => {
   it('knows from the result, or from the status and timeline while there is none', () => {
     expect(commandRan({ status: 'success' }, [], { command: ['python3'] })).toBe('yes');
     expect(commandRan({ status: 'success' }, [], { command: [] })).toBe('no');
+    // Plain chat answered (no command) after the skill's own command failed: it ran.
+    const failed = { command: ['python3', 'sum.py'] } as NonNullable<RunResult['primary_failure']>;
+    expect(commandRan({ status: 'success' }, [], { command: [], primary_failure: failed })).toBe('yes');
     expect(commandRan({ status: 'denied' }, undefined, undefined)).toBe('no');
     expect(commandRan({ status: 'running' }, [step(0, 'awaiting_approval', 0)], null)).toBe('pending');
     expect(commandRan({ status: 'running' }, [step(0, 'running', 0)], null)).toBe('yes');

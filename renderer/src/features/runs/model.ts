@@ -28,9 +28,10 @@ export type Ran = 'yes' | 'no' | 'unknown' | 'pending';
 export function commandRan(
   summary: Pick<RunSummary, 'status'>,
   timeline: readonly RunTransition[] | undefined,
-  result: Pick<RunResult, 'command'> | null | undefined,
+  result: Pick<RunResult, 'command' | 'primary_failure'> | null | undefined,
 ): Ran {
-  if (result) return result.command.length > 0 ? 'yes' : 'no';
+  // A fallback's answer may have run nothing, after the skill's own command did.
+  if (result) return result.command.length > 0 || result.primary_failure?.command.length ? 'yes' : 'no';
   if (summary.status === 'denied') return 'no';
   if (summary.status === 'running') return timeline?.some((t) => t.state === 'running') ? 'yes' : 'pending';
   // A list row without its record: `none` may mean a template fill or an unsandboxed command.

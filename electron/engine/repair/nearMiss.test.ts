@@ -246,5 +246,28 @@ describe('nearly working skills are repaired, replayed and applied', () => {
     expect(after.transitions.every((t) => t.repair_id === repair_id)).toBe(true);
     expect(after.eligibility).toEqual(before.eligibility);
     expect((await service.proposals({ repair_id })).map((x) => x.id)).toEqual([p.id]);
+    // After a restart the run's timeline still shows its repair, from the log on disk.
+    const restarted = new RepairService({ home: fx.home });
+    restarted.connect({
+      runs: { get: (id) => (id === 'run-42' ? record : undefined), replay: () => failed as never },
+    });
+    expect((await restarted.assess('run-42')).transitions).toEqual(after.transitions);
+    // A repair the process never finished reads as stopped, not as still planning.
+    const log = path.join(fx.home, 'repairs', '_transitions', 'run-42.jsonl');
+    const cut = { ...after.transitions[0], repair_id: 'rep-cut', seq: 0, state: 'planning' };
+    fs.appendFileSync(
+      log,
+      `${JSON.stringify(cut)}\nnot json\n${JSON.stringify({ ...cut, run_id: 'other' })}\n`,
+    );
+    const again = new RepairService({ home: fx.home });
+    again.connect({
+      runs: { get: (id) => (id === 'run-42' ? record : undefined), replay: () => failed as never },
+    });
+    const cutOff = (await again.assess('run-42')).transitions.filter((t) => t.repair_id === 'rep-cut');
+    expect(cutOff.map((t) => [t.seq, t.state])).toEqual([
+      [0, 'planning'],
+      [1, 'fallback'],
+    ]);
+    expect(cutOff[1].detail).toMatch(/stopped when SkillDeck closed/);
   });
 });

@@ -24,6 +24,7 @@ import { materialize, removeScratch, replayChanges, type Replay } from './replay
 import { RevisionStore } from './revisions';
 import { hunkTexts, selectChanges, type Selection } from './selection';
 import { contentHashOf, readSnapshot } from './snapshot';
+import { TransitionLog } from './transitionLog';
 
 /**
  * The result a repair works on: when a fallback (another skill, or plain chat) answered, the
@@ -66,15 +67,17 @@ const MAX_TRANSITION_RUNS = 200;
 export class RepairService {
   readonly revisions: RevisionStore;
   private readonly store: ProposalStore;
+  private readonly log: TransitionLog;
   /** How to replay each repair's failing case (kept in memory: a replay needs the live executor). */
   private readonly replays = new Map<string, { run: RunResult; replay: Replay }>();
-  /** Repair transitions per failed run, in order; kept in memory like `replays`. */
+  /** Repair transitions per failed run, in order (recent runs; all of them are on disk too). */
   private readonly transitions = new Map<string, RepairTransition[]>();
 
   constructor(private readonly deps: RepairServiceDeps) {
     const now = deps.now ?? (() => new Date());
     this.revisions = new RevisionStore(deps.home, now);
     this.store = new ProposalStore(deps.home);
+    this.log = new TransitionLog(deps.home);
   }
 
   /**
@@ -101,18 +104,30 @@ export class RepairService {
       task: record.summary.task,
       input: record.input,
     });
-    return { run_id: runId, eligibility, transitions: [...(this.transitions.get(runId) ?? [])] };
+    return { run_id: runId, eligibility, transitions: [...this.transitionsOf(runId)] };
   }
 
-  /** Records a transition for `assess` and announces it. */
+  /** A run's repair transitions: this process's, else what an earlier one recorded. */
+  private transitionsOf(runId: string): RepairTransition[] {
+    const live = this.transitions.get(runId);
+    if (live) return live;
+    const recorded = this.log.read(runId);
+    if (recorded.length > 0) this.remember(runId, recorded);
+    return recorded;
+  }
+
+  private remember(runId: string, list: RepairTransition[]): void {
+    this.transitions.set(runId, list);
+    if (this.transitions.size > MAX_TRANSITION_RUNS)
+      this.transitions.delete(this.transitions.keys().next().value ?? '');
+  }
+
+  /** Records a transition for `assess` (in memory and on disk) and announces it. */
   private note(t: RepairTransition): void {
-    const list = this.transitions.get(t.run_id) ?? [];
-    if (list.length === 0) {
-      this.transitions.set(t.run_id, list);
-      if (this.transitions.size > MAX_TRANSITION_RUNS)
-        this.transitions.delete(this.transitions.keys().next().value ?? '');
-    }
+    const list = this.transitionsOf(t.run_id);
+    if (list.length === 0) this.remember(t.run_id, list);
     list.push(t);
+    this.log.append(t);
     this.deps.events?.emit('repair.transition', t);
   }
 

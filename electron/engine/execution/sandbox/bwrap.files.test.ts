@@ -30,6 +30,9 @@ describe.each(runners)('bwrap files and sockets, as $user', (runner) => {
     const plans = LANGS.flatMap((lang) => [
       fx.plan('write_outside', lang),
       fx.plan('read_ssh', lang),
+      fx.plan('read_shadow', lang),
+      // Control: as root, the same read without the OS sandbox gets the password hashes.
+      fx.plan('read_shadow', lang, { backend: 'process' }),
       fx.plan('allowed_files', lang, {}, readGrant),
       fx.plan('socket', lang),
       // Control: the same socket probe without the OS sandbox reaches the socket.
@@ -68,6 +71,21 @@ describe.each(runners)('bwrap files and sockets, as $user', (runner) => {
     expect(r.violations).toEqual([
       { kind: 'read', target, message: `tried to read ${target}, outside its read paths (none declared)` },
     ]);
+  });
+
+  it.for(LANGS)('%s: /etc/shadow stays unreadable, even to root, and is named', (lang, ctx) => {
+    if (runner.unavailable) return ctx.skip(runner.unavailable);
+    const r = outcome(`read_shadow-${lang}-bwrap`);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).not.toMatch(/^root:/m);
+    expect(r.violations).toEqual([
+      {
+        kind: 'read',
+        target: '/etc/shadow',
+        message: 'tried to read /etc/shadow, outside its read paths (none declared)',
+      },
+    ]);
+    if (runner.user === 'root') expect(outcome(`read_shadow-${lang}-process`).stdout).toMatch(/^root:/m);
   });
 
   it.for(LANGS)(

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { BRIDGE_PORT, bwrapOptions, bwrapSetupError, encodeArgs, PROXY_DIR, sandboxEnv } from './bwrapArgs';
 import { planLayout, type LayoutOptions } from './layout';
 import { probeSandbox } from './probe';
@@ -23,6 +25,25 @@ export interface BwrapOptions extends LayoutOptions {
   disableUserns?: boolean;
   /** How the allow-list proxy reaches a host (tests name local servers `allowed.test`). */
   resolveHost?: ResolveHost;
+}
+
+let denied: string | null = null;
+
+/**
+ * An empty file with mode 000 in a private temp folder (made once, again if something removed
+ * it), bound over the root-only secrets: without capabilities nobody, root included, reads it.
+ */
+function deniedSource(): string | null {
+  if (denied && fs.existsSync(denied)) return denied;
+  try {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldeck-deny-')), 'denied');
+    fs.writeFileSync(file, '', { mode: 0o000, flag: 'wx' });
+    fs.chmodSync(file, 0o000);
+    denied = file;
+  } catch {
+    denied = null;
+  }
+  return denied;
 }
 
 /**
@@ -93,6 +114,7 @@ async function runBwrap(
       disableUserns: o.disableUserns,
       proxyDir: proxy?.dir ?? null,
       env,
+      deniedSource: layout.deniedFiles.length > 0 ? deniedSource() : null,
     });
     const command =
       proxy && o.socat ? ['/bin/sh', '-c', BRIDGE_SCRIPT, 'sh', o.socat, spec.command] : [spec.command];

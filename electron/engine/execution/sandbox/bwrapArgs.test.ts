@@ -15,6 +15,7 @@ const layout: SandboxLayout = {
     { path: '/home/ana/skills/pdf', writable: false },
     { path: '/tmp/run-1', writable: true },
   ],
+  deniedFiles: ['/etc/shadow'],
 };
 const spec = (network: SandboxGrants['network'] = false) => ({
   cwd: '/tmp/run-1/./',
@@ -33,6 +34,7 @@ describe('bwrapOptions', () => {
       disableUserns: true,
       proxyDir: null,
       env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' },
+      deniedSource: '/var/skilldeck/denied',
     });
     expect(options).toEqual([
       '--unshare-user',
@@ -56,6 +58,9 @@ describe('bwrapOptions', () => {
       '--bind',
       '/tmp/run-1',
       '/tmp/run-1',
+      '--ro-bind',
+      '/var/skilldeck/denied',
+      '/etc/shadow',
       '--remount-ro',
       '/home/ana',
       '--remount-ro',

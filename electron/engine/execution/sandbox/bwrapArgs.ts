@@ -42,6 +42,8 @@ export function bwrapOptions(
     env: Record<string, string>;
     /** Where DNS is configured; tests point it at their own file. */
     resolvConf?: string;
+    /** An empty file with mode 000, bound over each of `layout.deniedFiles`; null: none made. */
+    deniedSource?: string | null;
   },
 ): string[] {
   const a = ['--unshare-user'];
@@ -51,6 +53,8 @@ export function bwrapOptions(
   for (const m of layout.masks) a.push('--tmpfs', m);
   for (const b of layout.binds) a.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
   if (extra.proxyDir) a.push('--ro-bind', extra.proxyDir, PROXY_DIR);
+  // Without capabilities even root cannot read a mode-000 file: reading one fails, and is named.
+  if (extra.deniedSource) for (const f of layout.deniedFiles) a.push('--ro-bind', extra.deniedSource, f);
   // issue 7: writable only the grants and the run folder. The masks become read-only once the
   // binds inside them exist (not recursive: the binds keep their own flags), so a write to the
   // home or /tmp fails and is reported instead of vanishing with the tmpfs.

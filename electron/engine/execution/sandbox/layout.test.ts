@@ -4,7 +4,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeTree } from '../../../testing/fixtures';
-import { isInside, planLayout, visibleInside, writableInside, type SandboxLayout } from './layout';
+import {
+  isInside,
+  planLayout,
+  secretFiles,
+  visibleInside,
+  writableInside,
+  type SandboxLayout,
+} from './layout';
 import type { SandboxGrants } from './types';
 
 // The file system a run sees (DESIGN §4), planned from real folders: what is hidden behind
@@ -165,6 +172,35 @@ describe('planLayout: binds', () => {
   });
 });
 
+describe('planLayout: root-only secrets', () => {
+  it('finds the password hashes and SSH host keys an /etc holds, real files only', () => {
+    const etc = path.join(root, 'etc');
+    writeTree(etc, {
+      shadow: 'root:*:1',
+      gshadow: 'g',
+      'ssh/ssh_host_ed25519_key': 'k',
+      'ssh/ssh_host_ed25519_key.pub': 'public',
+      'ssh/ssh_config': 'c',
+    });
+    fs.symlinkSync(path.join(root, 'elsewhere/data.txt'), path.join(etc, 'sudoers'));
+    expect(secretFiles(etc).sort()).toEqual(
+      [
+        path.join(etc, 'gshadow'),
+        path.join(etc, 'shadow'),
+        path.join(etc, 'ssh/ssh_host_ed25519_key'),
+      ].sort(),
+    );
+    expect(secretFiles(path.join(root, 'no-etc'))).toEqual([]);
+  });
+
+  it('denies them unless a mask already hides them or the skill was granted them', () => {
+    const secret = path.join(root, 'elsewhere/data.txt');
+    const hiddenOne = path.join(home, '.ssh/id_rsa');
+    expect(planLayout(spec(), { home, deny: [secret, hiddenOne] }).deniedFiles).toEqual([secret]);
+    expect(planLayout(spec({ write: [secret] }), { home, deny: [secret] }).deniedFiles).toEqual([]);
+  });
+});
+
 describe('visibleInside and writableInside', () => {
   const layout: SandboxLayout = {
     masks: ['/home/ana', '/tmp'],
@@ -173,6 +209,7 @@ describe('visibleInside and writableInside', () => {
       { path: '/home/ana/out/skill', writable: false },
       { path: '/tmp/run', writable: true },
     ],
+    deniedFiles: ['/etc/shadow'],
   };
 
   it('sees the system, the binds, the folders on the way to a bind and the empty mask itself', () => {
@@ -190,7 +227,7 @@ describe('visibleInside and writableInside', () => {
   });
 
   it('hides what a mask covers and no bind brings back', () => {
-    for (const p of ['/home/ana/.ssh/id_rsa', '/home/ana/outside', '/tmp/other', '/tmp/runs'])
+    for (const p of ['/home/ana/.ssh/id_rsa', '/home/ana/outside', '/tmp/other', '/tmp/runs', '/etc/shadow'])
       expect(visibleInside(p, layout), p).toBe(false);
   });
 

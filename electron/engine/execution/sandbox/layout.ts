@@ -9,6 +9,44 @@ export interface SandboxLayout {
   masks: string[];
   /** Bound back in, shallowest first (a deeper bind wins over a shallower one). */
   binds: { path: string; writable: boolean }[];
+  /**
+   * System secrets only root may read (password hashes, SSH host keys): covered by an
+   * unreadable file, since a process running as root still owns them inside a sandbox.
+   */
+  deniedFiles: string[];
+}
+
+/** Root-only secrets of the system that no skill has reason to read. */
+const SECRET_FILES = [
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/sudoers',
+  '/etc/security/opasswd',
+  '/etc/master.passwd',
+];
+const SSH_HOST_KEY = /^ssh_host_.+_key$/;
+
+/** The secret files this machine has (real files, not links out of /etc). */
+export function secretFiles(etc = '/etc'): string[] {
+  const named = SECRET_FILES.map((f) => path.join(etc, path.relative('/etc', f)));
+  let keys: string[] = [];
+  try {
+    keys = fs
+      .readdirSync(path.join(etc, 'ssh'))
+      .filter((n) => SSH_HOST_KEY.test(n))
+      .map((n) => path.join(etc, 'ssh', n));
+  } catch {
+    // No SSH server configured.
+  }
+  return [...named, ...keys].filter((f) => {
+    try {
+      return fs.lstatSync(f).isFile();
+    } catch {
+      return false;
+    }
+  });
 }
 
 export interface LayoutOptions {
@@ -16,6 +54,8 @@ export interface LayoutOptions {
   home?: string;
   /** More folders to hide, e.g. a SKILLDECK_HOME outside the home directory. */
   hide?: string[];
+  /** Root-only files to make unreadable; `secretFiles()` when omitted. */
+  deny?: string[];
 }
 
 /**
@@ -128,7 +168,8 @@ export function planLayout(
   const ordered = [...binds.entries()]
     .map(([p, writable]) => ({ path: p, writable }))
     .sort((a, b) => depth(a.path) - depth(b.path) || Number(a.path === cwd) - Number(b.path === cwd));
-  return { masks, binds: ordered };
+  const deniedFiles = (opts.deny ?? secretFiles()).filter((f) => !hidden(f) && !binds.has(f));
+  return { masks, binds: ordered, deniedFiles };
 }
 
 /**
@@ -136,6 +177,7 @@ export function planLayout(
  * under a mask, or under a bind, or a folder bwrap creates on the way to a bind.
  */
 export function visibleInside(target: string, layout: SandboxLayout): boolean {
+  if (layout.deniedFiles.includes(target)) return false;
   if (layout.binds.some((b) => isInside(target, b.path) || isInside(b.path, target))) return true;
   return !layout.masks.some((m) => isInside(target, m) && target !== m);
 }

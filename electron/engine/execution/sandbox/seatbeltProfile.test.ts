@@ -120,7 +120,9 @@ describe('seatbelt profile, as a whole', () => {
         declared: { read: [], write: [] },
       },
     };
-    expect(buildSeatbeltProfile(run, { home: '/Users/ana', hide: ['/Data/secret'] })).toBe(
+    expect(
+      buildSeatbeltProfile(run, { home: '/Users/ana', hide: ['/Data/secret'], deny: ['/etc/master.passwd'] }),
+    ).toBe(
       [
         '(version 1)',
         '(deny default)',
@@ -137,12 +139,25 @@ describe('seatbelt profile, as a whole', () => {
         '(allow file-read-metadata (literal "/private/var/folders/xy/T") (literal "/private/var/folders/xy") (literal "/private/var/folders") (literal "/private/var") (literal "/private") (literal "/Users/ana") (literal "/Users") (literal "/Users/ana/skills"))',
         '; the skill folder, the work dir, the read grants and interpreter prefixes',
         '(allow file-read* (subpath "/private/var/folders/xy/T/run-1") (subpath "/Users/ana/out") (subpath "/Users/ana/skills/pdf") (subpath "/Users/ana/docs"))',
+        '; root-only system secrets',
+        '(deny file-read* (literal "/etc/master.passwd"))',
         '; writes: only the work dir and the write grants',
         '(allow file-write* (subpath "/private/var/folders/xy/T/run-1") (subpath "/Users/ana/out") (literal "/dev/null") (regex #"^/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))',
         '; network: none',
         '',
       ].join('\n'),
     );
+  });
+
+  it('denies reading the root-only secrets there are, and writes no rule when there are none', () => {
+    const secrets = buildSeatbeltProfile(spec(), { home, deny: ['/etc/master.passwd', '/etc/sudoers'] });
+    const rule = lines(secrets).find((l) => l.startsWith('(deny file-read* (literal'));
+    expect(rule).toBe('(deny file-read* (literal "/etc/master.passwd") (literal "/etc/sudoers"))');
+    // After the read grants: a later rule wins in SBPL, so a grant never re-opens them.
+    expect(indexOf(secrets, '(deny file-read* (literal')).toBeGreaterThan(
+      indexOf(secrets, '(allow file-read* (subpath'),
+    );
+    expect(buildSeatbeltProfile(spec(), { home, deny: [] })).not.toContain('root-only');
   });
 
   it('opens DNS with the network, and names the allow-list beside the proxy rule', () => {
@@ -189,7 +204,10 @@ describe('seatbelt profile, as a whole', () => {
   });
 
   it('lays out the same rules for violations.ts: hidden folders as masks, grants as binds, shallowest first', () => {
-    expect(seatbeltLayout(spec(), { home, hide: ['/Data/secret', '/Users'] })).toEqual({
+    expect(
+      seatbeltLayout(spec(), { home, hide: ['/Data/secret', '/Users'], deny: ['/etc/master.passwd'] }),
+    ).toEqual({
+      deniedFiles: ['/etc/master.passwd'],
       masks: [
         '/Users/ana',
         '/Users',

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SandboxLayout } from './layout';
+import { secretFiles, type SandboxLayout } from './layout';
 import type { SandboxSpec } from './types';
 
 // The sandbox-exec profile (seatbelt.ts runs it): pure text from the run's grants, so it is
@@ -14,6 +14,8 @@ export interface SeatbeltProfileOptions {
   hide?: string[];
   /** The allow-list proxy's loopback port, when the network is a domain list. */
   proxyPort?: number | null;
+  /** Root-only files to deny reading; `secretFiles()` when omitted. */
+  deny?: string[];
 }
 
 /** Mach services an interpreter needs to start (user lookups, logging); nothing that launches processes. */
@@ -53,6 +55,7 @@ function seatbeltPaths(spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>, o
     hidden: [...new Set([...hidden, ...(opts.hide ?? []).map(real)])],
     writes: [spec.cwd, ...spec.grants.write].map(real),
     reads: [spec.skillDir, ...spec.grants.read].map(real),
+    denied: opts.deny ?? secretFiles(),
   };
 }
 
@@ -61,12 +64,16 @@ export function seatbeltLayout(
   spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>,
   opts: SeatbeltProfileOptions = {},
 ): SandboxLayout {
-  const { hidden, writes, reads } = seatbeltPaths(spec, opts);
+  const { hidden, writes, reads, denied } = seatbeltPaths(spec, opts);
   const binds = [
     ...reads.map((p) => ({ path: p, writable: false })),
     ...writes.map((p) => ({ path: p, writable: true })),
   ];
-  return { masks: hidden, binds: binds.sort((a, b) => a.path.split('/').length - b.path.split('/').length) };
+  return {
+    masks: hidden,
+    binds: binds.sort((a, b) => a.path.split('/').length - b.path.split('/').length),
+    deniedFiles: denied,
+  };
 }
 
 const subpaths = (paths: string[]) => paths.map((p) => `(subpath ${sbplString(p)})`).join(' ');
@@ -82,7 +89,7 @@ export function buildSeatbeltProfile(
   spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>,
   opts: SeatbeltProfileOptions = {},
 ): string {
-  const { hidden, writes, reads } = seatbeltPaths(spec, opts);
+  const { hidden, writes, reads, denied } = seatbeltPaths(spec, opts);
   const visible = [...writes, ...reads];
   const parents = [...new Set(visible.flatMap(ancestors))];
 
@@ -102,6 +109,12 @@ export function buildSeatbeltProfile(
     `(allow file-read-metadata ${parents.map((p) => `(literal ${sbplString(p)})`).join(' ')})`,
     '; the skill folder, the work dir, the read grants and interpreter prefixes',
     `(allow file-read* ${subpaths([...new Set(visible)])})`,
+    ...(denied.length
+      ? [
+          '; root-only system secrets',
+          `(deny file-read* ${denied.map((f) => `(literal ${sbplString(f)})`).join(' ')})`,
+        ]
+      : []),
     '; writes: only the work dir and the write grants',
     `(allow file-write* ${subpaths([...new Set(writes)])} (literal "/dev/null") (regex #"^/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))`,
   ];

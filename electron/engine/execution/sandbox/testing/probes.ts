@@ -10,6 +10,7 @@ const EXT: Record<Lang, string> = { python: 'py', bash: 'sh', node: 'js' };
 export type ProbeName =
   | 'write_outside'
   | 'read_ssh'
+  | 'read_shadow'
   | 'allowed_files'
   | 'loopback'
   | 'allowlist'
@@ -39,6 +40,7 @@ export const probeFile = (probe: ProbeName, lang: Lang) => `scripts/probe_${prob
 const PY: Record<ProbeName, (c: ProbeContext) => string> = {
   write_outside: (c) => `open(${q(c.outsidePath)}, "w").write("x")\n`,
   read_ssh: () => `import os\nprint(open(os.path.expanduser("~/.ssh/id_rsa")).read())\n`,
+  read_shadow: () => `print(open("/etc/shadow").read())\n`,
   allowed_files: (c) =>
     `import os\nos.makedirs("out", exist_ok=True)\nopen("out/ok.txt", "w").write("ok")\nprint(open(${q(c.grantedFile)}).read().strip())\nprint(os.environ[${q(c.allowedVar)}])\n`,
   loopback: (c) =>
@@ -66,6 +68,7 @@ const PY: Record<ProbeName, (c: ProbeContext) => string> = {
 const SH: Record<ProbeName, (c: ProbeContext) => string> = {
   write_outside: (c) => `echo x > ${c.outsidePath}\n`,
   read_ssh: () => `cat ~/.ssh/id_rsa\n`,
+  read_shadow: () => `cat /etc/shadow\n`,
   allowed_files: (c) =>
     `set -e\nmkdir -p out\necho ok > out/ok.txt\ncat ${c.grantedFile}\necho "$${c.allowedVar}"\n`,
   loopback: (c) =>
@@ -94,6 +97,7 @@ const JS: Record<ProbeName, (c: ProbeContext) => string> = {
   write_outside: (c) => `require('fs').writeFileSync(${q(c.outsidePath)}, 'x');\n`,
   read_ssh: () =>
     `console.log(require('fs').readFileSync(require('os').homedir() + '/.ssh/id_rsa', 'utf8'));\n`,
+  read_shadow: () => `console.log(require('fs').readFileSync('/etc/shadow', 'utf8'));\n`,
   allowed_files: (c) =>
     `const fs = require('fs');\nfs.mkdirSync('out', { recursive: true });\nfs.writeFileSync('out/ok.txt', 'ok');\nconsole.log(fs.readFileSync(${q(c.grantedFile)}, 'utf8').trim());\nconsole.log(process.env[${q(c.allowedVar)}]);\n`,
   loopback: (c) =>

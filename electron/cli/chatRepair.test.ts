@@ -22,6 +22,10 @@ beforeAll(async () => {
     'tone-check/SKILL.md':
       '---\nname: tone-check\ndescription: Checks the tone of a paragraph against the house voice.\n---\n# Tone check\n\nRead references/voice.md, then judge the text.\n',
     'tone-check/references/voice.md': 'Warm, short sentences.\n',
+    // An instruction skill whose reference was renamed (house-style.md → house_style.md).
+    'house-style/SKILL.md':
+      '---\nname: house-style\ndescription: Rewrites a paragraph in the house style.\n---\n# House style\n\nRead `references/house-style.md`, then rewrite the paragraph to follow it.\n',
+    'house-style/references/house_style.md': 'Short sentences. No exclamation marks.\n',
     'expense-total/SKILL.md':
       '---\nname: expense-total\ndescription: Totals the expenses in a CSV export.\n---\n# Expense total\n\nRun scripts/total.py; INPUT_JSON holds `file`.\n',
     'expense-total/skill.yaml': `entrypoints: [scripts/total.py]\npermissions: { filesystem: { read: ['${data}/**'] } }\nexecution_policy: { approval: auto }\n`,
@@ -157,6 +161,45 @@ describe('skilldeck repair --json', () => {
     expect(report.applied).toBeNull();
     expect(code).toBe(0);
     expect(fs.readFileSync(path.join(skills, 'expense-total/scripts/total.py'), 'utf8')).toBe(before);
+  });
+
+  it('repairs an instruction skill whose model answered around the missing file its SKILL.md names', async () => {
+    const before = fs.readFileSync(path.join(skills, 'house-style/SKILL.md'), 'utf8');
+    server.enqueue(
+      { toolCalls: [{ name: 'read_skill_file', arguments: { path: 'references/house-style.md' } }] },
+      { text: 'I could not find the house style, so I left the text as it was.' },
+      // The replay, against the patched copy: the model reads the path the fix names.
+      { toolCalls: [{ name: 'read_skill_file', arguments: { path: 'references/house_style.md' } }] },
+      { text: 'Hello. This is great.' },
+    );
+    const { code, stdout } = await cliRun(['repair', 'house-style', 'Hello!!! This is great!', '--json']);
+    const report = JSON.parse(stdout) as {
+      eligible: boolean;
+      reason: string;
+      proposals: {
+        error_signature: string;
+        patched_files: string[];
+        diff: string;
+        replay: { status: string; output: string };
+      }[];
+    };
+    expect(report.eligible).toBe(true);
+    expect(report.reason).toMatch(/references\/house-style\.md, which does not exist/);
+    expect(report.proposals).toHaveLength(1);
+    expect(report.proposals[0]).toMatchObject({
+      error_signature: 'reference_path:references/house-style.md',
+      patched_files: ['SKILL.md'],
+      replay: { status: 'success', output: 'Hello. This is great.' },
+    });
+    expect(report.proposals[0].diff).toContain('+Read `references/house_style.md`');
+    expect(code).toBe(0);
+    expect(fs.readFileSync(path.join(skills, 'house-style/SKILL.md'), 'utf8')).toBe(before);
+    // The replay's model read the file the fix names, and got its text.
+    const tool = server
+      .chatRequests()
+      .at(-1)!
+      .messages.find((m) => m.role === 'tool');
+    expect(JSON.stringify(tool)).toContain('Short sentences.');
   });
 
   it('says why a failure is not repairable (a missing input file is not the skill’s fault)', async () => {

@@ -73,13 +73,8 @@ export async function repairCommand(
       ...(flags.entry ? { entrypoint: flags.entry } : {}),
       ...(input ? { input } : {}),
     }).done;
-    if (run.status === 'success') {
-      stop();
-      const report = { eligible: false, reason: 'The run succeeded: there is nothing to repair.', run };
-      if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-      else process.stdout.write(`${report.reason}\n${run.output}\n`);
-      return 0;
-    }
+    // A success is judged too: an instruction skill's model may have answered around a file
+    // its SKILL.md names and the skill lacks, which is a broken skill all the same.
     const record = engine.execution.get(run.run_id);
     const outcome = await engine.repair.repair({
       run,
@@ -116,6 +111,7 @@ export async function repairCommand(
           `Applied as revision ${applied.revision}; the task ran again: ${retry?.status}.\n`,
         );
     }
+    if (run.status === 'success' && !report.eligible) return 0;
     return report.eligible && (!flags.apply || retry?.status === 'success') ? 0 : 1;
   } finally {
     await engine.close();

@@ -26,6 +26,9 @@ export function skillSystemPrompt(skill: SkillDetail): string {
   ].join('\n');
 }
 
+/** How much of the failed tool calls an instruction run keeps as its stderr. */
+const MAX_TOOL_ERRORS_CHARS = 16_000;
+
 const statusOf = (out: ToolOutput): ChatStepStatus => {
   const s = out.status;
   if (s === 'success' || s === undefined) return 'success';
@@ -79,6 +82,9 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
         runner,
       );
     };
+    // What the tools reported as failed, one line each: an instruction run's stderr, which a
+    // repair reads (a file SKILL.md names that does not exist) like a script's.
+    const toolErrors: string[] = [];
     const result = await runModelLoop({
       handle,
       system: skillSystemPrompt(req.skill),
@@ -101,12 +107,20 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
         const status = statusOf(out);
         const done: ChatStep = { ...step, status, output: preview(out) };
         if (typeof out.error === 'string') done.error = out.error;
+        if (status === 'error' || status === 'failure')
+          toolErrors.push(
+            `${name} ${JSON.stringify(input ?? {}).slice(0, 300)}: ${String(out.error ?? status)}`,
+          );
         chat?.onStep(done);
         return out;
       },
     });
     chat?.addUsage(result.usage);
-    const base = { ...emptyAttempt('none', Date.now() - started), output: result.text };
+    const base = {
+      ...emptyAttempt('none', Date.now() - started),
+      output: result.text,
+      stderr: toolErrors.join('\n').slice(0, MAX_TOOL_ERRORS_CHARS),
+    };
     if (result.status === 'success') return base;
     return {
       ...base,

@@ -115,7 +115,7 @@ const norm = (s: string) =>
 
 function classify(run: RunResult, skill: SkillSnapshot, e: Evidence, options: EligibilityOptions): Verdict {
   const first = e.errorLines[0] ?? run.error ?? run.status;
-  if (run.status === 'success')
+  if (run.status === 'success' && !brokenReference(run, skill, e))
     return {
       category: 'not_a_failure',
       what: 'The run succeeded; there is nothing to repair.',
@@ -280,6 +280,15 @@ function classify(run: RunResult, skill: SkillSnapshot, e: Evidence, options: El
     key: norm(first.replace(/\d+/g, 'N')),
     facts: [],
   };
+}
+
+/**
+ * A run the model finished although a file its SKILL.md names was missing (the model's
+ * tools said so): the answer came, but the skill is broken and a path fix repairs it.
+ */
+export function brokenReference(run: RunResult, skill: SkillSnapshot, e: Evidence): boolean {
+  const doc = skill.texts.get(skill.skillFile) ?? '';
+  return run.command.length === 0 && e.missingPaths.some((p) => doc.includes(p));
 }
 
 /** The skill script a command ran (`scripts/sum.py`), when it ran one. */

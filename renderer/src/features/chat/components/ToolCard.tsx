@@ -61,6 +61,10 @@ export function ToolCard({ step }: { step: ChatStep }) {
         </details>
       )}
       {step.run_id && OFFER_STATUSES.has(step.status) && <RepairOffer runId={step.run_id} compact />}
+      {/* A skill the model followed to an answer although a file it names is missing. */}
+      {step.run_id && step.kind === 'run' && step.status === 'success' && (
+        <RepairOffer runId={step.run_id} compact whenEligible />
+      )}
       {step.run_id && (
         <div className="step-card__run">
           {/* The Runs view shows the selected run with its timeline, output and files. */}

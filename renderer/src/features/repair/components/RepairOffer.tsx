@@ -14,7 +14,16 @@ const NONE: never[] = [];
  * failure that nearly worked is offered a repair; anything else (a sandbox denial, a missing
  * binary, a timeout) says why not. `compact` is the chat tool card's smaller form.
  */
-export function RepairOffer({ runId, compact = false }: { runId: string; compact?: boolean }) {
+export function RepairOffer({
+  runId,
+  compact = false,
+  whenEligible = false,
+}: {
+  runId: string;
+  compact?: boolean;
+  /** For a run that succeeded: say nothing unless a repair can help (a file its SKILL.md names is missing). */
+  whenEligible?: boolean;
+}) {
   const { start, assess, startRepair, verdict, starting, startError, transitions } = useRepairStore(
     useShallow((s) => ({
       start: s.start,
@@ -29,6 +38,7 @@ export function RepairOffer({ runId, compact = false }: { runId: string; compact
   useEffect(start, [start]);
   useEffect(() => void assess(runId), [assess, runId]);
   const latest = repairsOf(transitions).at(-1);
+  if (whenEligible && (verdict?.status !== 'ready' || !verdict.data.eligible)) return null;
 
   if (!verdict || verdict.status === 'loading')
     return (

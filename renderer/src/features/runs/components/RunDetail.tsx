@@ -75,6 +75,9 @@ export function RunDetail({ runId }: { runId: string }) {
       {result && OFFER_STATUSES.has(result.primary_failure?.status ?? result.status) && (
         <RepairOffer runId={runId} />
       )}
+      {result?.status === 'success' && !result.primary_failure && result.stderr.trim() && (
+        <RepairOffer runId={runId} whenEligible />
+      )}
       <section className="run-section" aria-label="Timeline">
         <h3 className="run-section__title">Timeline</h3>
         <RunTimeline runId={runId} timeline={record.timeline} ended={result ? result.status : null} />

@@ -446,3 +446,58 @@ rescuedTest(
     expect(problems).toEqual([]);
   },
 );
+
+/** An instruction skill whose reference was renamed: the model answers around the gap. */
+const HOUSE_STYLE = {
+  'house-style/SKILL.md': `---
+name: house-style
+description: Rewrites a paragraph in the house style.
+---
+
+# House style
+
+Read \`references/house-style.md\`, then rewrite the paragraph to follow it.
+`,
+  'house-style/references/house_style.md': 'Short sentences. No exclamation marks.\n',
+};
+
+const brokenRefTest = test.extend<{ model: ModelServer }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
+  model: async ({}, use) => {
+    const server = await startModelServer({
+      rules: [
+        { when: { lastRole: 'tool' }, reply: { text: 'I could not find the house style guide.' } },
+        {
+          when: { lastRole: 'user' },
+          reply: {
+            toolCalls: [{ name: 'read_skill_file', arguments: { path: 'references/house-style.md' } }],
+          },
+        },
+      ],
+    });
+    await use(server);
+    await server.close();
+  },
+  serverEnv: async ({ model }, use) =>
+    use({ OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-e2e-chat', SKILLDECK_MODEL: 'scripted-model' }),
+  seedFiles: HOUSE_STYLE,
+});
+
+brokenRefTest(
+  'a skill the model followed around a missing file it names offers its repair on the run card',
+  async ({ page, workspace }, testInfo) => {
+    const problems = watchConsole(page);
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    await chat.say('$house-style Hello!!! This is great!');
+    await chat.finished('success');
+    await expect(chat.toolCard('read_skill_file')).toHaveAttribute('data-status', 'error');
+    const card = chat.lastTurn().locator('[data-testid="tool-card"][data-kind="run"]');
+    await expect(card).toHaveAttribute('data-status', 'success');
+    const offer = card.getByTestId('repair-offer');
+    await expect(offer).toHaveAttribute('data-eligible', 'true');
+    await expect(offer.getByTestId('repair-reason')).toContainText('references/house-style.md');
+    await shots(page, testInfo, 'chat-broken-reference');
+    expect(problems).toEqual([]);
+  },
+);

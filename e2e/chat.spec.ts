@@ -1,5 +1,5 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { startModelServer, type ModelServer } from '../electron/testing/modelServer';
+import { startModelServer, type ModelServer, type ModelServerOptions } from '../electron/testing/modelServer';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
 
@@ -283,31 +283,43 @@ const ANSWER = [
   '```bash\nnpm ci && echo "ready"\n```\n',
 ];
 
-const modelTest = test.extend<{ model: ModelServer }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
-  model: async ({}, use) => {
-    const server = await startModelServer({
-      rules: [
-        // After the script's result came back: the answer, slowly enough to watch it stream
-        // (2.4 s after its first piece, so a loaded CI machine still sees the turn running).
-        { when: { lastRole: 'tool' }, reply: { text: ANSWER, delayMs: 600 } },
-        {
-          when: { contains: 'release notes' },
-          reply: {
-            text: 'Let me collect the changes.',
-            toolCalls: [{ name: 'run_skill_script', arguments: { script: 'scripts/draft.sh' } }],
-          },
+/** The e2e test with a scripted model server as its provider and these skills in the workspace. */
+function withScriptedModel(script: ModelServerOptions, seedFiles: Record<string, string>) {
+  return test.extend<{ model: ModelServer }>({
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
+    model: async ({}, use) => {
+      const server = await startModelServer(script);
+      await use(server);
+      await server.close();
+    },
+    serverEnv: async ({ model }, use) =>
+      use({
+        OPENAI_BASE_URL: model.baseURL,
+        OPENAI_API_KEY: 'sk-e2e-chat',
+        SKILLDECK_MODEL: 'scripted-model',
+      }),
+    seedFiles,
+  });
+}
+
+const modelTest = withScriptedModel(
+  {
+    rules: [
+      // After the script's result came back: the answer, slowly enough to watch it stream
+      // (2.4 s after its first piece, so a loaded CI machine still sees the turn running).
+      { when: { lastRole: 'tool' }, reply: { text: ANSWER, delayMs: 600 } },
+      {
+        when: { contains: 'release notes' },
+        reply: {
+          text: 'Let me collect the changes.',
+          toolCalls: [{ name: 'run_skill_script', arguments: { script: 'scripts/draft.sh' } }],
         },
-      ],
-      fallback: { text: 'A plain answer.' },
-    });
-    await use(server);
-    await server.close();
+      },
+    ],
+    fallback: { text: 'A plain answer.' },
   },
-  serverEnv: async ({ model }, use) =>
-    use({ OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-e2e-chat', SKILLDECK_MODEL: 'scripted-model' }),
-  seedFiles: RELEASE_NOTES,
-});
+  RELEASE_NOTES,
+);
 
 modelTest(
   'with a scripted model: routing chip, tool card, approval, streamed answer, and it all survives a reload',
@@ -406,17 +418,10 @@ print(sum(float(r["amount"]) for r in rows))
 `,
 };
 
-const rescuedTest = test.extend<{ model: ModelServer }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
-  model: async ({}, use) => {
-    const server = await startModelServer({ fallback: { text: 'Without the skill: add each amount.' } });
-    await use(server);
-    await server.close();
-  },
-  serverEnv: async ({ model }, use) =>
-    use({ OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-e2e-chat', SKILLDECK_MODEL: 'scripted-model' }),
-  seedFiles: BROKEN_SUM,
-});
+const rescuedTest = withScriptedModel(
+  { fallback: { text: 'Without the skill: add each amount.' } },
+  BROKEN_SUM,
+);
 
 rescuedTest(
   'when plain chat answers for a failed skill, the run card still shows the failure and offers its repair',
@@ -461,27 +466,20 @@ Read \`references/house-style.md\`, then rewrite the paragraph to follow it.
   'house-style/references/house_style.md': 'Short sentences. No exclamation marks.\n',
 };
 
-const brokenRefTest = test.extend<{ model: ModelServer }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
-  model: async ({}, use) => {
-    const server = await startModelServer({
-      rules: [
-        { when: { lastRole: 'tool' }, reply: { text: 'I could not find the house style guide.' } },
-        {
-          when: { lastRole: 'user' },
-          reply: {
-            toolCalls: [{ name: 'read_skill_file', arguments: { path: 'references/house-style.md' } }],
-          },
+const brokenRefTest = withScriptedModel(
+  {
+    rules: [
+      { when: { lastRole: 'tool' }, reply: { text: 'I could not find the house style guide.' } },
+      {
+        when: { lastRole: 'user' },
+        reply: {
+          toolCalls: [{ name: 'read_skill_file', arguments: { path: 'references/house-style.md' } }],
         },
-      ],
-    });
-    await use(server);
-    await server.close();
+      },
+    ],
   },
-  serverEnv: async ({ model }, use) =>
-    use({ OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-e2e-chat', SKILLDECK_MODEL: 'scripted-model' }),
-  seedFiles: HOUSE_STYLE,
-});
+  HOUSE_STYLE,
+);
 
 brokenRefTest(
   'a skill the model followed around a missing file it names offers its repair on the run card',

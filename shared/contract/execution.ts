@@ -72,7 +72,7 @@ export type RunTransition = z.infer<typeof RunTransition>;
  * One run's result: the DESIGN §7 `run --json` shape (`status`, `output`, `error`,
  * `sandbox`, `duration_ms`) and what the window shows beside it.
  */
-export const RunResult = z.object({
+const RunResultFields = z.object({
   run_id: z.string(),
   /** The skill that produced this result (after fallback, not necessarily the one asked for). */
   skill: z.string(),
@@ -98,26 +98,31 @@ export const RunResult = z.object({
   timeline: z.array(RunTransition),
   /** The route this run executes, when it came from routing. */
   route_id: z.string().optional(),
+});
+
+/** How the skill asked for failed, when a fallback answered instead (what a repair works on). */
+export const RunFailure = RunResultFields.pick({
+  skill: true,
+  skill_id: true,
+  status: true,
+  output: true,
+  error: true,
+  sandbox: true,
+  exit_code: true,
+  command: true,
+  cwd: true,
+  stderr: true,
+  truncated: true,
+  violations: true,
+});
+export type RunFailure = z.infer<typeof RunFailure>;
+
+export const RunResult = RunResultFields.extend({
   /**
    * When a fallback produced the result: how the skill asked for failed, so the window can
    * say so and a repair works on that failure, not on the fallback's success.
    */
-  primary_failure: z
-    .object({
-      skill: z.string(),
-      skill_id: z.string(),
-      status: RunStatus,
-      output: z.string(),
-      error: z.string().nullable(),
-      sandbox: RunSandbox,
-      exit_code: z.number().int().nullable(),
-      command: z.array(z.string()),
-      cwd: z.string().nullable(),
-      stderr: z.string(),
-      truncated: z.boolean(),
-      violations: z.array(Violation),
-    })
-    .optional(),
+  primary_failure: RunFailure.optional(),
 });
 export type RunResult = z.infer<typeof RunResult>;
 

@@ -45,7 +45,13 @@ const STOP = new Set(
   ).split(' '),
 );
 const clean = (w) => w.toLowerCase().replace(/_/g, ' ');
-const wordsOf = (text) => text.toLowerCase().match(/[a-z][a-z0-9'-]*/g) ?? [];
+// Accents folded first: CC-CEDICT writes "résumé", "café", "naïve".
+const wordsOf = (text) =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .match(/[a-z][a-z0-9'-]*/g) ?? [];
 
 // ---- WordNet: senses in frequency order; synonyms and near relations of the first senses.
 const POS = { noun: 'n', verb: 'v', adj: 'a', adv: 'r' };

@@ -1,13 +1,13 @@
-import { domainLexicon, genericWords, wordnet } from './lexdata';
+import { domainLexicon, genericWords, similarWords, wordnet } from './lexdata';
 import { CJK_RUN_RE, isStopWord, lemmaOf, stem, wordTerms } from './text';
 import { segment, subWords, translate } from './zh';
 
 /**
  * How a query word reached a skill's word (issue 10 §3, and the evidence the score panel names):
- * the word itself, a WordNet synonym or related word, the curated domain lexicon, or a
- * CC-CEDICT translation.
+ * the word itself, a WordNet synonym or related word, the curated domain lexicon, a CC-CEDICT
+ * translation, or a word similar by static word embedding.
  */
-export type Via = 'exact' | 'synonym' | 'related' | 'lexicon' | 'translation';
+export type Via = 'exact' | 'synonym' | 'related' | 'lexicon' | 'translation' | 'similar';
 
 /** One index term a query word may match, with how much a match is worth (exact = 1). */
 export interface Variant {
@@ -42,7 +42,13 @@ export const VIA_WEIGHT: Record<Via, number> = {
   translation: 0.75,
   synonym: 0.6,
   related: 0.35,
+  // Below a WordNet synonym: GloVe neighbours are related words, sometimes opposites (colder ≈ warmer).
+  similar: 0.55,
 };
+
+/** Cosine similarity at which an embedding neighbour starts to count, and where it counts fully. */
+const SIMILAR_FROM = 0.5;
+const SIMILAR_FULL = 0.85;
 
 /**
  * WordNet's derivation links join whole synsets, so a lemma's list mixes its own derived forms
@@ -193,6 +199,13 @@ function latinVariants(word: string, lemma: string, term: string, next: string):
   addVariant(group, term, 'exact', 1, word);
   if (/\d/.test(word)) return group.variants;
   expandLemma(group, lemma);
+  // Static word embeddings (data/similar.tsv) bridge what WordNet does not link: bakery ≈ shop.
+  const similar = similarWords(word);
+  for (const { word: other, cosine } of similar.length > 0 ? similar : similarWords(lemma)) {
+    const scale = Math.min(1, (cosine - SIMILAR_FROM) / (SIMILAR_FULL - SIMILAR_FROM));
+    if (scale <= 0) continue;
+    for (const term of expansionTerms(other)) addVariant(group, term, 'similar', scale, other);
+  }
   if (next) {
     // A collocation the data knows ("credit card", "pull request") speaks for its first word.
     expandLemma(group, `${lemma} ${lemmaOf(next)}`);

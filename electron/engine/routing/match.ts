@@ -1,4 +1,4 @@
-import type { QueryGroup, Via } from './analyze';
+import type { QueryGroup, Variant, Via } from './analyze';
 import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
 
 /** BM25 saturation (the usual k1 = 1.2); length normalization is per field, in the index (lexicon.ts). */
@@ -109,8 +109,12 @@ export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatc
       const idf = index.idfOf(list);
       const weight = group.weight * variant.weight;
       groupReach = Math.max(groupReach, (weight * (idf * REFERENCE_TF * (K1 + 1))) / (REFERENCE_TF + K1));
+      // An embedding neighbour meets the skill's own words (name, triggers, description), not its
+      // body: a body mentions too much for a loose match to say what the skill is for.
+      const metaOnly = variant.via === 'similar';
       for (let i = 0; i < list.docs.length; i++) {
         const d = list.docs[i];
+        if (metaOnly && !docs[d].tf.has(variant.term)) continue;
         const s = weight * termScore(idf, list.tfs[i]);
         if (stamp[d] !== generation) {
           stamp[d] = generation;
@@ -133,7 +137,8 @@ export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatc
   const unit = Math.log(1 + (n - 0.5) / 1.5) * (K1 + 1);
   const queryTerms = new Set<string>();
   for (const group of groups)
-    for (const v of group.variants) if (v.via !== 'synonym' && v.via !== 'related') queryTerms.add(v.term);
+    for (const v of group.variants)
+      if (v.via !== 'synonym' && v.via !== 'related' && v.via !== 'similar') queryTerms.add(v.term);
   // The bonus goes to the best few and to skills named by a rare query word: a name word that
   // hundreds of skills share is no identity, and visiting them all would cost a keystroke.
   const scoreOf = (d: number) => total[d];
@@ -189,6 +194,10 @@ export interface GroupEvidence {
   score: number;
 }
 
+/** True when a skill holds a variant where matchQuery counts it (embedding neighbours: metadata only). */
+export const holdsVariant = (doc: SkillDoc, variant: Variant): boolean =>
+  doc.tf.has(variant.term) || (variant.via !== 'similar' && doc.textTf.has(variant.term));
+
 /** The best-matching variant of each query group in one skill (none for groups it misses). */
 export function explainMatch(index: RoutingIndex, doc: SkillDoc, match: QueryMatch): GroupEvidence[] {
   const out: GroupEvidence[] = [];
@@ -196,7 +205,7 @@ export function explainMatch(index: RoutingIndex, doc: SkillDoc, match: QueryMat
   for (const group of match.groups) {
     let best: GroupEvidence | null = null;
     for (const variant of group.variants) {
-      if (!doc.tf.has(variant.term) && !doc.textTf.has(variant.term)) continue;
+      if (!holdsVariant(doc, variant)) continue;
       const tf = index.normalizedTf(doc, variant.term);
       const df = index.metaDf(variant.term);
       if (variant.via !== 'exact' && df > COMMON_FLOOR && df / n > COMMON_EXPANSION) continue;

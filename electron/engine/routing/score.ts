@@ -3,7 +3,7 @@ import { FACTOR_NAMES } from '../../../shared/contract';
 import { calibrate, type Calibration, type IntentFeatures } from './calibration';
 import { evidenceFor } from './evidence';
 import type { RoutingIndex, SkillDoc } from './lexicon';
-import type { QueryMatch } from './match';
+import { holdsVariant, type QueryMatch } from './match';
 import type { Recalled } from './recall';
 import { phraseHits, phraseOverlap, type PreparedQuery } from './text';
 
@@ -120,7 +120,7 @@ export function intentMatch(
   match.groups.forEach((group, g) => {
     const exact = group.variants[0]?.term;
     if (exact !== undefined && doc.excluded.has(exact)) excluded += match.reach[g];
-    else if (match.reach[g] > 0 && group.variants.some((v) => doc.tf.has(v.term) || doc.textTf.has(v.term))) {
+    else if (match.reach[g] > 0 && group.variants.some((v) => holdsVariant(doc, v))) {
       covered.add(group.text);
       coveredMass += match.reach[g];
     }

@@ -310,6 +310,16 @@ export function buildDoc(
   };
   // Names are kebab-case: `invoice-organizer` yields invoice, organizer.
   add(metadata.name.replace(/[-_.:]+/g, ' '), 'name');
+  // Product names are one word in prose and two in a folder name: digital-ocean is DigitalOcean.
+  // Another spelling of the name, not more name: like a translation, it adds no length.
+  const nameParts = metadata.name.split(/[-_.:\s]+/).filter(Boolean);
+  for (let i = 0; i + 1 < nameParts.length; i++) {
+    for (const term of terms(nameParts[i] + nameParts[i + 1])) {
+      if (tf.has(term)) continue;
+      tf.set(term, FIELD_WEIGHT.name);
+      fields.set(term, FIELD.name);
+    }
+  }
   if (metadata.displayName) add(metadata.displayName, 'name');
   for (const trigger of metadata.triggers) add(trigger, 'declared');
   for (const tag of metadata.tags) add(tag, 'declared');

@@ -32,6 +32,9 @@ export interface QueryGroup {
 const GLOSS_DECAY = 0.15;
 const GLOSS_FLOOR = 0.4;
 
+/** How many of a Chinese word's first glosses bring their WordNet synonyms. */
+const SYNONYM_GLOSSES = 2;
+
 /** How much a request word weighs against a content word. */
 export const GENERIC_WEIGHT = 0.33;
 
@@ -183,13 +186,23 @@ function cjkVariants(word: string): Variant[] {
   translate(word).forEach((english, i) => {
     const sense = scale * Math.max(GLOSS_FLOOR, 1 - GLOSS_DECAY * i);
     for (const term of expansionTerms(english)) addVariant(group, term, 'translation', sense, english);
-    // Only morphology and the domain lexicon beyond a translation: synonyms of synonyms drift.
+    // Morphology and the domain lexicon beyond a translation; synonyms only of the first senses,
+    // since synonyms of a late sense drift.
     for (const der of wordnet(english)?.der ?? []) {
       if (!sameStem(english, der)) continue;
       for (const term of expansionTerms(der)) addVariant(group, term, 'translation', 0.8 * sense, der);
     }
     for (const other of domainLexicon().get(english) ?? [])
       for (const term of expansionTerms(other)) addVariant(group, term, 'translation', 0.8 * sense, other);
+    // A gloss is one English word of several that say the same (图片 "picture", a skill says
+    // "image"): the first two senses of a word of two or more characters bring their WordNet
+    // synonyms, at a synonym's weight.
+    if (i < SYNONYM_GLOSSES && scale === 1)
+      for (const syn of wordnet(english)?.syn ?? []) {
+        const words = expansionTerms(syn);
+        for (const term of words)
+          addVariant(group, term, 'synonym', sense / Math.max(1, words.length - 0.5), syn);
+      }
   });
   return group.variants;
 }

@@ -70,6 +70,9 @@ export interface Postings {
   tfs: number[];
   /** How many of those skills use it in their metadata (name, triggers, description, hints). */
   meta: number;
+  /** Those skills and their pseudo-frequencies alone: what a match on the metadata only walks. */
+  metaDocs: number[];
+  metaTfs: number[];
 }
 
 /** One distinct trigger phrase and every skill that declares it (tested once per query). */
@@ -162,13 +165,14 @@ export class RoutingIndex {
     const distinct = new Map<string, TriggerRef>();
     // One map lookup per posting: at 3,000 skills with their bodies a rebuild posts a million.
     const post = (term: string, d: number, tf: number, meta: number) => {
-      const list = this.postings.get(term);
-      if (!list) this.postings.set(term, { docs: [d], tfs: [tf], meta });
-      else {
-        list.docs.push(d);
-        list.tfs.push(tf);
-        list.meta += meta;
-      }
+      let list = this.postings.get(term);
+      if (!list) this.postings.set(term, (list = { docs: [], tfs: [], meta: 0, metaDocs: [], metaTfs: [] }));
+      list.docs.push(d);
+      list.tfs.push(tf);
+      if (meta === 0) return;
+      list.meta++;
+      list.metaDocs.push(d);
+      list.metaTfs.push(tf);
     };
     for (const doc of this.docs) {
       const metaNorm = 1 / (1 - B + (B * doc.length) / this.avgLength);

@@ -112,10 +112,11 @@ export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatc
       // An embedding neighbour meets the skill's own words (name, triggers, description), not its
       // body: a body mentions too much for a loose match to say what the skill is for.
       const metaOnly = variant.via === 'similar';
-      for (let i = 0; i < list.docs.length; i++) {
-        const d = list.docs[i];
-        if (metaOnly && !docs[d].tf.has(variant.term)) continue;
-        const s = weight * termScore(idf, list.tfs[i]);
+      const postedDocs = metaOnly ? list.metaDocs : list.docs;
+      const postedTfs = metaOnly ? list.metaTfs : list.tfs;
+      for (let i = 0; i < postedDocs.length; i++) {
+        const d = postedDocs[i];
+        const s = weight * termScore(idf, postedTfs[i]);
         if (stamp[d] !== generation) {
           stamp[d] = generation;
           best[d] = s;

@@ -25,3 +25,13 @@ describe('Chinese bridging (issue 10 §3, round 3)', () => {
     expect(analyzeQuery('拆成几个任务').map((g) => g.text)).not.toContain('成');
   });
 });
+
+describe('traditional characters (zh-TW, zh-HK)', () => {
+  it('folds them to simplified, so a traditional request segments and bridges like a simplified one', () => {
+    const traditional = analyzeQuery('幫我查一下明天倫敦會不會下雨');
+    const simplified = analyzeQuery('帮我查一下明天伦敦会不会下雨');
+    expect(traditional.map((g) => g.text)).toEqual(simplified.map((g) => g.text));
+    expect(variantsOf('倫敦天氣', '天气')).toEqual(variantsOf('伦敦天气', '天气'));
+    expect(variantsOf('倫敦天氣', '天气').length).toBeGreaterThan(1);
+  });
+});

@@ -1,5 +1,5 @@
 import { domainLexicon, genericWords, similarWords, wordnet } from './lexdata';
-import { CJK_RUN_RE, isStopWord, lemmaOf, stem, wordTerms } from './text';
+import { CJK_RUN_RE, fold, isStopWord, lemmaOf, stem, wordTerms } from './text';
 import { segment, subWords, translate } from './zh';
 
 /**
@@ -119,7 +119,7 @@ const LATIN_RE =
 export function analyzeQuery(text: string): QueryGroup[] {
   const groups: QueryGroup[] = [];
   const byText = new Set<string>();
-  const folded = text.normalize('NFKC').toLowerCase();
+  const folded = fold(text);
   const latin: string[] = [];
   let last = 0;
   for (const match of folded.matchAll(CJK_RUN_RE)) {

@@ -158,6 +158,16 @@ export const domainLexicon = once((): Map<string, string[]> => {
   return map;
 });
 
+/** Traditional Chinese characters that are never simplified ones, with their simplified form (zh-t2s.tsv). */
+export const traditionalChars = once((): Map<string, string> => {
+  const map = new Map<string, string>();
+  for (const line of lines('zh-t2s.tsv')) {
+    const [traditional, simplified] = line.split('\t');
+    if (traditional && simplified) map.set(traditional, simplified);
+  }
+  return map;
+});
+
 /** Request words (data/generic.txt): generic verbs, fillers and time words a query weighs low. */
 export const genericWords = once((): Set<string> => {
   const set = new Set<string>();

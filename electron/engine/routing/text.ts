@@ -4,7 +4,7 @@
  * like jieba), and the negated spans of a description. Per-word results are memoized: index
  * builds see the same words thousands of times and keystrokes the same words again.
  */
-import { irregular, wordnet } from './lexdata';
+import { irregular, traditionalChars, wordnet } from './lexdata';
 import { segment, subWords } from './zh';
 
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -55,10 +55,20 @@ export function wordTerms(text: string): string[] {
   return out;
 }
 
-/** Lower-case, NFKC-normalized (full-width letters, compatibility forms folded). */
+/**
+ * Lower-case, NFKC-normalized (full-width letters, compatibility forms folded), traditional Chinese
+ * characters as their simplified forms (們 → 们): the segmenter's and CC-CEDICT's tables are keyed
+ * by simplified words, and a zh-TW user's request means what a zh-CN one does.
+ */
 export function fold(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
+  const folded = text.normalize('NFKC').toLowerCase();
+  if (!MAYBE_CJK_RE.test(folded)) return folded;
+  const map = traditionalChars();
+  return folded.replace(TRADITIONAL_CANDIDATE_RE, (c) => map.get(c) ?? c);
 }
+
+/** Han characters, the only ones the traditional → simplified map holds. */
+const TRADITIONAL_CANDIDATE_RE = /\p{Script=Han}/gu;
 
 /** True when the text contains CJK characters (then phrases match as substrings). */
 export const hasCjk = (text: string): boolean => CJK_RE.test(text);

@@ -1,4 +1,4 @@
-import type { QueryGroup, Variant, Via } from './analyze';
+import { VIA_WEIGHT, type QueryGroup, type Variant, type Via } from './analyze';
 import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
 
 /** BM25 saturation (the usual k1 = 1.2); length normalization is per field, in the index (lexicon.ts). */
@@ -45,6 +45,14 @@ export interface QueryMatch {
 
 /** How many of the best-scored skills recall looks at (a keystroke at 10k skills). */
 export const POOL_SIZE = 48;
+
+/**
+ * The user's own word, or a Chinese word's first English gloss (图片 → picture: what an English
+ * speaker would have typed): looked up however common, at the IDF it has. Other expansions of a
+ * common word say too little to be worth the walk.
+ */
+const ownWord = (variant: Variant): boolean =>
+  variant.via === 'exact' || (variant.via === 'translation' && variant.weight >= VIA_WEIGHT.translation);
 
 /** BM25's saturation of a length-normalized (BM25F pseudo-)frequency. */
 const termScore = (idf: number, tf: number) => (idf * tf * (K1 + 1)) / (tf + K1);
@@ -104,7 +112,7 @@ export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatc
     for (const variant of group.variants) {
       // A word only bodies use still matches; expansions common in the metadata are skipped.
       const list = index.postingsOf(variant.term);
-      if (!list || (variant.via !== 'exact' && list.meta > COMMON_FLOOR && list.meta / n > COMMON_EXPANSION))
+      if (!list || (!ownWord(variant) && list.meta > COMMON_FLOOR && list.meta / n > COMMON_EXPANSION))
         continue;
       const idf = index.idfOf(list);
       const weight = group.weight * variant.weight;
@@ -209,7 +217,7 @@ export function explainMatch(index: RoutingIndex, doc: SkillDoc, match: QueryMat
       if (!holdsVariant(doc, variant)) continue;
       const tf = index.normalizedTf(doc, variant.term);
       const df = index.metaDf(variant.term);
-      if (variant.via !== 'exact' && df > COMMON_FLOOR && df / n > COMMON_EXPANSION) continue;
+      if (!ownWord(variant) && df > COMMON_FLOOR && df / n > COMMON_EXPANSION) continue;
       const score = group.weight * variant.weight * termScore(index.idf(variant.term), tf);
       if (best && best.score >= score) continue;
       // A word only the body text holds is shown as a body match too.

@@ -49,6 +49,9 @@ export const VIA_WEIGHT: Record<Via, number> = {
   similar: 0.55,
 };
 
+/** The weight of a multi-character word's second gloss: its first two senses stand for the word itself. */
+export const SECOND_GLOSS_WEIGHT = VIA_WEIGHT.translation * (1 - GLOSS_DECAY);
+
 /** Cosine similarity at which an embedding neighbour starts to count, and where it counts fully. */
 const SIMILAR_FROM = 0.5;
 const SIMILAR_FULL = 0.85;

@@ -36,7 +36,7 @@ describe('a skill name written as one word (issue 10: product names)', () => {
   });
 });
 
-describe('a Chinese word’s first gloss is its own word (issue 10 §3)', () => {
+describe('a Chinese word’s first glosses are its own words (issue 10 §3)', () => {
   it('is looked up even when common in the catalog, like the English word it stands for', async () => {
     const dir = tempDir('skilldeck-gloss-');
     const files: Record<string, string> = {

@@ -1,4 +1,4 @@
-import { VIA_WEIGHT, type QueryGroup, type Variant, type Via } from './analyze';
+import { SECOND_GLOSS_WEIGHT, type QueryGroup, type Variant, type Via } from './analyze';
 import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
 
 /** BM25 saturation (the usual k1 = 1.2); length normalization is per field, in the index (lexicon.ts). */
@@ -47,12 +47,12 @@ export interface QueryMatch {
 export const POOL_SIZE = 48;
 
 /**
- * The user's own word, or a Chinese word's first English gloss (图片 → picture: what an English
- * speaker would have typed): looked up however common, at the IDF it has. Other expansions of a
- * common word say too little to be worth the walk.
+ * The user's own word, or a Chinese word's first two English glosses (图片 → picture: what an
+ * English speaker would have typed): looked up however common, at the IDF it has. Other
+ * expansions of a common word say too little to be worth the walk.
  */
 const ownWord = (variant: Variant): boolean =>
-  variant.via === 'exact' || (variant.via === 'translation' && variant.weight >= VIA_WEIGHT.translation);
+  variant.via === 'exact' || (variant.via === 'translation' && variant.weight >= SECOND_GLOSS_WEIGHT);
 
 /** BM25's saturation of a length-normalized (BM25F pseudo-)frequency. */
 const termScore = (idf: number, tf: number) => (idf * tf * (K1 + 1)) / (tf + K1);

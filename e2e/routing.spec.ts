@@ -64,7 +64,7 @@ test('typing a query shows the expected primary with its bars and the threshold 
   expect(problems).toEqual([]);
 });
 
-test('the score panel names what matched: trigger, translation, lexicon (issue 10)', async ({
+test('the score panel names what matched: trigger, translation, lexicon, similar word (issue 10)', async ({
   page,
   workspace,
 }, testInfo) => {
@@ -72,13 +72,16 @@ test('the score panel names what matched: trigger, translation, lexicon (issue 1
   const routing = new RoutingPage(page);
   await routing.open(workspace.url);
 
-  // 收据 is its declared trigger; 账单, a word the skill never says, reaches its "bills" by CC-CEDICT.
+  // 收据 is its declared trigger; 账单, a word the skill never says, reaches it through CC-CEDICT.
   await routing.type('帮我把这些收据和账单整理一下');
   const row = routing.candidate('invoice-organizer');
   await expect(row).toHaveAttribute('data-status', 'selected');
   const evidence = row.getByTestId('evidence-item');
   await expect(evidence.filter({ has: page.locator('text=trigger') }).first()).toBeVisible();
-  await expect(row.locator('[data-testid="evidence-item"][data-kind="translation"]')).toContainText('账单');
+  // CC-CEDICT glosses it "bill", and WordNet knows a bill as an invoice: a synonym of a translation.
+  await expect(
+    row.locator('[data-testid="evidence-item"]:is([data-kind="translation"], [data-kind="synonym"])'),
+  ).toContainText('账单');
   // The reason keeps its status line; the "matched …" tail is shown as chips, not twice.
   await expect(row.getByTestId('candidate-reason')).not.toContainText('matched');
   await attachShot(page, testInfo, 'score-panel-evidence-zh', routing.panel());
@@ -91,6 +94,16 @@ test('the score panel names what matched: trigger, translation, lexicon (issue 1
   ).toContainText('tidy');
   await attachShot(page, testInfo, 'score-panel-evidence', routing.panel());
   await attachDarkShot(page, testInfo, 'score-panel-evidence');
+
+  // A word neither the skill nor WordNet links: a static word embedding does (forget ≈ remember).
+  await routing.type('scribble this down before I forget: dentist friday 3pm');
+  await expect(routing.primary()).toHaveAttribute('data-skill-name', 'save-note');
+  const similar = routing
+    .candidate('save-note')
+    .locator('[data-testid="evidence-item"][data-kind="similar"]')
+    .first();
+  await expect(similar).toContainText('forget ≈');
+  await attachShot(page, testInfo, 'score-panel-evidence-similar', routing.panel());
   expect(problems).toEqual([]);
 });
 

@@ -77,6 +77,7 @@ export const EvidenceKind = z.enum([
   'related',
   'lexicon',
   'translation',
+  'similar',
   'embedding',
   'arbiter',
 ]);

@@ -1,13 +1,13 @@
-import { domainLexicon, genericWords, wordnet } from './lexdata';
-import { CJK_RUN_RE, isStopWord, lemmaOf, stem, wordTerms } from './text';
+import { domainLexicon, genericWords, similarWords, wordnet } from './lexdata';
+import { CJK_RUN_RE, fold, isStopWord, lemmaOf, stem, wordTerms } from './text';
 import { segment, subWords, translate } from './zh';
 
 /**
  * How a query word reached a skill's word (issue 10 §3, and the evidence the score panel names):
- * the word itself, a WordNet synonym or related word, the curated domain lexicon, or a
- * CC-CEDICT translation.
+ * the word itself, a WordNet synonym or related word, the curated domain lexicon, a CC-CEDICT
+ * translation, or a word similar by static word embedding.
  */
-export type Via = 'exact' | 'synonym' | 'related' | 'lexicon' | 'translation';
+export type Via = 'exact' | 'synonym' | 'related' | 'lexicon' | 'translation' | 'similar';
 
 /** One index term a query word may match, with how much a match is worth (exact = 1). */
 export interface Variant {
@@ -32,6 +32,9 @@ export interface QueryGroup {
 const GLOSS_DECAY = 0.15;
 const GLOSS_FLOOR = 0.4;
 
+/** How many of a Chinese word's first glosses bring their WordNet synonyms. */
+const SYNONYM_GLOSSES = 2;
+
 /** How much a request word weighs against a content word. */
 export const GENERIC_WEIGHT = 0.33;
 
@@ -42,7 +45,16 @@ export const VIA_WEIGHT: Record<Via, number> = {
   translation: 0.75,
   synonym: 0.6,
   related: 0.35,
+  // Below a WordNet synonym: GloVe neighbours are related words, sometimes opposites (colder ≈ warmer).
+  similar: 0.55,
 };
+
+/** The weight of a multi-character word's second gloss: its first two senses stand for the word itself. */
+export const SECOND_GLOSS_WEIGHT = VIA_WEIGHT.translation * (1 - GLOSS_DECAY);
+
+/** Cosine similarity at which an embedding neighbour starts to count, and where it counts fully. */
+const SIMILAR_FROM = 0.5;
+const SIMILAR_FULL = 0.85;
 
 /**
  * WordNet's derivation links join whole synsets, so a lemma's list mixes its own derived forms
@@ -110,7 +122,7 @@ const LATIN_RE =
 export function analyzeQuery(text: string): QueryGroup[] {
   const groups: QueryGroup[] = [];
   const byText = new Set<string>();
-  const folded = text.normalize('NFKC').toLowerCase();
+  const folded = fold(text);
   const latin: string[] = [];
   let last = 0;
   for (const match of folded.matchAll(CJK_RUN_RE)) {
@@ -177,13 +189,23 @@ function cjkVariants(word: string): Variant[] {
   translate(word).forEach((english, i) => {
     const sense = scale * Math.max(GLOSS_FLOOR, 1 - GLOSS_DECAY * i);
     for (const term of expansionTerms(english)) addVariant(group, term, 'translation', sense, english);
-    // Only morphology and the domain lexicon beyond a translation: synonyms of synonyms drift.
+    // Morphology and the domain lexicon beyond a translation; synonyms only of the first senses,
+    // since synonyms of a late sense drift.
     for (const der of wordnet(english)?.der ?? []) {
       if (!sameStem(english, der)) continue;
       for (const term of expansionTerms(der)) addVariant(group, term, 'translation', 0.8 * sense, der);
     }
     for (const other of domainLexicon().get(english) ?? [])
       for (const term of expansionTerms(other)) addVariant(group, term, 'translation', 0.8 * sense, other);
+    // A gloss is one English word of several that say the same (图片 "picture", a skill says
+    // "image"): the first two senses of a word of two or more characters bring their WordNet
+    // synonyms, at a synonym's weight.
+    if (i < SYNONYM_GLOSSES && scale === 1)
+      for (const syn of wordnet(english)?.syn ?? []) {
+        const words = expansionTerms(syn);
+        for (const term of words)
+          addVariant(group, term, 'synonym', sense / Math.max(1, words.length - 0.5), syn);
+      }
   });
   return group.variants;
 }
@@ -193,6 +215,13 @@ function latinVariants(word: string, lemma: string, term: string, next: string):
   addVariant(group, term, 'exact', 1, word);
   if (/\d/.test(word)) return group.variants;
   expandLemma(group, lemma);
+  // Static word embeddings (data/similar.tsv) bridge what WordNet does not link: bakery ≈ shop.
+  const similar = similarWords(word);
+  for (const { word: other, cosine } of similar.length > 0 ? similar : similarWords(lemma)) {
+    const scale = Math.min(1, (cosine - SIMILAR_FROM) / (SIMILAR_FULL - SIMILAR_FROM));
+    if (scale <= 0) continue;
+    for (const term of expansionTerms(other)) addVariant(group, term, 'similar', scale, other);
+  }
   if (next) {
     // A collocation the data knows ("credit card", "pull request") speaks for its first word.
     expandLemma(group, `${lemma} ${lemmaOf(next)}`);

@@ -44,6 +44,7 @@ const KIND_TEXT: Record<EvidenceKind, string> = {
   related: 'related word',
   lexicon: 'domain lexicon',
   translation: 'translation',
+  similar: 'similar word',
   embedding: 'embedding',
   arbiter: 'model arbiter',
 };
@@ -58,7 +59,8 @@ export function describeEvidence(evidence: readonly MatchEvidence[]): string {
     const where = e.field ? ` (${e.field.replace('_', ' ')})` : '';
     if (e.kind === 'declared_trigger' || e.kind === 'implicit_trigger' || e.kind === 'word')
       return `${KIND_TEXT[e.kind]} “${e.query}”${where}`;
-    return `${KIND_TEXT[e.kind]} ${e.query} → ${e.matched}${where}`;
+    const arrow = e.kind === 'similar' ? '≈' : '→';
+    return `${KIND_TEXT[e.kind]} ${e.query} ${arrow} ${e.matched}${where}`;
   });
   return `matched ${parts.join('; ')}`;
 }

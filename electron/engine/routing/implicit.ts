@@ -59,6 +59,8 @@ export function implicitTriggers(metadata: SkillMetadata, hints: readonly string
       .split(/[-_\s.:]+/)
       .filter((part) => part && !GENERIC_NAME_PARTS.has(part.toLowerCase()) && !/^\d+$/.test(part));
     if (parts.length > 0 && parts.length <= 4) push(parts.join(' '), 'name');
+    // "DigitalOcean" names digital-ocean as fully as "digital ocean" does.
+    if (parts.length === 2) push(parts.join(''), 'name');
   }
   const fromText = (text: string | undefined, origin: ImplicitOrigin) => {
     if (!text) return;

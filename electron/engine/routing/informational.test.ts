@@ -6,8 +6,8 @@ import { isInformational } from './score';
 import { splitInstruction } from './text';
 import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
 
-const md = (name: string, description: string) =>
-  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nDo the thing.\n`;
+const md = (name: string, description: string, frontmatter = '') =>
+  `---\nname: ${name}\ndescription: ${description}\n${frontmatter}---\n# ${name}\n\nDo the thing.\n`;
 const informational = (query: string) => isInformational(splitInstruction(query).instruction, query);
 
 let index: RoutingIndex;
@@ -20,6 +20,11 @@ beforeAll(async () => {
     ),
     'youtube-stats/SKILL.md': md('youtube-stats', 'Subscriber counts and video stats for YouTube channels.'),
     'stocks/SKILL.md': md('stocks', 'Real-time stock quotes. 股票实时行情。'),
+    'json-tidy/SKILL.md': md(
+      'json-tidy',
+      'Pretty-prints and validates JSON documents.',
+      'triggers:\n  - json\n  - format json\n',
+    ),
   });
   index = indexOf(await catalogOf(dir));
 });
@@ -59,5 +64,20 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
     expect(primary('how many subscribers does my YouTube channel have right now?')).toBe('youtube-stats');
     expect(primary('天气预报是怎么做出来的')).toBeNull();
     expect(primary('明天伦敦会下雨吗')).toBe('weather');
+  });
+});
+
+describe('a lone keyword trigger in a question is a topic, not a request (routing spec §6.1)', () => {
+  const candidate = (query: string) =>
+    route(index, query, defaultConfig(), readyContext()).candidates.find((c) => c.name === 'json-tidy')!;
+
+  it('does not fire a one-word trigger for a knowledge question, but does for a request', () => {
+    expect(primary('What does JSON stand for?')).toBeNull();
+    expect(candidate('What does JSON stand for?').factors.trigger_match.value).toBeLessThan(0.9);
+    expect(candidate('tidy this json please').factors.trigger_match.value).toBe(0.9);
+  });
+
+  it('keeps a phrase trigger at full weight even in a question', () => {
+    expect(candidate('how do I format json with this skill?').factors.trigger_match.value).toBe(0.9);
   });
 });

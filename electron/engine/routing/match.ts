@@ -1,4 +1,4 @@
-import type { QueryGroup, Via } from './analyze';
+import { SECOND_GLOSS_WEIGHT, type QueryGroup, type Variant, type Via } from './analyze';
 import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
 
 /** BM25 saturation (the usual k1 = 1.2); length normalization is per field, in the index (lexicon.ts). */
@@ -45,6 +45,14 @@ export interface QueryMatch {
 
 /** How many of the best-scored skills recall looks at (a keystroke at 10k skills). */
 export const POOL_SIZE = 48;
+
+/**
+ * The user's own word, or a Chinese word's first two English glosses (图片 → picture: what an
+ * English speaker would have typed): looked up however common, at the IDF it has. Other
+ * expansions of a common word say too little to be worth the walk.
+ */
+const ownWord = (variant: Variant): boolean =>
+  variant.via === 'exact' || (variant.via === 'translation' && variant.weight >= SECOND_GLOSS_WEIGHT);
 
 /** BM25's saturation of a length-normalized (BM25F pseudo-)frequency. */
 const termScore = (idf: number, tf: number) => (idf * tf * (K1 + 1)) / (tf + K1);
@@ -104,14 +112,19 @@ export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatc
     for (const variant of group.variants) {
       // A word only bodies use still matches; expansions common in the metadata are skipped.
       const list = index.postingsOf(variant.term);
-      if (!list || (variant.via !== 'exact' && list.meta > COMMON_FLOOR && list.meta / n > COMMON_EXPANSION))
+      if (!list || (!ownWord(variant) && list.meta > COMMON_FLOOR && list.meta / n > COMMON_EXPANSION))
         continue;
       const idf = index.idfOf(list);
       const weight = group.weight * variant.weight;
       groupReach = Math.max(groupReach, (weight * (idf * REFERENCE_TF * (K1 + 1))) / (REFERENCE_TF + K1));
-      for (let i = 0; i < list.docs.length; i++) {
-        const d = list.docs[i];
-        const s = weight * termScore(idf, list.tfs[i]);
+      // An embedding neighbour meets the skill's own words (name, triggers, description), not its
+      // body: a body mentions too much for a loose match to say what the skill is for.
+      const metaOnly = variant.via === 'similar';
+      const postedDocs = metaOnly ? list.metaDocs : list.docs;
+      const postedTfs = metaOnly ? list.metaTfs : list.tfs;
+      for (let i = 0; i < postedDocs.length; i++) {
+        const d = postedDocs[i];
+        const s = weight * termScore(idf, postedTfs[i]);
         if (stamp[d] !== generation) {
           stamp[d] = generation;
           best[d] = s;
@@ -133,7 +146,8 @@ export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatc
   const unit = Math.log(1 + (n - 0.5) / 1.5) * (K1 + 1);
   const queryTerms = new Set<string>();
   for (const group of groups)
-    for (const v of group.variants) if (v.via !== 'synonym' && v.via !== 'related') queryTerms.add(v.term);
+    for (const v of group.variants)
+      if (v.via !== 'synonym' && v.via !== 'related' && v.via !== 'similar') queryTerms.add(v.term);
   // The bonus goes to the best few and to skills named by a rare query word: a name word that
   // hundreds of skills share is no identity, and visiting them all would cost a keystroke.
   const scoreOf = (d: number) => total[d];
@@ -189,6 +203,10 @@ export interface GroupEvidence {
   score: number;
 }
 
+/** True when a skill holds a variant where matchQuery counts it (embedding neighbours: metadata only). */
+export const holdsVariant = (doc: SkillDoc, variant: Variant): boolean =>
+  doc.tf.has(variant.term) || (variant.via !== 'similar' && doc.textTf.has(variant.term));
+
 /** The best-matching variant of each query group in one skill (none for groups it misses). */
 export function explainMatch(index: RoutingIndex, doc: SkillDoc, match: QueryMatch): GroupEvidence[] {
   const out: GroupEvidence[] = [];
@@ -196,10 +214,10 @@ export function explainMatch(index: RoutingIndex, doc: SkillDoc, match: QueryMat
   for (const group of match.groups) {
     let best: GroupEvidence | null = null;
     for (const variant of group.variants) {
-      if (!doc.tf.has(variant.term) && !doc.textTf.has(variant.term)) continue;
+      if (!holdsVariant(doc, variant)) continue;
       const tf = index.normalizedTf(doc, variant.term);
       const df = index.metaDf(variant.term);
-      if (variant.via !== 'exact' && df > COMMON_FLOOR && df / n > COMMON_EXPANSION) continue;
+      if (!ownWord(variant) && df > COMMON_FLOOR && df / n > COMMON_EXPANSION) continue;
       const score = group.weight * variant.weight * termScore(index.idf(variant.term), tf);
       if (best && best.score >= score) continue;
       // A word only the body text holds is shown as a body match too.

@@ -3,7 +3,7 @@ import { FACTOR_NAMES } from '../../../shared/contract';
 import { calibrate, type Calibration, type IntentFeatures } from './calibration';
 import { evidenceFor } from './evidence';
 import type { RoutingIndex, SkillDoc } from './lexicon';
-import type { QueryMatch } from './match';
+import { holdsVariant, type QueryMatch } from './match';
 import type { Recalled } from './recall';
 import { phraseHits, phraseOverlap, type PreparedQuery } from './text';
 
@@ -120,7 +120,7 @@ export function intentMatch(
   match.groups.forEach((group, g) => {
     const exact = group.variants[0]?.term;
     if (exact !== undefined && doc.excluded.has(exact)) excluded += match.reach[g];
-    else if (match.reach[g] > 0 && group.variants.some((v) => doc.tf.has(v.term) || doc.textTf.has(v.term))) {
+    else if (match.reach[g] > 0 && group.variants.some((v) => holdsVariant(doc, v))) {
       covered.add(group.text);
       coveredMass += match.reach[g];
     }
@@ -132,7 +132,10 @@ export function intentMatch(
   // request the skill explains is evidence enough, whatever the catalog's size (in a dozen-skill
   // catalog little IDF backs any match; "weather and news and calendar" splits coverage three
   // ways). Third-party skills rarely declare triggers, so the calibration cannot learn this.
-  if (recalled.source === 'rule') value = Math.max(value, Math.sqrt(coverage));
+  // Routing spec §6.1: rule recall reads the intent classification too. A lone keyword trigger in
+  // a question ("What does JSON stand for?") is a topic, not the author's handle being used.
+  const ruleHit = recalled.source === 'rule' && !(query.informational && !phraseHit);
+  if (ruleHit) value = Math.max(value, Math.sqrt(coverage));
   // DESIGN §3: a description that excludes the query's intent ("not for downloading") lowers it.
   if (excluded > 0) value *= Math.max(0, 1 - (2 * excluded) / match.mass);
   if (query.informational && !phraseHit && recalled.source !== 'forced') value *= QUESTION_FACTOR;
@@ -161,9 +164,9 @@ export const IMPLICIT_TRIGGER_MATCH = 0.75;
  * trigger_match (DESIGN §3): forced 1.0, a declared trigger 0.9, an implicit trigger (name,
  * "Use when …" item) 0.75, else semantic 0.6 raised by a partial declared-trigger overlap.
  */
-export function triggerMatch(recalled: Recalled, query: PreparedQuery): number {
+export function triggerMatch(recalled: Recalled, query: PreparedQuery, informational = false): number {
   if (recalled.source === 'forced') return 1;
-  if (recalled.source === 'rule') return 0.9;
+  if (recalled.source === 'rule' && !(informational && !isPhraseHit(recalled))) return 0.9;
   if (recalled.implicitHits.length > 0) return IMPLICIT_TRIGGER_MATCH;
   let overlap = 0;
   for (const phrase of recalled.doc.triggers) overlap = Math.max(overlap, phraseOverlap(phrase, query));
@@ -213,7 +216,7 @@ export function scoreCandidate(
     .map((p) => p.text);
   const values: Record<FactorName, number> = {
     intent_match: intent.value,
-    trigger_match: triggerMatch(recalled, query.prepared),
+    trigger_match: triggerMatch(recalled, query.prepared, query.informational),
     success_rate: successRate,
     context_readiness: ready.value,
     cost: COST_VALUE[doc.metadata.costHint],

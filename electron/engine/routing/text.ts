@@ -4,7 +4,7 @@
  * like jieba), and the negated spans of a description. Per-word results are memoized: index
  * builds see the same words thousands of times and keystrokes the same words again.
  */
-import { irregular, wordnet } from './lexdata';
+import { irregular, traditionalChars, wordnet } from './lexdata';
 import { segment, subWords } from './zh';
 
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -33,7 +33,9 @@ const CJK_STOP_WORDS = new Set(
     // Single-character function words: particles, pronouns, measure words, light verbs.
     '的 了 吗 呢 吧 啊 把 被 给 让 我 你 他 她 它 们 这 那 会 能 要 想 在 是 有 和 与 或 也 都 就 还 又 很 ' +
     '太 更 最 一 个 些 下 上 先 别 帮 请 将 对 从 到 为 以 及 其 之 者 所 而 但 并 如 若 等 张 份 段 篇 条 次 ' +
-    '用 查 看 找 做 弄 搞 干 里 中 内'
+    '用 查 看 找 做 弄 搞 干 里 中 内 ' +
+    // Resultative complements and aspect particles (整理成, 拆成, 看着): grammar, not meaning.
+    '成 得 着'
   ).split(' '),
 );
 
@@ -53,10 +55,20 @@ export function wordTerms(text: string): string[] {
   return out;
 }
 
-/** Lower-case, NFKC-normalized (full-width letters, compatibility forms folded). */
+/**
+ * Lower-case, NFKC-normalized (full-width letters, compatibility forms folded), traditional Chinese
+ * characters as their simplified forms (們 → 们): the segmenter's and CC-CEDICT's tables are keyed
+ * by simplified words, and a zh-TW user's request means what a zh-CN one does.
+ */
 export function fold(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
+  const folded = text.normalize('NFKC').toLowerCase();
+  if (!MAYBE_CJK_RE.test(folded)) return folded;
+  const map = traditionalChars();
+  return folded.replace(TRADITIONAL_CANDIDATE_RE, (c) => map.get(c) ?? c);
 }
+
+/** Han characters, the only ones the traditional → simplified map holds. */
+const TRADITIONAL_CANDIDATE_RE = /\p{Script=Han}/gu;
 
 /** True when the text contains CJK characters (then phrases match as substrings). */
 export const hasCjk = (text: string): boolean => CJK_RE.test(text);

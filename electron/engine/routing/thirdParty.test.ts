@@ -99,6 +99,20 @@ describe('the third-party dev set (issue 10 §1)', () => {
   });
 });
 
+describe('routing quality on the dev half (issue 10, what routing is tuned on)', () => {
+  // Round 3 measured 0.863 / 1 of 154 / 0.872 (zh) / 9 of 28 (paraphrases) on the whole skill set
+  // and 0.877 / 0.6 % on the sampled catalogs: a change that loses ground here shows at once.
+  it('keeps the measured floors: P@1 ≥ 0.85, false triggers ≤ 0.01, Chinese ≥ 0.84, paraphrases ≥ 0.3', () => {
+    const all = slice(table.dev.skilldeck, 'all');
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.85);
+    expect(all.false_trigger!).toBeLessThanOrEqual(0.01);
+    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.84);
+    expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.3);
+    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.86);
+    expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.01);
+  });
+});
+
 describe('routing quality on the held-out half (issue 10)', () => {
   it('beats the constant-intent, trigger-only and plain BM25 routers on precision@1', () => {
     const ours = slice(table.test.skilldeck, 'all');
@@ -113,22 +127,24 @@ describe('routing quality on the held-out half (issue 10)', () => {
     expect(ours).toBeGreaterThanOrEqual(slice(table.test['plain BM25 (name + description)'], 'all').p_at_1!);
   });
 
-  // Round 2 measured 0.784 / 2 of 31 / 0.675 on the whole skill set and 0.850 / 0.4 % / 0.839 on
-  // the sampled catalogs; the floors sit a little under, so noise does not fail them but a real
-  // regression does. 3 of 31 negatives is 0.097.
-  it('keeps the measured floors: P@1 ≥ 0.76, false triggers ≤ 0.10, Chinese P@1 ≥ 0.65', () => {
+  // Round 3 measured 0.784 (best-ranked 0.840) / 2 of 31 / 0.675 (best-ranked 0.850) on the whole
+  // skill set and 0.848 / 0.8 % / 0.833 on the sampled catalogs; the floors sit a little under, so
+  // noise does not fail them but a real regression does. 3 of 31 negatives is 0.097.
+  it('keeps the measured floors: P@1 ≥ 0.77, best-ranked ≥ 0.83, false triggers ≤ 0.10, Chinese P@1 ≥ 0.66', () => {
     const all = slice(table.test.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.76);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.77);
+    expect(all.best_right!).toBeGreaterThanOrEqual(0.83);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.1);
-    expect(slice(table.test.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.65);
+    expect(slice(table.test.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.66);
+    expect(slice(table.test.skilldeck, 'zh').best_right!).toBeGreaterThanOrEqual(0.84);
     expect(slice(table.test.skilldeck, 'forced').p_at_1!).toBe(1);
   });
 
-  it('keeps the floors on 126-skill catalogs (the size issue 10 measured): P@1 ≥ 0.82, false triggers ≤ 0.02', () => {
+  it('keeps the floors on 126-skill catalogs (the size issue 10 measured): P@1 ≥ 0.83, false triggers ≤ 0.02', () => {
     const all = slice(table.test[SMALL], 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.82);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.83);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.02);
-    expect(slice(table.test[SMALL], 'zh').p_at_1!).toBeGreaterThanOrEqual(0.8);
+    expect(slice(table.test[SMALL], 'zh').p_at_1!).toBeGreaterThanOrEqual(0.82);
   });
 
   it.fails('meets the issue 10 target: P@1 ≥ 0.95 and false triggers ≤ 0.05 without a model', () => {

@@ -113,6 +113,11 @@ export const EVIDENCE_META: Record<EvidenceKind, { label: string; tone: Tone; he
     tone: 'orange',
     help: 'A CC-CEDICT translation between Chinese and English',
   },
+  similar: {
+    label: 'similar word',
+    tone: 'violet',
+    help: 'A word with a close static word embedding (GloVe), weighed below WordNet',
+  },
   embedding: { label: 'embedding', tone: 'accent', help: 'Similar by a model embedding' },
   arbiter: { label: 'arbiter', tone: 'amber', help: 'Chosen by the model arbiter' },
 };
@@ -130,7 +135,8 @@ const FIELD_TEXT: Record<string, string> = {
 /** One evidence chip's text: “the user's word”, or word → what it matched, and where. */
 export function evidenceText(e: MatchEvidence): string {
   const where = e.field ? ` · ${FIELD_TEXT[e.field] ?? e.field}` : '';
-  const what = e.query === e.matched ? `“${e.query}”` : `${e.query} → ${e.matched}`;
+  const arrow = e.kind === 'similar' ? '≈' : '→';
+  const what = e.query === e.matched ? `“${e.query}”` : `${e.query} ${arrow} ${e.matched}`;
   return `${what}${where}`;
 }
 

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeQuery } from './analyze';
+import { translate } from './zh';
+
+const variantsOf = (query: string, word: string) =>
+  analyzeQuery(query).find((g) => g.text === word)?.variants ?? [];
+
+describe('Chinese bridging (issue 10 §3, round 3)', () => {
+  it('reads CC-CEDICT glosses with accents folded (résumé is resume, not "r sum")', () => {
+    expect(translate('简历')).toContain('resume');
+    expect(translate('咖啡馆')).toContain('cafe');
+  });
+
+  it('brings the WordNet synonyms of a word’s first two glosses, weighed as synonyms', () => {
+    // 图片 "picture; photograph": a skill that says "image" is meant.
+    const image = variantsOf('生成一张图片', '图片').find((v) => v.term === 'imag');
+    expect(image).toMatchObject({ via: 'synonym', shown: 'image' });
+    expect(image!.weight).toBeLessThanOrEqual(0.6);
+    // A lone character's glosses scatter over its senses: no synonyms of them.
+    expect(variantsOf('图', '图').some((v) => v.via === 'synonym')).toBe(false);
+  });
+
+  it('drops resultative complements and aspect particles (整理成, 拆成)', () => {
+    expect(analyzeQuery('把笔记整理成表格').map((g) => g.text)).not.toContain('成');
+    expect(analyzeQuery('拆成几个任务').map((g) => g.text)).not.toContain('成');
+  });
+});
+
+describe('traditional characters (zh-TW, zh-HK)', () => {
+  it('folds them to simplified, so a traditional request segments and bridges like a simplified one', () => {
+    const traditional = analyzeQuery('幫我查一下明天倫敦會不會下雨');
+    const simplified = analyzeQuery('帮我查一下明天伦敦会不会下雨');
+    expect(traditional.map((g) => g.text)).toEqual(simplified.map((g) => g.text));
+    expect(variantsOf('倫敦天氣', '天气')).toEqual(variantsOf('伦敦天气', '天气'));
+    expect(variantsOf('倫敦天氣', '天气').length).toBeGreaterThan(1);
+  });
+});

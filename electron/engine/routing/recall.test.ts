@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
-import { MAX_RULE_CANDIDATES, recall, type Eligibility } from './recall';
+import { implicitHits, MAX_RULE_CANDIDATES, recall, type Eligibility } from './recall';
 import { catalogOf, indexOf } from './testHelpers';
 
 // Phase 1 on its own (routing spec §6.1), on skills the real loader read: what is forced,
@@ -22,6 +22,10 @@ triggers: [weather]
 name: menu-only
 description: Lists the menu of the canteen.
 user-invocable: false
+`),
+    'data-files/SKILL.md': md(`
+name: data-files
+description: Keeps data files. Use when reconciling ledgers, budgets, or a quarterly report.
 `),
     'quiet-notes/SKILL.md': md(`
 name: quiet-notes
@@ -85,6 +89,16 @@ describe('rule recall', () => {
   });
 });
 
+describe('lexical recall', () => {
+  it('takes at most MAX_RULE_CANDIDATES skills by their implicit triggers, then the top k', () => {
+    // Every reporter's name says "reporter".
+    const implicit = recall(index, 'reporter', 0, open).candidates;
+    expect(implicit).toHaveLength(MAX_RULE_CANDIDATES);
+    expect(implicit.every((c) => c.source === 'semantic' && c.implicitHits.length === 1)).toBe(true);
+    expect(recall(index, 'reporter', 1, open).candidates).toHaveLength(MAX_RULE_CANDIDATES + 1);
+  });
+});
+
 describe('semantic recall', () => {
   it('merges only skills the lexical sources did not take and that may be auto-selected', () => {
     const docs = ['weather-now', 'quiet-notes', 'menu-only', 'menu-only'].map((n) => index.byName.get(n)!);
@@ -116,6 +130,10 @@ describe('the payload after "instruction:"', () => {
   it('reads at most eight of them', () => {
     const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima';
     expect(groups(`weather: ${words}`).length).toBe(1 + 8);
+    // …and only from its first 400 characters.
+    const texts = (query: string) => groups(query).map(([text]) => text);
+    expect(texts('weather: alpha bravo')).toContain('bravo');
+    expect(texts(`weather: ${'alpha '.repeat(70)}bravo`)).not.toContain('bravo');
   });
 });
 
@@ -127,5 +145,27 @@ describe('what a forced skill carries', () => {
     expect(forced.implicitHits.map((p) => p.origin)).toContain('name');
     const bare = recall(index, '$weather-now', 5, open).candidates[0];
     expect(bare).toMatchObject({ matchedTriggers: [], implicitHits: [] });
+  });
+});
+
+describe('implicit triggers', () => {
+  const hits = (name: string, ...phrases: string[]) => {
+    const doc = index.byName.get(name)!;
+    const terms = new Set(doc.implicit.filter((p) => phrases.includes(p.text)).flatMap((p) => p.terms));
+    return implicitHits(index, doc, terms).map((p) => p.text);
+  };
+
+  it('count a name whatever its words, and a "Use when" item of two rare words or more', () => {
+    expect(index.byName.get('data-files')!.implicit.map((p) => p.text)).toEqual(
+      expect.arrayContaining(['reconciling ledgers', 'budgets', 'quarterly report']),
+    );
+    expect(hits('data-files', 'data files')).toEqual(['data files']);
+    expect(hits('data-files', 'reconciling ledgers')).toEqual(['reconciling ledgers']);
+  });
+
+  it('not a lone word of the list, nor an item of words every skill uses', () => {
+    expect(hits('data-files', 'budgets')).toEqual([]);
+    // Every reporter's description says "quarterly report" too.
+    expect(hits('data-files', 'quarterly report')).toEqual([]);
   });
 });

@@ -182,13 +182,21 @@ describe('intent_match', () => {
   });
 
   it('drops by twice the share of the query the description excludes', () => {
-    const tag = scoring('tag photos', 'image-tags');
-    const edit = scoring('edit photos', 'image-tags');
+    const tag = scoring('tag photos and objects', 'image-tags');
+    const edit = scoring('tag photos and objects, edit', 'image-tags');
     const tagged = intentMatch(tag.found, tag.q);
     const edited = intentMatch(edit.found, edit.q);
     expect(edited.covered.has('edit')).toBe(false);
-    expect(edited.coverage).toBeLessThan(tagged.coverage);
+    // "edit" is a quarter of the routable mass: coverage loses half, the value some of itself.
+    const { match } = edit.q;
+    expect(match.reach[match.groups.findIndex((g) => g.text === 'edit')] / match.mass).toBeCloseTo(0.25, 10);
+    const share = Math.min(1, match.score(edit.found.doc.index) / match.mass);
+    expect(edited.coverage).toBeCloseTo(share - 0.5, 10);
+    expect(edited.value).toBeGreaterThan(0);
     expect(edited.value).toBeLessThan(tagged.value);
+    expect(
+      intentMatch(scoring('edit photos', 'image-tags').found, scoring('edit photos', 'image-tags').q).value,
+    ).toBe(0);
   });
 
   it('is 0.6 of itself for an informational question, unless forced or a trigger phrase hit', () => {

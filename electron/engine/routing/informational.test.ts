@@ -59,6 +59,29 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       expect(informational(query), query).toBe(false);
   });
 
+  it('reads the question forms at the start of the message only, with whatever words between', () => {
+    for (const query of [
+      'Recommend a laptop for students',
+      'Which year did we move to Berlin?',
+      'Is coffee really healthy?',
+      'Can dogs eat chocolate?',
+      '如何备份数据库',
+      'What is a TCP/IP/UDP stack?',
+    ])
+      expect(informational(query), query).toBe(true);
+    for (const query of [
+      'summarize why the build broke',
+      'summarize who was at the summit',
+      '把推荐结果导出成表格',
+      '整理一下如何部署的文档',
+      'How do I clean up /var/log/ safely?',
+      'How long is the realtime delay on the bus tracker?',
+      // A quoted question is material to work on.
+      '"Who was Ada Lovelace" as a slide title, in bold',
+    ])
+      expect(informational(query), query).toBe(false);
+  });
+
   it('routes the lookup and not the knowledge question', () => {
     expect(primary('How did YouTube get its name?')).toBeNull();
     expect(primary('how many subscribers does my YouTube channel have right now?')).toBe('youtube-stats');

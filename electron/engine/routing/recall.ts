@@ -66,6 +66,7 @@ const PAYLOAD_GROUPS = 8;
  * "…:" is mostly material to work on, but sometimes it says what the task is about.
  */
 function withPayload(groups: QueryGroup[], payload: string): QueryGroup[] {
+  // Stryker disable next-line ConditionalExpression,MethodExpression: an empty payload (splitInstruction's payload is never blank) adds no groups either
   if (!payload.trim()) return groups;
   const seen = new Set(groups.map((g) => g.text));
   const extra = analyzeQuery(payload.slice(0, 400))
@@ -203,6 +204,7 @@ export function recall(
     candidates.push({ doc, source: 'semantic', matchedTriggers: [], implicitHits: found });
   }
   for (const doc of semantic?.(instruction, topK, accept) ?? []) {
+    // Stryker disable next-line ConditionalExpression: accept() refuses a seen skill too; dropping either check alone changes nothing
     if (seen.has(doc.index) || !accept(doc)) continue;
     seen.add(doc.index);
     candidates.push({ doc, source: 'semantic', matchedTriggers: [], implicitHits: [] });

@@ -137,6 +137,7 @@ export function intentMatch(
   const ruleHit = recalled.source === 'rule' && !(query.informational && !phraseHit);
   if (ruleHit) value = Math.max(value, Math.sqrt(coverage));
   // DESIGN §3: a description that excludes the query's intent ("not for downloading") lowers it.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: with nothing excluded the factor is 1
   if (excluded > 0) value *= Math.max(0, 1 - (2 * excluded) / match.mass);
   if (query.informational && !phraseHit && recalled.source !== 'forced') value *= QUESTION_FACTOR;
   return { value, covered, coveredMass, coverage };

@@ -185,9 +185,17 @@ describe('readProperties', () => {
   it('refuses empty required fields and allowed-tools that are not strings', async () => {
     const refusal = (frontmatter: string) =>
       readProperties(skill('x', rawSkillMd(frontmatter))).catch((e: Error) => e.message);
-    expect(await refusal("name: ''\ndescription: d")).toBe("Field 'name' must be a non-empty string");
+    for (const name of ["''", "'  '"])
+      expect(await refusal(`name: ${name}\ndescription: d`), name).toBe(
+        "Field 'name' must be a non-empty string",
+      );
     expect(await refusal("name: x\ndescription: ' '")).toBe("Field 'description' must be a non-empty string");
-    for (const tools of ['allowed-tools:\n  - a: b', 'allowed-tools:\n  a: b'])
+    // A list is all strings or refused, even when its first item is one.
+    for (const tools of [
+      'allowed-tools:\n  - a: b',
+      'allowed-tools:\n  - Read\n  - a: b',
+      'allowed-tools:\n  a: b',
+    ])
       expect(await refusal(`name: x\ndescription: d\n${tools}`), tools).toBe(
         "Field 'allowed-tools' must be either a string or a list of strings",
       );

@@ -1,0 +1,171 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../testing/fixtures';
+import type { RoutingIndex } from './lexicon';
+import { implicitHits, MAX_RULE_CANDIDATES, recall, type Eligibility } from './recall';
+import { catalogOf, indexOf } from './testHelpers';
+
+// Phase 1 on its own (routing spec §6.1), on skills the real loader read: what is forced,
+// reported, recalled by rule or lexically, and what the task text keeps.
+const md = (fields: string) => `---\n${fields.trim()}\n---\n# Skill\n\nDo the thing.\n`;
+const REPORTERS = MAX_RULE_CANDIDATES + 2;
+
+let index: RoutingIndex;
+beforeAll(async () => {
+  const dir = tempDir('skilldeck-recall-');
+  const tree: Record<string, string> = {
+    'weather-now/SKILL.md': md(`
+name: weather-now
+description: Reports the current weather forecast for a city.
+triggers: [weather]
+`),
+    'menu-only/SKILL.md': md(`
+name: menu-only
+description: Lists the menu of the canteen.
+user-invocable: false
+`),
+    'data-files/SKILL.md': md(`
+name: data-files
+description: Keeps data files. Use when reconciling ledgers, budgets, or a quarterly report.
+`),
+    'quiet-notes/SKILL.md': md(`
+name: quiet-notes
+description: Keeps quiet notes about meetings.
+disable-model-invocation: true
+`),
+  };
+  // More skills share the trigger "quarterly report" than rule recall may take.
+  for (let i = 0; i < REPORTERS; i++)
+    tree[`reporter-${i}/SKILL.md`] = md(`
+name: reporter-${i}
+description: Writes the quarterly report of department ${i}.
+triggers: [quarterly report]
+`);
+  writeTree(dir, tree);
+  index = indexOf(await catalogOf(dir));
+});
+
+const open: Eligibility = { disabled: new Set(), neverAutoSelect: new Set() };
+const sources = (query: string, topK = 5, eligibility = open) =>
+  recall(index, query, topK, eligibility).candidates.map((c) => `${c.source}:${c.doc.name}`);
+
+describe('forced names', () => {
+  it('takes each skill once and reports each unknown name once', () => {
+    const r = recall(index, '$weather-now and $weather-now, $nope $nope', 5, open);
+    expect(r.candidates.filter((c) => c.source === 'forced').map((c) => c.doc.name)).toEqual(['weather-now']);
+    expect(r.unknownForced).toEqual(['nope']);
+  });
+
+  it('reads a name without the punctuation that ends a sentence', () => {
+    expect(sources('please use $weather-now.')).toContain('forced:weather-now');
+    expect(sources('$weather-now: Paris')).toContain('forced:weather-now');
+    expect(recall(index, '$weather-now: Paris', 5, open).unknownForced).toEqual([]);
+  });
+
+  it('reports a skill the user may not invoke, or a disabled one, as unknown', () => {
+    expect(recall(index, '$menu-only today', 5, open).unknownForced).toEqual(['menu-only']);
+    const disabled = { ...open, disabled: new Set(['weather-now']) };
+    expect(recall(index, '$weather-now', 5, disabled).unknownForced).toEqual(['weather-now']);
+  });
+
+  it('leaves the task text without the markers, spaces collapsed', () => {
+    const r = recall(index, '  $weather-now   for   Paris  use the weather-now skill ', 5, open);
+    expect(r.task).toBe('for Paris');
+    expect(recall(index, '$nope for Paris', 5, open).task).toBe('$nope for Paris');
+  });
+
+  it('forces an explicit-only skill, which nothing else recalls', () => {
+    expect(sources('quiet notes about meetings')).not.toContain('semantic:quiet-notes');
+    expect(sources('$quiet-notes about meetings')).toContain('forced:quiet-notes');
+  });
+});
+
+describe('rule recall', () => {
+  it('keeps at most MAX_RULE_CANDIDATES skills that share a trigger, and recalls no one twice', () => {
+    const all = sources('the quarterly report please', 50);
+    expect(all.filter((s) => s.startsWith('rule:'))).toHaveLength(MAX_RULE_CANDIDATES);
+    expect(new Set(all.map((s) => s.split(':')[1])).size).toBe(all.length);
+    const forced = sources('$reporter-3 the quarterly report', 50);
+    expect(forced.filter((s) => s.endsWith(':reporter-3'))).toEqual(['forced:reporter-3']);
+  });
+});
+
+describe('lexical recall', () => {
+  it('takes at most MAX_RULE_CANDIDATES skills by their implicit triggers, then the top k', () => {
+    // Every reporter's name says "reporter".
+    const implicit = recall(index, 'reporter', 0, open).candidates;
+    expect(implicit).toHaveLength(MAX_RULE_CANDIDATES);
+    expect(implicit.every((c) => c.source === 'semantic' && c.implicitHits.length === 1)).toBe(true);
+    expect(recall(index, 'reporter', 1, open).candidates).toHaveLength(MAX_RULE_CANDIDATES + 1);
+  });
+});
+
+describe('semantic recall', () => {
+  it('merges only skills the lexical sources did not take and that may be auto-selected', () => {
+    const docs = ['weather-now', 'quiet-notes', 'menu-only', 'menu-only'].map((n) => index.byName.get(n)!);
+    const asked: number[] = [];
+    const semantic = (_instruction: string, k: number) => {
+      asked.push(k);
+      return docs;
+    };
+    const r = recall(index, 'weather for Paris', 3, open, semantic);
+    expect(asked).toEqual([3]);
+    expect(r.candidates.map((c) => `${c.source}:${c.doc.name}`)).toEqual([
+      'rule:weather-now',
+      'semantic:menu-only',
+    ]);
+  });
+});
+
+describe('the payload after "instruction:"', () => {
+  const groups = (query: string) => recall(index, query, 5, open).match.groups.map((g) => [g.text, g.weight]);
+
+  it('adds its first new words at 0.4 of their weight, never a word the instruction has', () => {
+    const alone = Object.fromEntries(groups('forecast Paris'));
+    const both = groups('weather forecast: forecast Paris');
+    expect(both.map(([text]) => text)).toEqual(['weath', 'forecast', 'paris']);
+    expect(both[2][1]).toBeCloseTo(0.4 * (alone.paris as number), 10);
+    expect(groups('weather forecast')).toEqual(both.slice(0, 2));
+  });
+
+  it('reads at most eight of them', () => {
+    const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima';
+    expect(groups(`weather: ${words}`).length).toBe(1 + 8);
+    // …and only from its first 400 characters.
+    const texts = (query: string) => groups(query).map(([text]) => text);
+    expect(texts('weather: alpha bravo')).toContain('bravo');
+    expect(texts(`weather: ${'alpha '.repeat(70)}bravo`)).not.toContain('bravo');
+  });
+});
+
+describe('what a forced skill carries', () => {
+  it('the triggers and implicit phrases the rest of the message hits', () => {
+    const forced = recall(index, '$weather-now weather now', 5, open).candidates[0];
+    expect(forced.source).toBe('forced');
+    expect(forced.matchedTriggers).toEqual(['weather']);
+    expect(forced.implicitHits.map((p) => p.origin)).toContain('name');
+    const bare = recall(index, '$weather-now', 5, open).candidates[0];
+    expect(bare).toMatchObject({ matchedTriggers: [], implicitHits: [] });
+  });
+});
+
+describe('implicit triggers', () => {
+  const hits = (name: string, ...phrases: string[]) => {
+    const doc = index.byName.get(name)!;
+    const terms = new Set(doc.implicit.filter((p) => phrases.includes(p.text)).flatMap((p) => p.terms));
+    return implicitHits(index, doc, terms).map((p) => p.text);
+  };
+
+  it('count a name whatever its words, and a "Use when" item of two rare words or more', () => {
+    expect(index.byName.get('data-files')!.implicit.map((p) => p.text)).toEqual(
+      expect.arrayContaining(['reconciling ledgers', 'budgets', 'quarterly report']),
+    );
+    expect(hits('data-files', 'data files')).toEqual(['data files']);
+    expect(hits('data-files', 'reconciling ledgers')).toEqual(['reconciling ledgers']);
+  });
+
+  it('not a lone word of the list, nor an item of words every skill uses', () => {
+    expect(hits('data-files', 'budgets')).toEqual([]);
+    // Every reporter's description says "quarterly report" too.
+    expect(hits('data-files', 'quarterly report')).toEqual([]);
+  });
+});

@@ -2,29 +2,12 @@ import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalResolution } from '../../../shared/contract';
 import { EngineEvents } from '../events';
-import { ApprovalBroker, describeAnswer, type ApprovalAsk } from './approvals';
+import { ApprovalBroker, describeAnswer } from './approvals';
+import { SAVE_NOTE_ASK as ask } from './testSkills';
 
 // The broker's clocks on a fake timer, so "after how long" is exact (approvals.rules.test.ts
 // checks the same rules on the real clock, with margins): the answer timeout, and the grace
 // period that starts when the last window that could answer goes away.
-const ask: ApprovalAsk = {
-  run_id: 'r1',
-  skill: 'save-note',
-  skill_id: '/skills/save-note',
-  version: '1.0.0',
-  content_hash: 'abc',
-  command: ['/usr/bin/python3', 'save_note.py'],
-  command_line: '/usr/bin/python3 save_note.py',
-  cwd: '/runs/r1/work',
-  reads: [],
-  writes: ['./out/**'],
-  network: false,
-  env: ['HOME', 'PATH'],
-  sandbox: 'bwrap',
-  unenforced: [],
-  summary: ['writes ./out/**'],
-  reasons: ['save-note asks for approval before it runs a command'],
-};
 const GRACE = 1_000;
 
 beforeEach(() => {

@@ -1,29 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, ApprovalResolution } from '../../../shared/contract';
 import { EngineEvents } from '../events';
-import { ApprovalBroker, type ApprovalAsk } from './approvals';
+import { ApprovalBroker } from './approvals';
+import { SAVE_NOTE_ASK as ask } from './testSkills';
 
 // The broker's edges (DESIGN §4: nothing resolves to "allow" but an explicit answer; its timeout
 // words and clocks are exact in approvals.clock.test.ts);
 // approvals.test.ts walks through its main paths.
-const ask: ApprovalAsk = {
-  run_id: 'r1',
-  skill: 'save-note',
-  skill_id: '/skills/save-note',
-  version: '1.0.0',
-  content_hash: 'abc',
-  command: ['/usr/bin/python3', 'save_note.py'],
-  command_line: '/usr/bin/python3 save_note.py',
-  cwd: '/runs/r1/work',
-  reads: [],
-  writes: ['./out/**'],
-  network: false,
-  env: ['HOME', 'PATH'],
-  sandbox: 'bwrap',
-  unenforced: [],
-  summary: ['writes ./out/**'],
-  reasons: ['save-note asks for approval before it runs a command'],
-};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function setup(options: { timeoutMs?: number; graceMs?: number; now?: () => number } = {}) {

@@ -1,26 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, ApprovalResolution } from '../../../shared/contract';
 import { EngineEvents } from '../events';
-import { ApprovalBroker, type ApprovalAsk } from './approvals';
-
-const ask: ApprovalAsk = {
-  run_id: 'r1',
-  skill: 'save-note',
-  skill_id: '/skills/save-note',
-  version: '1.0.0',
-  content_hash: 'abc',
-  command: ['/usr/bin/python3', 'save_note.py'],
-  command_line: '/usr/bin/python3 save_note.py',
-  cwd: '/runs/r1/work',
-  reads: [],
-  writes: ['./out/**'],
-  network: false,
-  env: ['HOME', 'PATH'],
-  sandbox: 'bwrap',
-  unenforced: [],
-  summary: ['writes ./out/**'],
-  reasons: ['save-note asks for approval before it runs a command'],
-};
+import { ApprovalBroker } from './approvals';
+import { SAVE_NOTE_ASK as ask } from './testSkills';
 
 function setup(timeoutMs = 5_000, graceMs = 50) {
   const events = new EngineEvents();

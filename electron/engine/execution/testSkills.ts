@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ApprovalRequest } from '../../../shared/contract';
 import type { Engine } from '../index';
+import type { ApprovalAsk } from './approvals';
 import { writeTree } from '../../testing/fixtures';
 
 /** A script skill in `dir/<name>` with a bash script and the given skill.yaml policy lines. */
@@ -29,3 +30,23 @@ export function answerWith(
   });
   return { requests, stop };
 }
+
+/** One approval request as the broker is asked it, for the broker's own tests. */
+export const SAVE_NOTE_ASK: ApprovalAsk = {
+  run_id: 'r1',
+  skill: 'save-note',
+  skill_id: '/skills/save-note',
+  version: '1.0.0',
+  content_hash: 'abc',
+  command: ['/usr/bin/python3', 'save_note.py'],
+  command_line: '/usr/bin/python3 save_note.py',
+  cwd: '/runs/r1/work',
+  reads: [],
+  writes: ['./out/**'],
+  network: false,
+  env: ['HOME', 'PATH'],
+  sandbox: 'bwrap',
+  unenforced: [],
+  summary: ['writes ./out/**'],
+  reasons: ['save-note asks for approval before it runs a command'],
+};

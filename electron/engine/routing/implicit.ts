@@ -26,7 +26,7 @@ const CLAUSE_RE =
 
 /** Lead-ins that precede the actual task inside a clause item. */
 const LEAD_IN_RE =
-  /^(?:the )?(?:user|users|someone|you|they)?\s*(?:explicitly )?(?:asks?|asked|wants?|needs?|requests?|says?|mentions?)?\s*(?:to|for|about|you to)?\s*(?:an? |the )?/i;
+  /^(?:the )?(?:(?:user|users|someone|you|they)\b)?\s*(?:explicitly )?(?:(?:asks?|asked|wants?|needs?|requests?|says?|mentions?)\b)?\s*(?:(?:to|for|about|you to)\b)?\s*(?:an? |the )?/i;
 
 const QUOTED_RE = /["“”']([^"“”'\n]{3,60})["“”']/g;
 

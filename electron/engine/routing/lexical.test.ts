@@ -73,6 +73,18 @@ describe('implicit triggers (issue 10 §2)', () => {
     expect(hit.status).toBe('selected');
   });
 
+  it('strip a lead-in ("the user asks to …") only as whole words, never the start of a word', () => {
+    const metadata = {
+      ...index.docs.find((d) => d.name === 'slide-maker')!.metadata,
+      name: 'x',
+      description: 'Use when the user asks to format JSON, together with others, or for asking questions.',
+    };
+    const phrases = implicitTriggers(metadata, ['Your Reality Check:']).map((t) => t.phrase);
+    expect(phrases).toEqual(expect.arrayContaining(['format JSON', 'together with others', 'asking questions']));
+    expect(phrases).toContain('Your Reality Check:');
+    expect(phrases.some((p) => /^(?:mat|gether|ing|r) /.test(p))).toBe(false);
+  });
+
   it('a skill that declares nothing is still picked by its name, in English and Chinese', () => {
     expect(run("what's the weather in Paris this weekend").plan.primary).toBe('weather');
     expect(run('明天伦敦会下雨吗').plan.primary).toBe('weather');

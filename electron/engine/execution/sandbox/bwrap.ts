@@ -6,6 +6,7 @@ import { planLayout, type LayoutOptions } from './layout';
 import { probeSandbox } from './probe';
 import type { ResolveHost } from './hosts';
 import { startAllowListProxy, type AllowListProxy } from './proxy';
+import { DEFAULT_LIMITS } from './limits';
 import { runGuarded } from './spawn';
 import {
   blankResult,
@@ -126,6 +127,7 @@ async function runBwrap(
       fd3: encodeArgs(options),
       timeoutMs: spec.timeoutMs,
       maxOutputBytes: spec.maxOutputBytes,
+      limits: spec.limits ?? DEFAULT_LIMITS,
       signal: spec.signal,
       onOutput: spec.onOutput,
     });

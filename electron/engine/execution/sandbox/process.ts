@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { sandboxEnv } from './bwrapArgs';
+import { DEFAULT_LIMITS } from './limits';
 import { runGuarded } from './spawn';
 import {
   blankResult,
@@ -51,6 +52,7 @@ async function runProcess(spec: SandboxSpec, tier: 'process' | 'none'): Promise<
     env: sandboxEnv(spec.grants.env, null),
     timeoutMs: spec.timeoutMs,
     maxOutputBytes: spec.maxOutputBytes,
+    limits: spec.limits ?? DEFAULT_LIMITS,
     signal: spec.signal,
     onOutput: spec.onOutput,
   });

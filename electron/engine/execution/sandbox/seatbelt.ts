@@ -4,6 +4,7 @@ import { probeSandbox } from './probe';
 import type { ResolveHost } from './hosts';
 import { startAllowListProxy, type AllowListProxy } from './proxy';
 import { buildSeatbeltProfile, seatbeltLayout, type SeatbeltProfileOptions } from './seatbeltProfile';
+import { DEFAULT_LIMITS } from './limits';
 import { runGuarded } from './spawn';
 import {
   blankResult,
@@ -52,6 +53,7 @@ async function runSeatbelt(
       env: sandboxEnv(spec.grants.env, proxy ? `http://127.0.0.1:${proxy.port}` : null),
       timeoutMs: spec.timeoutMs,
       maxOutputBytes: spec.maxOutputBytes,
+      limits: spec.limits ?? DEFAULT_LIMITS,
       signal: spec.signal,
       onOutput: spec.onOutput,
     });

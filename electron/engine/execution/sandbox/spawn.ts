@@ -1,6 +1,7 @@
 import { execa } from 'execa';
 import { spawnSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { withLimits, type AppliedLimits, type ResourceLimits } from './limits';
 
 /** How one guarded child process is started and stopped (shared by every backend). */
 export interface GuardedSpawn {
@@ -15,6 +16,8 @@ export interface GuardedSpawn {
   onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
   /** Bytes written to the child's fd 3 (bwrap `--args 3`), so secrets stay off the command line. */
   fd3?: Uint8Array;
+  /** File-size and process limits, set through prlimit where the machine has it (limits.ts). */
+  limits?: ResourceLimits;
 }
 
 export interface GuardedResult {
@@ -28,6 +31,8 @@ export interface GuardedResult {
   durationMs: number;
   /** The child could not be started at all (ENOENT for the program, say). */
   spawnError?: string;
+  /** The resource limits it ran under, null when none could be set. */
+  limits: AppliedLimits | null;
 }
 
 /** Process groups still alive, killed when the engine exits normally (execa skips detached children). */
@@ -78,13 +83,16 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   let timedOut = false;
   let cancelled = opts.signal?.aborted ?? false;
   if (cancelled) return { ...empty(), cancelled, durationMs: 0 };
+  const limited = opts.limits
+    ? withLimits(opts.file, opts.args, opts.limits)
+    : { file: opts.file, args: opts.args, applied: null };
 
   const stdio: ['ignore', 'pipe', 'pipe', Uint8Array] | ['ignore', 'pipe', 'pipe'] = opts.fd3
     ? ['ignore', 'pipe', 'pipe', opts.fd3]
     : ['ignore', 'pipe', 'pipe'];
   let child;
   try {
-    child = execa(opts.file, opts.args, {
+    child = execa(limited.file, limited.args, {
       cwd: opts.cwd,
       env: opts.env,
       extendEnv: false,
@@ -96,7 +104,12 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
       windowsHide: true,
     });
   } catch (error) {
-    return { ...empty(), durationMs: performance.now() - started, spawnError: String(error) };
+    return {
+      ...empty(),
+      durationMs: performance.now() - started,
+      spawnError: String(error),
+      limits: limited.applied,
+    };
   }
   const pid = child.pid;
   if (pid !== undefined) {
@@ -177,6 +190,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     cancelled,
     durationMs: Math.round((performance.now() - started) * 10) / 10,
     ...(spawnError ? { spawnError } : {}),
+    limits: limited.applied,
   };
 }
 
@@ -190,5 +204,6 @@ function empty(): GuardedResult {
     timedOut: false,
     cancelled: false,
     durationMs: 0,
+    limits: null,
   };
 }

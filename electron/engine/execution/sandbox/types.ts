@@ -1,4 +1,5 @@
 import type { RunSandbox, Violation } from '../../../../shared/contract';
+import { limitViolations, type ResourceLimits } from './limits';
 import type { GuardedResult } from './spawn';
 
 /**
@@ -31,6 +32,8 @@ export interface SandboxSpec {
   timeoutMs: number;
   /** Bytes of stdout + stderr kept; past it the process is killed and the result is `truncated`. */
   maxOutputBytes: number;
+  /** File-size and process limits (limits.ts DEFAULT_LIMITS when absent). */
+  limits?: ResourceLimits;
   /** Stop: kills the whole process tree. */
   signal?: AbortSignal;
   onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
@@ -80,7 +83,8 @@ export function sandboxResult(
     cancelled: run.cancelled,
     durationMs: run.durationMs,
     refusedHosts: seen.refusedHosts,
-    violations: seen.violations,
+    // A limit the run hit is the cause; what the stderr scan read after it is its consequence.
+    violations: [...limitViolations(run, run.limits), ...seen.violations],
     ...(seen.setupError ? { setupError: seen.setupError } : {}),
   };
 }

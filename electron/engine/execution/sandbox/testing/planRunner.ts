@@ -1,6 +1,7 @@
 import { createBwrapBackend } from '../bwrap';
 import { resolveInterpreter } from '../interpreter';
 import { createProcessBackend } from '../process';
+import type { ResourceLimits } from '../limits';
 import type { SandboxGrants, SandboxResult } from '../types';
 
 /**
@@ -24,6 +25,8 @@ export interface ProbePlan {
   hostMap?: Record<string, { host: string; port: number }>;
   /** Abort after this many ms (Stop). */
   cancelAfterMs?: number;
+  /** File-size and process limits (the backend's defaults when absent). */
+  limits?: ResourceLimits;
 }
 
 export interface ProbeOutcome {
@@ -64,6 +67,7 @@ export async function runPlan(plan: ProbePlan): Promise<ProbeOutcome> {
     },
     timeoutMs: plan.timeoutMs,
     maxOutputBytes: plan.maxOutputBytes,
+    ...(plan.limits ? { limits: plan.limits } : {}),
     signal: controller.signal,
     onOutput: () => {
       streamed++;

@@ -17,6 +17,8 @@ export type ProbeName =
   | 'env'
   | 'grandchild'
   | 'flood'
+  | 'bigfile'
+  | 'forks'
   | 'socket';
 
 export interface ProbeContext {
@@ -61,6 +63,10 @@ const PY: Record<ProbeName, (c: ProbeContext) => string> = {
   grandchild: (c) =>
     `import subprocess, time\nsubprocess.Popen(["sleep", ${q(sleepArg(c, 'python'))}], start_new_session=True)\nprint("started", flush=True)\ntime.sleep(60)\n`,
   flood: () => `import sys\nwhile True:\n    sys.stdout.write("x" * 65536)\n`,
+  bigfile: () =>
+    `import os\nos.makedirs("out", exist_ok=True)\nwith open("out/big.bin", "wb") as f:\n    for _ in range(${BIG_CHUNKS}):\n        f.write(b"x" * 65536)\nprint("wrote it all")\n`,
+  forks: () =>
+    `import subprocess\nkids = [subprocess.Popen(["sleep", "5"]) for _ in range(${FORKS})]\nprint("started", len(kids))\n`,
   socket: (c) =>
     `import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect(${q(c.socketPath)})\nprint(s.recv(100).decode())\n`,
 };
@@ -90,6 +96,9 @@ const SH: Record<ProbeName, (c: ProbeContext) => string> = {
   env: (c) => `set -u\necho "allowed=$${c.allowedVar}"\necho "$${c.secretVar}"\n`,
   grandchild: (c) => `setsid sleep ${sleepArg(c, 'bash')} &\necho started\nsleep 60\n`,
   flood: () => `yes xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n`,
+  bigfile: () =>
+    `set -e\nmkdir -p out\nhead -c ${BIG_CHUNKS * 65536} /dev/zero > out/big.bin\necho wrote it all\n`,
+  forks: () => `for i in $(seq ${FORKS}); do sleep 5 & done\necho started\n`,
   socket: (c) => `socat - UNIX-CONNECT:${c.socketPath} </dev/null\n`,
 };
 
@@ -135,9 +144,18 @@ const JS: Record<ProbeName, (c: ProbeContext) => string> = {
     `require('child_process').spawn('sleep', [${q(sleepArg(c, 'node'))}], { detached: true, stdio: 'ignore' }).unref();\nconsole.log('started');\nsetTimeout(() => {}, 60000);\n`,
   flood: () =>
     `const s = 'x'.repeat(65536);\n(function w() { while (process.stdout.write(s)); process.stdout.once('drain', w); })();\n`,
+  bigfile: () =>
+    `const fs = require('fs');\nfs.mkdirSync('out', { recursive: true });\nconst fd = fs.openSync('out/big.bin', 'w');\nfor (let i = 0; i < ${BIG_CHUNKS}; i++) fs.writeSync(fd, Buffer.alloc(65536, 120));\nconsole.log('wrote it all');\n`,
+  forks: () =>
+    `const { spawn } = require('child_process');\nlet n = 0;\nfor (let i = 0; i < ${FORKS}; i++) {\n  const kid = spawn('sleep', ['5'], { stdio: 'ignore' });\n  kid.on('error', (e) => { console.error(e.message); process.exit(1); });\n  n++;\n}\nsetTimeout(() => console.log('started', n), 500);\n`,
   socket: (c) =>
     `require('net').connect(${q(c.socketPath)}).on('data', (d) => { console.log(String(d)); process.exit(0); }).on('error', (e) => { console.error(e.message); process.exit(1); });\n`,
 };
+
+/** The bigfile probe writes this many 64 KiB chunks (3 MiB): past a 1 MiB file-size limit. */
+export const BIG_CHUNKS = 48;
+/** The forks probe starts this many `sleep`s: past a limit of a few dozen processes. */
+export const FORKS = 120;
 
 /** The grandchild's `sleep` argument for one language: unique, so /proc tells whether it survived. */
 export function sleepArg(c: ProbeContext, lang: Lang): string {

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { limitViolations, prlimitPath, userProcessCount, withLimits, type AppliedLimits } from './limits';
+
+const LIMITS = { fileBytes: 1024 * 1024, processes: 30 };
+const applied = (processLimit: number | null): AppliedLimits => ({ ...LIMITS, processLimit });
+const ended = (stderr: string, exitCode: number | null = 1, signal: string | null = null) => ({
+  stderr,
+  exitCode,
+  signal,
+});
+
+describe('withLimits', () => {
+  it('wraps a program in prlimit: file size and no core for everyone, the process count above what the user runs', () => {
+    expect(prlimitPath()).not.toBeNull();
+    const asUser = withLimits('/bin/sh', ['-c', 'true'], LIMITS, process.getuid!() || 4242);
+    expect(asUser.file).toBe(prlimitPath());
+    const nproc = Number(/--nproc=(\d+)/.exec(asUser.args.join(' '))?.[1]);
+    expect(nproc).toBe(asUser.applied!.processLimit);
+    expect(nproc).toBeGreaterThanOrEqual(30);
+    expect(asUser.args).toEqual([
+      '--fsize=1048576',
+      '--core=0',
+      `--nproc=${nproc}`,
+      '--',
+      '/bin/sh',
+      '-c',
+      'true',
+    ]);
+    // The kernel never counts root's processes: no --nproc, and nothing claims it was set.
+    const asRoot = withLimits('/bin/sh', ['-c', 'true'], LIMITS, 0);
+    expect(asRoot.args).toEqual(['--fsize=1048576', '--core=0', '--', '/bin/sh', '-c', 'true']);
+    expect(asRoot.applied).toEqual(applied(null));
+  });
+
+  it('leaves a program that cannot start alone, so it fails as itself', () => {
+    expect(withLimits('/nonexistent/tool', ['x'], LIMITS, 0)).toEqual({
+      file: '/nonexistent/tool',
+      args: ['x'],
+      applied: null,
+    });
+  });
+
+  it('counts the processes a user runs from /proc', () => {
+    // This test process and its worker threads' process are the uid's at least.
+    expect(userProcessCount(process.getuid!())).toBeGreaterThanOrEqual(1);
+    expect(userProcessCount(2 ** 31 - 7)).toBe(0);
+  });
+});
+
+describe('limitViolations', () => {
+  const fileSize = {
+    kind: 'output',
+    target: '1048576 bytes per file',
+    message: 'tried to write a file larger than 1 MiB, its file-size limit',
+  };
+  const forks = {
+    kind: 'exec',
+    target: '30 processes',
+    message: 'tried to start more than 30 processes, its process limit',
+  };
+
+  it.each([
+    ['Python', 'OSError: [Errno 27] File too large'],
+    ['Node', 'Error: EFBIG: file too large, write'],
+    ['bash', 'probe.sh: line 3:     4 File size limit exceeded head -c 3145728 /dev/zero > out/big.bin'],
+    ['dd', "dd: error writing 'out/x': File too large"],
+  ])('names the file-size limit from what %s prints', (_, stderr) => {
+    expect(limitViolations(ended(stderr), applied(null))).toEqual([fileSize]);
+  });
+
+  it('names it from the signal or from the 128 + SIGXFSZ exit a wrapper reports', () => {
+    expect(limitViolations(ended('', null, 'SIGXFSZ'), applied(null))).toEqual([fileSize]);
+    expect(limitViolations(ended('', 153), applied(null))).toEqual([fileSize]);
+  });
+
+  it.each([
+    ['Python', 'BlockingIOError: [Errno 11] Resource temporarily unavailable'],
+    ['Node', 'spawn sleep EAGAIN'],
+    ['bash', 'probe.sh: fork: retry: Resource temporarily unavailable'],
+    ['bwrap', "bwrap: Can't fork for pid 1: Resource temporarily unavailable"],
+  ])('names the process limit from what %s prints, where it was set', (_, stderr) => {
+    expect(limitViolations(ended(stderr), applied(80))).toEqual([forks]);
+    // As root no process limit was set: the same words are the script's own trouble.
+    expect(limitViolations(ended(stderr), applied(null))).toEqual([]);
+  });
+
+  it("does not read a service's own words as a limit", () => {
+    const stderr = 'upload failed: 413 File too large for this endpoint\nError: try again later (EAGAIN)';
+    expect(limitViolations(ended(stderr), applied(80))).toEqual([]);
+    expect(limitViolations(ended(''), applied(80))).toEqual([]);
+  });
+
+  it('says nothing when no limit could be set', () => {
+    expect(limitViolations(ended('OSError: [Errno 27] File too large', null, 'SIGXFSZ'), null)).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import type { Violation } from '../../../../shared/contract';
+
+/**
+ * Resource limits of a sandboxed run, set with `prlimit` (util-linux) on the program the
+ * backend starts, so bwrap, socat and the script inherit them. A script that writes a file
+ * past `fileBytes` gets EFBIG (or SIGXFSZ) instead of filling the disk; one that forks
+ * without end gets EAGAIN once it runs `processes` more processes than its user already had.
+ * The process count is per user: the kernel never applies it to root (uid 0 in the host's
+ * namespace), so as root only the file size, the core size, the time limit and the output cap
+ * hold.
+ */
+export interface ResourceLimits {
+  /** The largest file the run may write, in bytes (RLIMIT_FSIZE). */
+  fileBytes: number;
+  /** Processes the run may add to those its user already runs (RLIMIT_NPROC; not for root). */
+  processes: number;
+}
+
+export const DEFAULT_LIMITS: ResourceLimits = { fileBytes: 1024 ** 3, processes: 256 };
+
+const PRLIMIT_PATHS = ['/usr/bin/prlimit', '/bin/prlimit'];
+let prlimit: string | null | undefined;
+
+/** Where prlimit is on this machine (Linux only), found once. */
+export function prlimitPath(): string | null {
+  if (prlimit === undefined)
+    prlimit = process.platform === 'linux' ? (PRLIMIT_PATHS.find((p) => fs.existsSync(p)) ?? null) : null;
+  return prlimit;
+}
+
+const isExecutable = (file: string): boolean => {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/** How many processes `uid` runs now, from /proc's owners. */
+export function userProcessCount(uid: number): number {
+  let count = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.statSync(`/proc/${entry}`).uid === uid) count++;
+    } catch {
+      // Gone between the listing and the stat.
+    }
+  }
+  return count;
+}
+
+/** What a run was started under: the limits and whether the process count applied. */
+export interface AppliedLimits extends ResourceLimits {
+  /** The RLIMIT_NPROC value set, or null (root, or no prlimit). */
+  processLimit: number | null;
+}
+
+/**
+ * `file args` wrapped in prlimit with `limits`, or unchanged (and null) where prlimit is not
+ * available or `file` is not an executable file's path. prlimit sets the limits on itself and execs the program, so the pid, the process
+ * group and the inherited descriptors (bwrap's fd 3) stay the same.
+ */
+export function withLimits(
+  file: string,
+  args: string[],
+  limits: ResourceLimits,
+  uid = process.getuid?.() ?? -1,
+): { file: string; args: string[]; applied: AppliedLimits | null } {
+  const bin = prlimitPath();
+  // A program that cannot start must fail as itself (a spawn error), not as prlimit's exit 1.
+  if (!bin || !isExecutable(file)) return { file, args, applied: null };
+  const processLimit = uid > 0 ? userProcessCount(uid) + limits.processes : null;
+  const flags = [`--fsize=${limits.fileBytes}`, '--core=0'];
+  if (processLimit !== null) flags.push(`--nproc=${processLimit}`);
+  return { file: bin, args: [...flags, '--', file, ...args], applied: { ...limits, processLimit } };
+}
+
+/** SIGXFSZ is signal 25 on Linux; bwrap and shells report a child killed by it as 128 + 25. */
+const SIGXFSZ_EXIT = 153;
+/** What Python, Node, coreutils and bash print when a write passes RLIMIT_FSIZE. */
+const FILE_SIZE_RE =
+  /\[Errno 27\] File too large|\bEFBIG\b|File size limit exceeded|error writing .*: File too large/;
+/** What Python, Node and bash print when a fork passes RLIMIT_NPROC. */
+const FORK_RE =
+  /\[Errno 11\] Resource temporarily unavailable|fork: (?:retry: )?Resource temporarily unavailable|\bspawn\b.*\bEAGAIN\b|\bEAGAIN\b.*\bspawn\b|can't fork/i;
+
+const size = (bytes: number) =>
+  bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(1)} GiB` : `${+(bytes / 1024 ** 2).toFixed(1)} MiB`;
+
+/** The limits a finished run ran into, told exactly. */
+export function limitViolations(
+  run: { exitCode: number | null; signal: string | null; stderr: string },
+  applied: AppliedLimits | null,
+): Violation[] {
+  if (!applied) return [];
+  const out: Violation[] = [];
+  if (run.signal === 'SIGXFSZ' || run.exitCode === SIGXFSZ_EXIT || FILE_SIZE_RE.test(run.stderr))
+    out.push({
+      // Not a path to grant: the run cannot be allowed past it, only told (kind `output`).
+      kind: 'output',
+      target: `${applied.fileBytes} bytes per file`,
+      message: `tried to write a file larger than ${size(applied.fileBytes)}, its file-size limit`,
+    });
+  if (applied.processLimit !== null && FORK_RE.test(run.stderr))
+    out.push({
+      kind: 'exec',
+      target: `${applied.processes} processes`,
+      message: `tried to start more than ${applied.processes} processes, its process limit`,
+    });
+  return out;
+}

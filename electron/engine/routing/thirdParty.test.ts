@@ -73,10 +73,13 @@ describe('the third-party dev set (issue 10 §1)', () => {
       if (seen) expect(halfOf(q)).toBe(seen);
       byPrimary.set(q.expect[0], halfOf(q));
     }
+    // The split is by skill: the salted hash cuts the skill set into near-equal halves. The
+    // queries no longer do (round 4 added 120 dev-half queries only; the held-out half keeps
+    // round 1's 262), so the balance is checked where the split is made.
+    const skills = readSkillSet();
+    const devSkills = skills.filter((s) => halfOf({ query: '', expect: [s], tags: [] }) === 'dev').length;
+    expect(Math.abs(devSkills - (skills.length - devSkills))).toBeLessThan(skills.length * 0.1);
     // The dev-only negatives (corpus/negatives.jsonl) stay out of the split.
-    const split = queries.filter((q) => !q.half);
-    const dev = halfQueries(split, 'dev').length;
-    expect(Math.abs(dev - (split.length - dev))).toBeLessThan(split.length * 0.1);
     expect(queries.filter((q) => q.half).every((q) => q.expect.length === 0 && halfOf(q) === 'dev')).toBe(
       true,
     );
@@ -101,14 +104,16 @@ describe('the third-party dev set (issue 10 §1)', () => {
 
 describe('routing quality on the dev half (issue 10, what routing is tuned on)', () => {
   // Round 3 measured 0.863 / 1 of 154 / 0.872 (zh) / 9 of 28 (paraphrases) on the whole skill set
-  // and 0.877 / 0.6 % on the sampled catalogs: a change that loses ground here shows at once.
-  it('keeps the measured floors: P@1 ≥ 0.85, false triggers ≤ 0.01, Chinese ≥ 0.84, paraphrases ≥ 0.3', () => {
+  // and 0.877 / 0.6 % on the sampled catalogs. Round 4 added 120 harder dev queries (README) and
+  // measured 0.785 / 1 of 154 / 0.831 (zh) / 9 of 58 (paraphrases) and 0.838 / 0.7 %: the floors
+  // are those values, so a change that loses ground here shows at once.
+  it('keeps the measured floors: P@1 ≥ 0.785, false triggers ≤ 0.01, Chinese ≥ 0.831, paraphrases ≥ 0.155', () => {
     const all = slice(table.dev.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.85);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.785);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.01);
-    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.84);
-    expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.3);
-    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.86);
+    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.831);
+    expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.155);
+    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.838);
     expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.01);
   });
 });

@@ -22,6 +22,38 @@ beforeAll(async () => {
 });
 const primary = (query: string) => route(index, query, defaultConfig(), readyContext()).plan.primary;
 
+describe('inflections and the final e', () => {
+  it('meets every form of a word, and keeps apart two words the final e tells apart', () => {
+    for (const forms of [
+      ['plane', 'planes'],
+      ['plan', 'plans', 'planning', 'planned'],
+      ['hope', 'hoping', 'hopes'],
+      ['hop', 'hopping'],
+      ['care', 'caring'],
+      ['note', 'notes', 'noting'],
+      ['write', 'writing', 'writer'],
+      ['sing', 'singing'],
+      ['date', 'dating', 'dated'],
+      ['manage', 'managing', 'manager'],
+      ['compute', 'computer', 'computing'],
+      ['speed', 'speeding'],
+      ['feed', 'feeds'],
+      ['agree', 'agreed'],
+    ])
+      for (const form of forms.slice(1))
+        expect(terms(form), `${form} ~ ${forms[0]}`).toEqual(terms(forms[0]));
+    for (const [a, b] of [
+      ['plane', 'plan'],
+      ['hope', 'hop'],
+      ['care', 'car'],
+      ['note', 'not'],
+      ['site', 'sit'],
+      ['feed', 'fee'],
+    ])
+      expect(stem(a), `${a} ≠ ${b}`).not.toBe(stem(b));
+  });
+});
+
 describe('derivational stemming, confirmed by WordNet (issue 10 §3 lemmatization)', () => {
   it('meets a derived noun with its verb, and British spellings with American ones', () => {
     for (const [derived, base] of [

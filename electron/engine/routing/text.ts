@@ -141,17 +141,30 @@ export function stem(word: string): string {
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w) && wordnet(w) === null) w = w.slice(0, -1);
   const base = derivedBase(w);
   if (base !== null) return stem(base);
-  if (w.endsWith('ing') && w.length >= 6) w = w.slice(0, -3);
-  else if (w.endsWith('ed') && w.length >= 5) w = w.slice(0, -2);
+  let cut = false;
+  if (w.endsWith('ing') && w.length >= 6) [w, cut] = [w.slice(0, -3), true];
+  // speed, need and proceed end in -ed without being past tenses; agreed and freed are.
+  else if (w.endsWith('eed'))
+    w = wordnet(w) === null && wordnet(w.slice(0, -1)) !== null ? w.slice(0, -1) : w;
+  else if (w.endsWith('ed') && w.length >= 5) [w, cut] = [w.slice(0, -2), true];
   else if (w.endsWith('ation') && w.length >= 7) w = w.slice(0, -3);
-  else if (w.endsWith('er') && w.length >= 6) w = w.slice(0, -2);
+  else if (w.endsWith('er') && w.length >= 6) [w, cut] = [w.slice(0, -2), true];
   else if (w.endsWith('ly') && w.length >= 6) w = w.slice(0, -2);
   // running → run, but keep ss/ll (class, full).
   if (w.length >= 4 && w[w.length - 1] === w[w.length - 2] && !/[slz]/.test(w[w.length - 1]))
     w = w.slice(0, -1);
-  if (w.endsWith('e') && w.length >= 4) w = w.slice(0, -1);
+  // coding → code, hoping → hope, using → use: a suffix took the e of a word WordNet knows
+  // (a consonant-vowel-consonant end, as Porter's *o, so singing stays sing, not singe).
+  else if (cut && (w.length <= 2 || SHORT_SYLLABLE_RE.test(w)) && wordnet(`${w}e`) !== null) w = `${w}e`;
+  // A final e goes (manage and managing meet at manag), unless without it the word is another
+  // word: plane is not plan, code not cod, care not car.
+  if (w.endsWith('e') && w.length >= 4 && !(wordnet(w) !== null && wordnet(w.slice(0, -1)) !== null))
+    w = w.slice(0, -1);
   return w;
 }
+
+/** A consonant-vowel-consonant end whose last consonant is not w, x or y (Porter's *o). */
+const SHORT_SYLLABLE_RE = /[^aeiou][aeiouy][^aeiouwxy]$/;
 
 /** A letter-or-digit run; runs that mix CJK and Latin ("3斤", "A股") are split after. */
 const RUN_RE = /[\p{L}\p{N}]+/gu;

@@ -16,6 +16,11 @@ export interface Variant {
   via: Via;
   /** The word as the expansion gave it, unstemmed ("rain", "automobile"), for the score panel. */
   shown: string;
+  /**
+   * A WordNet synonym of a Chinese word's gloss: it meets a skill's English, never the English
+   * the index glossed from the skill's own Chinese (match.ts).
+   */
+  bridged?: true;
 }
 
 /** One word (or CJK word) of the query and every term that would count as meaning it. */
@@ -207,7 +212,7 @@ function cjkVariants(word: string): Variant[] {
           addVariant(group, term, 'synonym', sense / Math.max(1, words.length - 0.5), syn);
       }
   });
-  return group.variants;
+  return group.variants.map((v) => (v.via !== 'synonym' ? v : { ...v, bridged: true }));
 }
 
 function latinVariants(word: string, lemma: string, term: string, next: string): Variant[] {

@@ -80,7 +80,9 @@ describe('implicit triggers (issue 10 §2)', () => {
       description: 'Use when the user asks to format JSON, together with others, or for asking questions.',
     };
     const phrases = implicitTriggers(metadata, ['Your Reality Check:']).map((t) => t.phrase);
-    expect(phrases).toEqual(expect.arrayContaining(['format JSON', 'together with others', 'asking questions']));
+    expect(phrases).toEqual(
+      expect.arrayContaining(['format JSON', 'together with others', 'asking questions']),
+    );
     expect(phrases).toContain('Your Reality Check:');
     expect(phrases.some((p) => /^(?:mat|gether|ing|r) /.test(p))).toBe(false);
   });
@@ -130,6 +132,24 @@ describe('lexical semantics (issue 10 §3)', () => {
     );
     // An English request reaches a skill written in Chinese through its words' translations.
     expect(run('organize my invoices and receipts for reimbursement').plan.primary).toBe('invoice-zh');
+  });
+
+  it('meets a Chinese skill by its words and their glosses, not by synonyms of glosses of glosses', () => {
+    // 表格 (in its description) is glossed "form" in the index: an English "form" reaches it, and
+    // so does a Chinese word glossed "form" (表单) …
+    expect(evidence('form', 'invoice-zh')).toEqual([
+      expect.objectContaining({ word: 'form', via: 'exact', fields: ['translation'] }),
+    ]);
+    expect(evidence('表单', 'invoice-zh')).toEqual([
+      expect.objectContaining({ word: '表单', via: 'translation', fields: ['translation'] }),
+    ]);
+    // … but not 上课 (attend class → the synonym "form", as in a school's sixth form): a WordNet
+    // synonym of a Chinese word's gloss meets a skill's English, never its own glossed Chinese.
+    expect(analyzeQuery('上课')[0].variants).toEqual(
+      expect.arrayContaining([expect.objectContaining({ term: 'form', via: 'synonym' })]),
+    );
+    expect(evidence('上课', 'invoice-zh')).toEqual([]);
+    expect(evidence('收据', 'invoice-zh')).toEqual([expect.objectContaining({ word: '收据', via: 'exact' })]);
   });
 
   it('does not count the user’s payload (a city, a name) against a skill', () => {

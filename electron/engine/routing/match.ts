@@ -124,6 +124,7 @@ export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatc
       const postedTfs = metaOnly ? list.metaTfs : list.tfs;
       for (let i = 0; i < postedDocs.length; i++) {
         const d = postedDocs[i];
+        if (variant.bridged && glossOnly(docs[d], variant.term)) continue;
         const s = weight * termScore(idf, postedTfs[i]);
         if (stamp[d] !== generation) {
           stamp[d] = generation;
@@ -203,9 +204,17 @@ export interface GroupEvidence {
   score: number;
 }
 
+/**
+ * The skill holds the term only as a gloss of its own Chinese. A synonym of a Chinese query
+ * word's gloss skips such a term: Chinese meets Chinese by its words and their glosses, and a
+ * round trip through glosses and a synonym between them (上课 "attend class" → form ← 表格) is noise.
+ */
+const glossOnly = (doc: SkillDoc, term: string): boolean => doc.fields.get(term) === FIELD.translation;
+
 /** True when a skill holds a variant where matchQuery counts it (embedding neighbours: metadata only). */
 export const holdsVariant = (doc: SkillDoc, variant: Variant): boolean =>
-  doc.tf.has(variant.term) || (variant.via !== 'similar' && doc.textTf.has(variant.term));
+  !(variant.bridged && glossOnly(doc, variant.term)) &&
+  (doc.tf.has(variant.term) || (variant.via !== 'similar' && doc.textTf.has(variant.term)));
 
 /** The best-matching variant of each query group in one skill (none for groups it misses). */
 export function explainMatch(index: RoutingIndex, doc: SkillDoc, match: QueryMatch): GroupEvidence[] {

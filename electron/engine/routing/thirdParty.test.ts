@@ -105,13 +105,15 @@ describe('the third-party dev set (issue 10 §1)', () => {
 describe('routing quality on the dev half (issue 10, what routing is tuned on)', () => {
   // Round 3 measured 0.863 / 1 of 154 / 0.872 (zh) / 9 of 28 (paraphrases) on the whole skill set
   // and 0.877 / 0.6 % on the sampled catalogs. Round 4 added 120 harder dev queries (README) and
-  // measured 0.785 / 1 of 154 / 0.831 (zh) / 9 of 58 (paraphrases) and 0.838 / 0.7 %: the floors
-  // are those values, so a change that loses ground here shows at once.
-  it('keeps the measured floors: P@1 ≥ 0.785, false triggers ≤ 0.01, Chinese ≥ 0.831, paraphrases ≥ 0.155', () => {
+  // measured 0.785 / 1 of 154 / 0.831 (zh) / 9 of 58 (paraphrases) and 0.838 / 0.7 %; a synonym
+  // of a Chinese gloss stopped meeting a Chinese skill's own glosses (上课 → form ← 表格), which
+  // cost one Chinese query that matched through such noise (0.782, zh 0.820). The floors are the
+  // measured values, so a change that loses ground here shows at once.
+  it('keeps the measured floors: P@1 ≥ 0.78, false triggers ≤ 0.01, Chinese ≥ 0.82, paraphrases ≥ 0.155', () => {
     const all = slice(table.dev.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.785);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.78);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.01);
-    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.831);
+    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.82);
     expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.155);
     expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.838);
     expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.01);

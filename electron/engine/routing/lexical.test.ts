@@ -123,6 +123,8 @@ describe('lexical semantics (issue 10 §3)', () => {
   it('segments Chinese like jieba and finds the dictionary words inside long ones', () => {
     expect(segment('明天伦敦会下雨吗')).toEqual(['明天', '伦敦', '会', '下雨', '吗']);
     expect(subWords('实时行情')).toEqual(['实时', '行情']);
+    // 前 and 后 alone are positions in time (睡前 "before sleep"), not "front" and "back".
+    expect(analyzeQuery('睡前放点白噪音').map((g) => g.text)).not.toContain('前');
   });
 
   it('bridges Chinese and English with CC-CEDICT, both ways', () => {

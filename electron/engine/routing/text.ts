@@ -33,7 +33,7 @@ const CJK_STOP_WORDS = new Set(
     // Single-character function words: particles, pronouns, measure words, light verbs.
     '的 了 吗 呢 吧 啊 把 被 给 让 我 你 他 她 它 们 这 那 会 能 要 想 在 是 有 和 与 或 也 都 就 还 又 很 ' +
     '太 更 最 一 个 些 下 上 先 别 帮 请 将 对 从 到 为 以 及 其 之 者 所 而 但 并 如 若 等 张 份 段 篇 条 次 ' +
-    '用 查 看 找 做 弄 搞 干 里 中 内 ' +
+    '用 查 看 找 做 弄 搞 干 里 中 内 前 后 ' +
     // Resultative complements and aspect particles (整理成, 拆成, 看着): grammar, not meaning.
     '成 得 着'
   ).split(' '),

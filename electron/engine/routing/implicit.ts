@@ -13,11 +13,16 @@ export interface ImplicitTrigger {
   origin: ImplicitOrigin;
 }
 
-/** Name parts that say how a skill is built, not what it is for. */
+/**
+ * Name parts that say how a skill is built or that it helps, not what it is for: weather-lookup
+ * is named by "weather", swift-expert by "swift", github-client by "github".
+ */
 const GENERIC_NAME_PARTS = new Set(
-  'skill skills cli mcp api automation tool tools helper pro ai agent agents gen generator bot v1 v2 v3 v4 v5 lite official sdk py js ts'.split(
-    ' ',
-  ),
+  (
+    'skill skills cli mcp api automation tool tools helper pro ai agent agents gen generator bot v1 v2 v3 v4 v5 ' +
+    'lite official sdk py js ts lookup finder checker viewer assistant manager utility utils util kit toolkit ' +
+    'toolbox service client app plugin integration connector wrapper bridge server expert master hub studio suite'
+  ).split(' '),
 );
 
 /** "Use when …", "Trigger on …", "用于…": where a description says when to pick it. */

@@ -7,7 +7,7 @@ import { autoSelectable, MAX_RULE_CANDIDATES, recall, type Recalled, type Semant
 import { analyzeQuery } from './analyze';
 import { describeEvidence } from './evidence';
 import { matchQuery } from './match';
-import { isInformational, scoreCandidate, type ScoreContext, type Scored } from './score';
+import { creativeKind, isInformational, scoreCandidate, type ScoreContext, type Scored } from './score';
 import { prepareQuery, splitInstruction } from './text';
 
 /** The live knobs of one routing call (settings `routing` and `skills`, DESIGN §3). */
@@ -65,6 +65,7 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
     prepared: recalled.prepared,
     match,
     informational: isInformational(recalled.instruction, recalled.task),
+    creative: creativeKind(recalled.instruction),
     index,
     similarity: config.semanticSimilarity,
     calibration: config.calibration,
@@ -171,6 +172,7 @@ function unrecalled(
     prepared: prepareQuery(instruction),
     match,
     informational: isInformational(instruction, query),
+    creative: creativeKind(instruction),
     index,
   };
   const scored: Scored = scoreCandidate(recalled, prepared, config.weights, ctx);

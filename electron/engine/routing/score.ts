@@ -5,7 +5,7 @@ import { evidenceFor } from './evidence';
 import type { RoutingIndex, SkillDoc } from './lexicon';
 import { holdsVariant, type QueryMatch } from './match';
 import type { Recalled } from './recall';
-import { phraseHits, phraseOverlap, type PreparedQuery } from './text';
+import { phraseHits, phraseOverlap, terms, type PreparedQuery } from './text';
 
 export type Weights = Settings['routing']['weights'];
 
@@ -72,6 +72,21 @@ export function isInformational(instruction: string, task: string): boolean {
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest)) return true;
   return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task);
 }
+/**
+ * A request to write a piece of creative text ("write a poem about rain", "a toast for my best
+ * friend's wedding", 讲个笑话): the piece is the task and the rest its topic, so a skill that does
+ * not do such pieces (a weather skill, a wedding planner) hears only its topic. Group 1 is the kind.
+ */
+const CREATIVE_RE =
+  /\b(?:write|compose|draft|pen|make up|give me|tell me|come up with|create)\s+(?:me\s+|us\s+)?(?:a|an|some|one|two|three|\d+)?\s*(?:(?:short|long|funny|cute|sweet|little|quick|heartfelt|sad|romantic|rhyming|catchy|good|nice)\s+)*(poems?|haikus?|limericks?|sonnets?|stor(?:y|ies)|tales?|fables?|songs?|lyrics|jingles?|jokes?|puns?|riddles?|toasts?|speech(?:es)?|eulog(?:y|ies)|essays?|raps?|verses?|odes?|ballads?|slogans?|taglines?)\b|(?:写|作|编|讲|说)(?:一|两|几|个|首|篇|段|则|点)*(?:[^，。！？,.!?]{1,12}的)?(诗歌|诗|笑话|故事|歌词|祝酒词|段子|对联|散文|童话)/iu;
+
+/** The index term of the creative piece a request asks to write, or null (see CREATIVE_RE). */
+export function creativeKind(instruction: string): string | null {
+  const match = CREATIVE_RE.exec(instruction);
+  if (!match) return null;
+  return match[1] ? (terms(match[1])[0] ?? null) : (match[2] ?? null);
+}
+
 const COST_VALUE = { low: 1, medium: 0.5, high: 0 } as const;
 
 /** What the scorer needs from the query: its phrase form, its BM25F match, its question type. */
@@ -79,6 +94,8 @@ export interface ScoreQuery {
   prepared: PreparedQuery;
   match: QueryMatch;
   informational: boolean;
+  /** The kind of creative piece the request asks to write (creativeKind), if any. */
+  creative?: string | null;
   /** The index the match ran on (for the evidence's IDF). */
   index: RoutingIndex;
   /** Embedding cosine similarity by skill id, when a send used semantic recall (issue 10 §4). */
@@ -139,7 +156,10 @@ export function intentMatch(
   // DESIGN §3: a description that excludes the query's intent ("not for downloading") lowers it.
   // Stryker disable next-line ConditionalExpression,EqualityOperator: with nothing excluded the factor is 1
   if (excluded > 0) value *= Math.max(0, 1 - (2 * excluded) / match.mass);
-  if (query.informational && !phraseHit && recalled.source !== 'forced') value *= QUESTION_FACTOR;
+  // A poem about rain is not a weather request: a skill that does not write such pieces hears a topic.
+  const topicOnly = !!query.creative && !doc.tf.has(query.creative) && !doc.textTf.has(query.creative);
+  if ((query.informational || topicOnly) && !phraseHit && recalled.source !== 'forced')
+    value *= QUESTION_FACTOR;
   return { value, covered, coveredMass, coverage };
 }
 

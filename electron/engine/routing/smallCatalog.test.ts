@@ -1,0 +1,88 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../testing/fixtures';
+import { implicitTriggers } from './implicit';
+import type { RoutingIndex } from './lexicon';
+import { route } from './router';
+import { creativeKind } from './score';
+import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
+
+/**
+ * A handful of skills written the plainest way (name + one-line description, no triggers), as a
+ * user's first install or a test's fixture is: words carry little IDF among eight skills, so the
+ * name and the kind of request have to do the work.
+ */
+const md = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nDo the thing.\n`;
+const SKILLS: Record<string, string> = {
+  'weather-lookup/SKILL.md': md(
+    'weather-lookup',
+    'Look up the current weather for a city. Use when the user asks about weather, temperature or rain.',
+  ),
+  'csv-to-json/SKILL.md': md('csv-to-json', 'Convert CSV files to JSON.'),
+  'pdf-extract/SKILL.md': md('pdf-extract', 'Extract text and tables from PDF documents.'),
+  'save-note/SKILL.md': md('save-note', "Save a short note to the user's notes folder."),
+  'swift-expert/SKILL.md': md('swift-expert', 'Builds iOS apps with SwiftUI and UIKit.'),
+  'wedding-planner/SKILL.md': md(
+    'wedding-planner',
+    'Plans weddings: venues, guest lists, budgets and timelines.',
+  ),
+  'joke-mock/SKILL.md': md('mock-data', 'Generates mock data and fake fixtures for tests.'),
+  'translate/SKILL.md': md('translate', 'Translate text between languages.'),
+};
+
+let index: RoutingIndex;
+beforeAll(async () => {
+  const dir = tempDir('skilldeck-small-');
+  writeTree(dir, SKILLS);
+  index = indexOf(await catalogOf(dir));
+});
+const primary = (query: string) => route(index, query, defaultConfig(), readyContext()).plan.primary;
+
+describe('a small catalog of plainly written skills', () => {
+  it('is named by the part of a name that says what it is for, not by "lookup" or "expert"', () => {
+    const names = (name: string) =>
+      implicitTriggers({ ...index.docs[0].metadata, name, description: '' })
+        .filter((t) => t.origin === 'name')
+        .map((t) => t.phrase);
+    expect(names('weather-lookup')).toEqual(['weather']);
+    expect(names('swift-expert')).toEqual(['swift']);
+    expect(names('github-client')).toEqual(['github']);
+    expect(names('invoice-organizer')).toContain('invoice organizer');
+    expect(primary("what's the weather in Paris?")).toBe('weather-lookup');
+    expect(primary('will it rain in London tomorrow?')).toBe('weather-lookup');
+    expect(primary('convert data.csv to json')).toBe('csv-to-json');
+    expect(primary('extract the text from report.pdf')).toBe('pdf-extract');
+    expect(primary('save a note: buy milk')).toBe('save-note');
+  });
+
+  it('hears only a topic in a request to write a poem, a toast or a joke', () => {
+    expect(primary('write a poem about rain')).toBeNull();
+    expect(primary("Write a toast for my best friend's wedding")).toBeNull();
+    expect(primary('tell me a joke about mock objects')).toBeNull();
+    expect(primary('给我讲个笑话')).toBeNull();
+    // The same topics asked as tasks still route.
+    expect(primary('plan my wedding: venues and a guest list')).toBe('wedding-planner');
+    expect(primary('generate mock data for the users table')).toBe('mock-data');
+  });
+
+  it('reads the kind of piece a request asks to write, in English and Chinese', () => {
+    expect(creativeKind('write a poem about rain')).toBe('poem');
+    expect(creativeKind('Compose a short funny limerick for my cat')).toBe('limerick');
+    expect(creativeKind('给我写一首关于秋天的诗')).toBe('诗');
+    expect(creativeKind('讲个笑话')).toBe('笑话');
+    expect(creativeKind('write a Python script that parses logs')).toBeNull();
+    expect(creativeKind('tell me the weather')).toBeNull();
+  });
+
+  it('lets a skill that writes such pieces take the request', async () => {
+    const dir = tempDir('skilldeck-small-poems-');
+    writeTree(dir, {
+      ...SKILLS,
+      'poem-writer/SKILL.md': md('poem-writer', 'Writes poems, haiku and limericks on any theme.'),
+    });
+    const withPoems = indexOf(await catalogOf(dir));
+    expect(route(withPoems, 'write a poem about rain', defaultConfig(), readyContext()).plan.primary).toBe(
+      'poem-writer',
+    );
+  });
+});

@@ -52,7 +52,7 @@ const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/
  * Read only when PERSONAL_RE finds nothing (see isInformational).
  */
 const KNOWLEDGE_RE =
-  /^\s*(?:(?:how|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来)|^\s*(?:推荐|解释)/iu;
+  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\b(?:a |another )?(?:word|synonym|antonym|rhyme)s? (?:for|that|which|meaning)\b|\bdifference between\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来)|^\s*(?:推荐|解释)/iu;
 /**
  * The user's own things, or the live state of something: a knowledge-style question with one of
  * these ("how long until the next train", "what did I bench last week", "这个pod为什么一直重启")
@@ -78,7 +78,7 @@ export function isInformational(instruction: string, task: string): boolean {
  * not do such pieces (a weather skill, a wedding planner) hears only its topic. Group 1 is the kind.
  */
 const CREATIVE_RE =
-  /\b(?:write|compose|draft|pen|make up|give me|tell me|come up with|create)\s+(?:me\s+|us\s+)?(?:a|an|some|one|two|three|\d+)?\s*(?:(?:short|long|funny|cute|sweet|little|quick|heartfelt|sad|romantic|rhyming|catchy|good|nice)\s+)*(poems?|haikus?|limericks?|sonnets?|stor(?:y|ies)|tales?|fables?|songs?|lyrics|jingles?|jokes?|puns?|riddles?|toasts?|speech(?:es)?|eulog(?:y|ies)|essays?|raps?|verses?|odes?|ballads?|slogans?|taglines?)\b|(?:写|作|编|讲|说)(?:一|两|几|个|首|篇|段|则|点)*(?:[^，。！？,.!?]{1,12}的)?(诗歌|诗|笑话|故事|歌词|祝酒词|段子|对联|散文|童话)/iu;
+  /\b(?:write|compose|draft|pen|make up|give me|tell me|come up with|create)\s+(?:me\s+|us\s+)?(?:a|an|some|one|two|three|\d+)?\s*(?:[\w'-]+\s+){0,2}?(poems?|haikus?|limericks?|sonnets?|stor(?:y|ies)|tales?|fables?|songs?|lyrics|jingles?|jokes?|puns?|riddles?|toasts?|speech(?:es)?|eulog(?:y|ies)|essays?|raps?|verses?|odes?|ballads?|slogans?|taglines?|messages?|cards?|wish(?:es)?|greetings?)\b|(?:写|作|编|讲|说)(?:一|两|几|个|首|篇|段|则|点)*[^，。！？,.!?]{0,12}?(诗歌|诗|笑话|故事|歌词|祝酒词|段子|对联|散文|童话|祝福语|贺卡|贺词)/iu;
 
 /** The index term of the creative piece a request asks to write, or null (see CREATIVE_RE). */
 export function creativeKind(instruction: string): string | null {

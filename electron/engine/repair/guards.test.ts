@@ -242,3 +242,45 @@ describe('countAddedTokens', () => {
     expect(countAddedTokens('one two three\n', 'three two one\n')).toBe(0);
   });
 });
+
+describe('a model that fails', () => {
+  /** The KeyError fixture repaired by a model whose every call throws `message`. */
+  async function repairWithFailingModel(message: string) {
+    const fx = keyErrorScript();
+    roots.push(fx.root);
+    const spec = { ...SPEC, cwd: fx.cwd };
+    const failed = await runSkill(fx.dir, spec);
+    let calls = 0;
+    const outcome = await runRepairLoop(
+      { run: failed, skillDir: fx.dir, input: SPEC.input },
+      {
+        replay: replayWith(spec),
+        complete: async () => {
+          calls++;
+          throw new Error(message);
+        },
+        scratchRoot: path.join(fx.root, 'scratch'),
+      },
+    );
+    return { outcome, calls };
+  }
+
+  it('stops at once when it cannot be reached, and says why', async () => {
+    const { outcome, calls } = await repairWithFailingModel(
+      'Cannot connect to API: connect ECONNREFUSED 127.0.0.1:9',
+    );
+    expect(calls).toBe(1);
+    expect(outcome).toMatchObject({ final_state: 'fallback', proposals: [] });
+    expect(outcome.reason).toBe(
+      'The model call failed: Cannot connect to API: connect ECONNREFUSED 127.0.0.1:9',
+    );
+  });
+
+  it('tries again after a passing error, and the final reason keeps the last one', async () => {
+    const { outcome, calls } = await repairWithFailingModel('HTTP 503: the server is busy');
+    expect(calls).toBe(2);
+    expect(outcome.reason).toBe(
+      'repair budget spent (2 attempts) without a usable proposal; the last attempt: The model call failed: HTTP 503: the server is busy',
+    );
+  });
+});

@@ -161,6 +161,8 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
   const causes: string[] = [];
   // The last replayed proposal that got further than the original failure: shown even when a later attempt fails.
   let best: RepairProposal | undefined;
+  // Why the last attempt had no diff (a model error, an answer without one), for the final reason.
+  let lastUnusable: string | undefined;
   const shown = () => (best ? [best] : []);
   for (attempt = 1; attempt <= REPAIR_BUDGET.attempts; attempt++) {
     emit(
@@ -169,6 +171,7 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
     );
     const planned = await plan(base, req, deps, prior, tried);
     if ('unusable' in planned) {
+      lastUnusable = planned.unusable;
       emit('evaluation', planned.unusable);
       if (planned.final) return finish('fallback', planned.unusable, shown());
       prior.push({ diff: '(no usable diff)', refusal: planned.unusable });
@@ -258,7 +261,7 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
     'fallback',
     best
       ? `repair budget spent (${REPAIR_BUDGET.attempts} attempts); the best proposal so far is shown`
-      : `repair budget spent (${REPAIR_BUDGET.attempts} attempts) without a usable proposal`,
+      : `repair budget spent (${REPAIR_BUDGET.attempts} attempts) without a usable proposal${lastUnusable ? `; the last attempt: ${lastUnusable}` : ''}`,
     shown(),
   );
 }

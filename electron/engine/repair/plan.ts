@@ -17,6 +17,10 @@ export interface Base {
   changes: FileChange[];
 }
 
+/** Model errors a second attempt would meet again: no connection, no such host or model, a refused key. */
+const UNREACHABLE =
+  /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|Cannot connect|fetch failed|\b(?:401|403|404)\b|unauthori[sz]ed|invalid api key|incorrect api key|model\b.*\b(?:not found|does not exist)/i;
+
 export type Planned =
   | { draft: DraftProposal; diffText: string }
   /** A model diff the guards refused before anything was written. */
@@ -61,7 +65,9 @@ export async function plan(
       }),
     );
   } catch (e) {
-    return { unusable: `The model call failed: ${e instanceof Error ? e.message : String(e)}`, final: false };
+    const message = e instanceof Error ? e.message : String(e);
+    // A model that cannot be reached or refuses the key fails the next attempt the same way.
+    return { unusable: `The model call failed: ${message}`, final: UNREACHABLE.test(message) };
   }
   const parsed = parseModelAnswer(answer);
   if (!parsed.ok) return { unusable: parsed.reason, final: false };

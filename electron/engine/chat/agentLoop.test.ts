@@ -204,6 +204,15 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
     expect(back).toContain('B refused the cycle.');
   });
 
+  it('says the model did not answer when it refused before a word streamed', async () => {
+    const { engine } = await setup();
+    server.enqueue({ error: { status: 401, message: 'Incorrect API key provided.' } });
+    const turn = await send(engine, 'tell me a story about nothing');
+    expect(turn.status).toBe('error');
+    expect(turn.answer).toBe('');
+    expect(turn.error).toMatch(/^The model did not answer: .*API key.*[^.]\.$/);
+  });
+
   it('ends the turn with a clear error when the stream drops, keeps what streamed and the conversation', async () => {
     const { engine } = await setup();
     server.enqueue({ text: ['one ', 'two ', 'three ', 'four'], dropAfter: 2 });

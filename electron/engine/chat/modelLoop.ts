@@ -117,8 +117,12 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     }
     if (failure) {
       o.onStep({ ...modelStep, status: 'error', error: failure });
-      const kept = text ? ' What streamed before the break is kept.' : '';
-      return { text, usage, status: 'error', error: `The model's response broke off: ${failure}.${kept}` };
+      const reason = failure.replace(/[.\s]+$/, '');
+      // Nothing came: the model did not answer (unreachable, refused); something came: it broke off.
+      const error = text
+        ? `The model's response broke off: ${reason}. What streamed before the break is kept.`
+        : `The model did not answer: ${reason}.`;
+      return { text, usage, status: 'error', error };
     }
     o.onStep({ ...modelStep, status: 'success' });
     if (calls.length === 0 || !o.callTool) return { text, usage, status: 'success' };

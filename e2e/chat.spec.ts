@@ -499,3 +499,55 @@ brokenRefTest(
     expect(problems).toEqual([]);
   },
 );
+
+/** A weather skill with a declared script: the router keeps "sunny" requests under T. */
+const WEATHER = {
+  'weather-lookup/SKILL.md': `---
+name: weather-lookup
+description: Look up the current weather for a city. Use when the user asks about weather, temperature or rain.
+---
+
+# Weather lookup
+
+Runs scripts/weather.sh with the city.
+`,
+  'weather-lookup/skill.yaml': `entrypoints: [scripts/weather.sh]
+execution_policy: { approval: auto }
+`,
+  'weather-lookup/scripts/weather.sh': 'echo "Rome: 24C, sunny"\n',
+};
+
+const offeredTest = withScriptedModel(
+  {
+    replies: [
+      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'weather-lookup', task: 'Weather in Rome' } }] },
+      { text: 'Yes: 24 °C and sunny in Rome.' },
+    ],
+  },
+  WEATHER,
+);
+
+offeredTest(
+  'plain chat lets the model run a skill the router kept under T, and shows its run',
+  async ({ page, workspace, model }, testInfo) => {
+    const problems = watchConsole(page);
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    await chat.say('is it going to be sunny in Rome?');
+    await chat.finished('success');
+    // The router chose none; the chip names the skill the model ran, and says so.
+    await expect(chat.chip()).toHaveAttribute('data-skill-name', 'weather-lookup');
+    await expect(chat.chip()).toContainText('chosen by the model');
+    await expect(chat.toolCard('run_skill')).toHaveAttribute('data-status', 'success');
+    const run = chat.lastTurn().locator('[data-testid="tool-card"][data-kind="run"]');
+    await expect(run).toHaveAttribute('data-name', 'weather-lookup');
+    await expect(run).toHaveAttribute('data-status', 'success');
+    await expect(chat.answerText()).toHaveText('Yes: 24 °C and sunny in Rome.');
+    await shots(page, testInfo, 'chat-offered-skill');
+    // The model saw the skill it could run; the script's output came back to it.
+    const [offer, answer] = model.chatRequests();
+    expect(offer.tools?.map((t) => t.function.name)).toEqual(['run_skill']);
+    expect(JSON.stringify(answer.messages.at(-1))).toContain('Rome: 24C, sunny');
+    expect(problems).toEqual([]);
+  },
+);

@@ -129,7 +129,14 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     return { model: resolved.model, id: `${d.provider}/${d.model}`, describeError: resolved.describeError };
   };
   execution.setInstructionRunner(createInstructionRunner({ catalog: skills, model }));
-  const chat = new ChatService({ home, events, routing, execution, model });
+  const chat = new ChatService({
+    home,
+    events,
+    routing,
+    execution,
+    model,
+    describe: (id) => skills.list().skills.find((s) => s.id === id)?.description,
+  });
   const withSwitches = (list: SkillList): SkillList => {
     const { disabled, neverAutoSelect } = settings.get().skills;
     return {

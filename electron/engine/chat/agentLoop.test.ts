@@ -244,3 +244,73 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
     expect(engine.chat.get(sent.conversation_id).history.map((t) => t.turn_id)).toEqual([turn.turn_id]);
   });
 });
+
+describe('plain chat offers the model the skills the router came close to', () => {
+  it('runs the one the model picks with run_skill and answers from its result, once', async () => {
+    const { engine } = await setup();
+    server.enqueue(
+      // The router kept doc-helper under T for this wording; the model sees it and picks it.
+      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'doc-helper', task: 'Draft a README.' } }] },
+      // doc-helper's own instruction run.
+      { text: 'README drafted in the house style.' },
+      { text: 'Here it is: the README is drafted in your house style.' },
+    );
+    const turn = await send(engine, 'could you draft a readme for my project?');
+    expect(turn.route.plan.primary).toBeNull();
+    expect(turn).toMatchObject({
+      status: 'success',
+      skill: 'doc-helper',
+      answer: 'Here it is: the README is drafted in your house style.',
+    });
+    const [offer, skillRun, answer] = server.chatRequests();
+    expect(offer.tools?.map((t) => t.function.name)).toEqual(['run_skill']);
+    const system = messageText(offer.messages[0]);
+    expect(system).toContain('- doc-helper: Writes documentation in the house style.');
+    expect(system).not.toContain('other-skill');
+    // The skill ran as itself (its body, its four tools) on the task the model gave it.
+    expect(messageText(skillRun.messages[0])).toContain(DOC_BODY);
+    expect(requestText(skillRun)).toContain('Draft a README.');
+    // Its answer went back to the model as the tool result, not to the user twice.
+    const result = messageText(answer.messages.find((m) => m.role === 'tool')!);
+    expect(result).toContain('README drafted in the house style.');
+    const card = turn.steps.find((s) => s.kind === 'run')!;
+    expect(card).toMatchObject({ name: 'doc-helper', status: 'success' });
+    expect(engine.execution.get(card.run_id!).summary).toMatchObject({
+      skill: 'doc-helper',
+      status: 'success',
+    });
+    expect(turn.steps.find((s) => s.kind === 'tool' && s.name === 'run_skill')).toMatchObject({
+      status: 'success',
+    });
+  });
+
+  it('asks plainly when the model is served without tool support', async () => {
+    const { engine } = await setup();
+    server.enqueue(
+      { error: { status: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' } },
+      { text: 'A README has a title, a summary and how to install.' },
+    );
+    const turn = await send(engine, 'could you draft a readme for my project?');
+    expect(turn).toMatchObject({
+      status: 'success',
+      answer: 'A README has a title, a summary and how to install.',
+    });
+    const [offer, plainAsk] = server.chatRequests();
+    expect(offer.tools?.map((t) => t.function.name)).toEqual(['run_skill']);
+    expect(plainAsk.tools).toBeUndefined();
+  });
+
+  it('refuses a skill it was not offered, and the model answers without it', async () => {
+    const { engine } = await setup();
+    server.enqueue(
+      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'other-skill', task: 'bake' } }] },
+      { text: 'I answered myself.' },
+    );
+    const turn = await send(engine, 'could you draft a readme for my project?');
+    expect(turn).toMatchObject({ status: 'success', skill: null, answer: 'I answered myself.' });
+    const refused = messageText(server.chatRequests()[1].messages.find((m) => m.role === 'tool')!);
+    expect(refused).toContain('run_skill takes { skill, task } with one of: doc-helper.');
+    expect(turn.steps.some((s) => s.kind === 'run')).toBe(false);
+    expect(engine.execution.list(10)).toHaveLength(0);
+  });
+});

@@ -29,6 +29,8 @@ export interface LoopOptions {
   onStep(step: ChatStep): void;
   /** Prefix for step ids, unique within the turn. */
   stepPrefix: string;
+  /** The tools the model is offered (default: all four). */
+  tools?: readonly string[];
 }
 
 export interface LoopResult {
@@ -43,9 +45,10 @@ export interface LoopResult {
  * schemas, not by the SDK, so a call that fails the schema comes back to the model as a
  * tool result saying how to fix it (DESIGN §4) instead of ending the turn.
  */
-function modelTools(): ToolSet {
+function modelTools(only?: readonly string[]): ToolSet {
   const tools: ToolSet = {};
   for (const [name, spec] of Object.entries(toolSchemas)) {
+    if (only && !only.includes(name)) continue;
     tools[name] = tool({
       description: spec.description,
       inputSchema: jsonSchema(z.toJSONSchema(spec.schema) as Parameters<typeof jsonSchema>[0], {
@@ -72,7 +75,7 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
   const messages = [...o.messages];
   const usage: ChatUsage = { input_tokens: 0, output_tokens: 0 };
   let text = '';
-  const tools = o.callTool ? modelTools() : undefined;
+  const tools = o.callTool ? modelTools(o.tools) : undefined;
   const message = (error: unknown) =>
     (o.handle.describeError?.(error).message ?? fallbackMessage(error)).slice(0, 2000);
   for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {

@@ -14,6 +14,8 @@ export interface ChatDeps {
   routing: RoutingService;
   execution: ExecutionService;
   model(): Promise<ModelChoice>;
+  /** A skill's description by id, for the skills a plain-chat turn offers the model. */
+  describe?(id: string): string | undefined;
 }
 
 const OUTCOMES = ['success', 'failure', 'denied', 'timeout', 'blocked', 'cancelled'] as const;

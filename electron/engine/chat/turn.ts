@@ -1,23 +1,33 @@
 import type { ModelMessage } from 'ai';
 import type {
+  ActivationPlan,
   ApprovalRequest,
   ApprovalResolution,
   ChatStep,
   ChatTurn,
   ChatTurnStatus,
+  RunResult,
   RunTransition,
 } from '../../../shared/contract';
 import type { EngineEvents } from '../events';
 import type { ChatHooks } from '../execution/attempt';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import type { ExecutionService } from '../execution/service';
+import { toolSchemas, type ToolOutput } from '../execution/tools';
 import { runModelLoop, type ModelChoice } from './modelLoop';
 
 export interface TurnDeps {
   events: EngineEvents;
   execution: ExecutionService;
   model(): Promise<ModelChoice>;
+  /** A skill's description by id (the skills plain chat offers the model are listed with it). */
+  describe?(id: string): string | undefined;
 }
+
+/** Plain chat offers the model at most this many of the skills the router found but did not pick. */
+const OFFERED_SKILLS = 5;
+/** What a skill the model ran through `run_skill` hands back to it, at most. */
+const OFFERED_OUTPUT_CHARS = 8000;
 
 /** A running script's card shows the end of its stdout, refreshed at most this often. */
 const LIVE_OUTPUT_MS = 200;
@@ -26,6 +36,21 @@ const LIVE_OUTPUT_CHARS = 4000;
 /** Plain chat (no skill matched, or the generic fallback): a short system prompt, no catalog of skills. */
 const PLAIN_SYSTEM =
   'You are SkillDeck’s assistant. No skill was chosen for this message, so answer it directly and concisely. Answer in the user’s language.';
+
+/**
+ * Plain chat with the skills the router found but did not pick (below T): the model sees them
+ * and may run one with `run_skill`, as agents that read a skill list choose for themselves. A
+ * paraphrase the router misses ("do I need an umbrella tomorrow?") still reaches its skill
+ * when a model is configured.
+ */
+function offeringSystem(offered: { name: string; description: string }[]): string {
+  return [
+    'You are SkillDeck’s assistant. The router chose no skill for this message; these installed skills came closest:',
+    ...offered.map((o) => `- ${o.name}: ${o.description.replace(/\s+/g, ' ').slice(0, 300)}`),
+    'If one of them clearly does what the user asks, call run_skill with its exact name and the full task, then answer from its result.',
+    'Otherwise answer directly and concisely, without a tool. Answer in the user’s language.',
+  ].join('\n');
+}
 
 export const NO_MODEL_ANSWER =
   'No skill matched this message, and answering without a skill needs a model. Open Settings → Model to configure one (OpenAI, Anthropic, or any OpenAI-compatible server such as Ollama or LM Studio), or name a skill with `$skill-name`.';
@@ -78,7 +103,143 @@ export async function runTurn(
       turn.usage.output_tokens += u.output_tokens;
     },
   };
-  const plain = async () => {
+  /**
+   * A run mirrored on the turn as it goes: its card (the sandbox once known, the end of a
+   * script's stdout), its approvals as steps, Stop cancelling it. Resolves with its result.
+   */
+  const follow = async (
+    run: { run_id: string; done: Promise<RunResult> },
+    runStep: ChatStep,
+  ): Promise<RunResult> => {
+    upsert(runStep);
+    const onAbort = () => deps.execution.cancel(run.run_id);
+    signal.addEventListener('abort', onAbort, { once: true });
+    // An answerer that replies while the request is being announced (the CLI's --approve)
+    // settles it before this listener hears of the request: such answers wait here for it.
+    const early = new Map<string, ApprovalResolution>();
+    let live = '';
+    let liveTimer: ReturnType<typeof setTimeout> | undefined;
+    const card = () => turn.steps.find((s) => s.id === runStep.id) ?? runStep;
+    const answered = (r: ApprovalResolution): Partial<ChatStep> => ({
+      status: r.decision === 'deny' ? 'denied' : 'allowed',
+      ...(r.reason ? { error: r.reason } : {}),
+    });
+    const stop = events.subscribe((name, payload) => {
+      if (name === 'approval.requested' && (payload as ApprovalRequest).run_id === run.run_id) {
+        const r = payload as ApprovalRequest;
+        const resolution = early.get(r.id);
+        upsert({
+          id: `approval:${r.id}`,
+          kind: 'approval',
+          name: r.skill,
+          status: 'waiting',
+          approval_id: r.id,
+          sandbox: r.sandbox,
+          output: r.command_line,
+          ...(resolution ? answered(resolution) : {}),
+        });
+      } else if (name === 'approval.resolved' && (payload as ApprovalResolution).run_id === run.run_id) {
+        const r = payload as ApprovalResolution;
+        const prior = turn.steps.find((s) => s.id === `approval:${r.id}`);
+        if (prior) upsert({ ...prior, ...answered(r) });
+        else early.set(r.id, r);
+      } else if (name === 'run.transition' && (payload as RunTransition).run_id === run.run_id) {
+        const t = payload as RunTransition;
+        if (t.state === 'running' && t.sandbox)
+          upsert({ ...card(), name: t.skill ?? runStep.name, sandbox: t.sandbox });
+      } else if (name === 'run.output') {
+        const o = payload as { run_id: string; stream: string; chunk: string };
+        // A script's stdout shows live on its card and becomes the answer once it succeeded: a
+        // failed script's partial output must not read as the answer a fallback then gives.
+        // Instruction skills stream their answer through the hooks instead.
+        if (o.run_id === run.run_id && o.stream === 'stdout' && !modelDriven) {
+          live = (live + o.chunk).slice(-LIVE_OUTPUT_CHARS);
+          liveTimer ??= setTimeout(() => {
+            liveTimer = undefined;
+            if (card().status === 'running') upsert({ ...card(), output: live });
+          }, LIVE_OUTPUT_MS);
+        }
+      }
+    });
+    try {
+      return await run.done;
+    } finally {
+      stop();
+      clearTimeout(liveTimer);
+      signal.removeEventListener('abort', onAbort);
+    }
+  };
+
+  // The skills plain chat may offer: below T, not vetoed, not already judged by the arbiter.
+  const offered = turn.route.model?.arbiter
+    ? []
+    : turn.route.candidates
+        .filter((c) => c.status === 'below_threshold' && c.source !== 'forced')
+        .slice(0, OFFERED_SKILLS)
+        .map((c) => ({ id: c.id, name: c.name, description: deps.describe?.(c.id) ?? '' }));
+  let delegated = 0;
+  const runOffered = async (input: unknown, stepId: string): Promise<ToolOutput> => {
+    const step: ChatStep = { id: stepId, kind: 'tool', name: 'run_skill', status: 'running', input };
+    upsert(step);
+    const done = (out: ToolOutput): ToolOutput => {
+      upsert({
+        ...step,
+        status: out.status === 'success' ? 'success' : out.status === 'denied' ? 'denied' : 'error',
+        output: JSON.stringify(out).slice(0, 4000),
+        ...(typeof out.error === 'string' ? { error: out.error } : {}),
+      });
+      return out;
+    };
+    const parsed = toolSchemas.run_skill.schema.safeParse(input ?? {});
+    const pick = parsed.success ? offered.find((o) => o.name === parsed.data.skill) : undefined;
+    if (!parsed.success || !pick)
+      return done({
+        status: 'error',
+        error: `run_skill takes { skill, task } with one of: ${offered.map((o) => o.name).join(', ')}.`,
+      });
+    const plan: ActivationPlan = {
+      ...turn.route.plan,
+      skills: [pick.name],
+      skill_ids: [pick.id],
+      primary: pick.name,
+      primary_id: pick.id,
+      parallel_groups: [[pick.name]],
+      fallback_chain: [],
+      routing_reason: `${pick.name} chosen by the model from the skills the router offered.`,
+      parameters: { task: parsed.data.task || turn.message },
+    };
+    // The skill's own model steps show on the turn; its answer goes back to the model, which
+    // answers the user from it (so it is not said twice).
+    let spoken = '';
+    const run = deps.execution.startPlan(plan, {
+      task: parsed.data.task || turn.message,
+      routeId: turn.route.route_id,
+      chat: { ...hooks, stepPrefix: `d${delegated++}:`, onDelta: (text) => (spoken += text) },
+    });
+    const card: ChatStep = {
+      id: `run:${run.run_id}`,
+      kind: 'run',
+      name: pick.name,
+      status: 'running',
+      run_id: run.run_id,
+    };
+    const result = await follow(run, card);
+    upsert({
+      ...(turn.steps.find((x) => x.id === card.id) ?? card),
+      status: result.status,
+      sandbox: result.sandbox,
+      output: result.output.slice(0, 4000),
+      ...(result.error ? { error: result.error } : {}),
+    });
+    if (result.status === 'success') turn.skill = result.skill;
+    return done({
+      skill: pick.name,
+      status: result.status,
+      output: (spoken || result.output).slice(0, OFFERED_OUTPUT_CHARS),
+      error: result.error,
+    });
+  };
+  const plain = async (offer = false) => {
     const handle = await deps.model();
     if ('error' in handle)
       return {
@@ -87,16 +248,38 @@ export async function runTurn(
         outcome: 'fatal' as const,
         error: NO_MODEL_ANSWER,
       };
+    const tools = offer && offered.length > 0;
     const result = await runModelLoop({
       handle,
-      system: PLAIN_SYSTEM,
+      system: tools ? offeringSystem(offered) : PLAIN_SYSTEM,
       messages: [...history, { role: 'user', content: turn.message }],
       signal,
       stepPrefix: 'plain:',
       onDelta: delta,
       onStep: upsert,
+      ...(tools
+        ? {
+            tools: ['run_skill'],
+            callTool: (name: string, input: unknown, stepId: string) =>
+              name === 'run_skill'
+                ? runOffered(input, stepId)
+                : Promise.resolve({
+                    status: 'error',
+                    error: `Unknown tool "${name}". Available here: run_skill.`,
+                  }),
+          }
+        : {}),
     });
     hooks.addUsage(result.usage);
+    // A model served without tool support (some local ones) refuses the offer: ask it plainly.
+    if (
+      tools &&
+      result.status === 'error' &&
+      !result.text &&
+      delegated === 0 &&
+      /\btools?\b/i.test(result.error ?? '')
+    )
+      return plain(false);
     const attempt = { ...emptyAttempt('none', 0), output: result.text };
     if (result.status === 'success') return attempt;
     return {
@@ -110,7 +293,7 @@ export async function runTurn(
   const plan = turn.route.plan;
   if (!plan.primary_id) {
     if ('error' in (await deps.model())) return finish(turn, 'no_model', NO_MODEL_ANSWER, true);
-    const result = await plain();
+    const result = await plain(true);
     return finish(
       turn,
       result.status === 'success' ? 'success' : result.status === 'cancelled' ? 'cancelled' : 'error',
@@ -122,7 +305,7 @@ export async function runTurn(
     plan,
     { task: turn.message, routeId: turn.route.route_id, chat: hooks },
     undefined,
-    plain,
+    () => plain(),
   );
   const runStep: ChatStep = {
     id: `run:${run.run_id}`,
@@ -131,59 +314,8 @@ export async function runTurn(
     status: 'running',
     run_id: run.run_id,
   };
-  upsert(runStep);
-  const onAbort = () => deps.execution.cancel(run.run_id);
-  signal.addEventListener('abort', onAbort, { once: true });
-  // An answerer that replies while the request is being announced (the CLI's --approve)
-  // settles it before this listener hears of the request: such answers wait here for it.
-  const early = new Map<string, ApprovalResolution>();
-  let live = '';
-  let liveTimer: ReturnType<typeof setTimeout> | undefined;
-  const answered = (r: ApprovalResolution): Partial<ChatStep> => ({
-    status: r.decision === 'deny' ? 'denied' : 'allowed',
-    ...(r.reason ? { error: r.reason } : {}),
-  });
-  const stop = events.subscribe((name, payload) => {
-    if (name === 'approval.requested' && (payload as ApprovalRequest).run_id === run.run_id) {
-      const r = payload as ApprovalRequest;
-      const resolution = early.get(r.id);
-      upsert({
-        id: `approval:${r.id}`,
-        kind: 'approval',
-        name: r.skill,
-        status: 'waiting',
-        approval_id: r.id,
-        sandbox: r.sandbox,
-        output: r.command_line,
-        ...(resolution ? answered(resolution) : {}),
-      });
-    } else if (name === 'approval.resolved' && (payload as ApprovalResolution).run_id === run.run_id) {
-      const r = payload as ApprovalResolution;
-      const prior = turn.steps.find((s) => s.id === `approval:${r.id}`);
-      if (prior) upsert({ ...prior, ...answered(r) });
-      else early.set(r.id, r);
-    } else if (name === 'run.transition' && (payload as RunTransition).run_id === run.run_id) {
-      const t = payload as RunTransition;
-      if (t.state === 'running' && t.sandbox)
-        upsert({ ...current(), name: t.skill ?? runStep.name, sandbox: t.sandbox });
-    } else if (name === 'run.output') {
-      const o = payload as { run_id: string; stream: string; chunk: string };
-      // A script's stdout shows live on its card and becomes the answer once it succeeded: a
-      // failed script's partial output must not read as the answer a fallback then gives.
-      // Instruction skills stream their answer through the hooks instead.
-      if (o.run_id === run.run_id && o.stream === 'stdout' && !modelDriven) {
-        live = (live + o.chunk).slice(-LIVE_OUTPUT_CHARS);
-        liveTimer ??= setTimeout(() => {
-          liveTimer = undefined;
-          if (current().status === 'running') upsert({ ...current(), output: live });
-        }, LIVE_OUTPUT_MS);
-      }
-    }
-  });
   const current = () => turn.steps.find((s) => s.id === runStep.id) ?? runStep;
-  const result = await run.done;
-  stop();
-  clearTimeout(liveTimer);
+  const result = await follow(run, runStep);
   // An instruction skill that could not start for want of a model says so as a status.
   if (
     result.status === 'failure' &&
@@ -200,7 +332,6 @@ export async function runTurn(
     turn.skill = result.skill;
     return finish(turn, 'no_model', result.error ?? NO_MODEL_ANSWER, true);
   }
-  signal.removeEventListener('abort', onAbort);
   // Script and direct skills: their output is the answer (a model-driven one streamed it).
   if (!turn.answer.trim() && result.output) delta(result.output);
   const failed = result.primary_failure;

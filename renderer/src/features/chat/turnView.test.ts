@@ -20,7 +20,17 @@ describe('the routing chip', () => {
       score: null,
       fallback: false,
       source: null,
+      byModel: false,
     });
+  });
+
+  it('says when the model ran a skill the router kept under T', () => {
+    const t = turn(
+      'a',
+      { skill: 'x' },
+      { candidates: [candidate('x', 0.43, { status: 'below_threshold' })] },
+    );
+    expect(routeChip(t)).toMatchObject({ label: 'x', score: 0.43, fallback: false, byModel: true });
   });
 
   it('marks a fallback skill', () => {

@@ -10,19 +10,22 @@ export interface RouteChip {
   fallback: boolean;
   /** How the primary was recalled (`forced` for `$name`). */
   source: string | null;
+  /** The router chose no skill; the model ran this one from those it was offered. */
+  byModel: boolean;
 }
 
 export function routeChip(turn: ChatTurn): RouteChip {
   const { plan, candidates } = turn.route;
   const primary = candidates.find((c) => c.id === plan.primary_id);
   const skill = turn.skill ?? plan.primary;
-  if (!skill) return { label: 'plain chat', score: null, fallback: false, source: null };
+  if (!skill) return { label: 'plain chat', score: null, fallback: false, source: null, byModel: false };
   const answered = candidates.find((c) => c.name === skill);
   return {
     label: skill,
     score: (answered ?? primary)?.score ?? null,
     fallback: plan.primary !== null && skill !== plan.primary,
     source: (answered ?? primary)?.source ?? null,
+    byModel: plan.primary === null,
   };
 }
 

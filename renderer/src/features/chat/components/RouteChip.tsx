@@ -4,7 +4,10 @@ import { formatScore } from '../../routing/format';
 import { useRoutingStore } from '../../routing/store';
 import { routeChip } from '../turnView';
 
-/** The skill that answered and its score (or plain chat); opens this turn's route in the score panel. */
+/**
+ * The skill that answered and its score (or plain chat; or a skill the model ran from those the
+ * router offered it); opens this turn's route in the score panel.
+ */
 export function RouteChip({ turn }: { turn: ChatTurn }) {
   const shown = useRoutingStore((s) => s.recorded?.route_id === turn.route.route_id);
   const showRecorded = useRoutingStore((s) => s.showRecorded);
@@ -26,6 +29,7 @@ export function RouteChip({ turn }: { turn: ChatTurn }) {
       {chip.score !== null && <span className="route-chip__score">{formatScore(chip.score)}</span>}
       {chip.source === 'forced' && <span className="route-chip__note">forced</span>}
       {chip.fallback && <span className="route-chip__note">fallback</span>}
+      {chip.byModel && <span className="route-chip__note">chosen by the model</span>}
     </button>
   );
 }

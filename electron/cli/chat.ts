@@ -20,7 +20,11 @@ function printTurn(turn: ChatTurn): void {
     const error = step.error ? ` — ${step.error.split('\n')[0]}` : '';
     lines.push(`  · ${step.kind} ${step.name}: ${step.status}${sandbox}${error}`);
   }
-  const route = turn.route.plan.primary ? `${turn.route.plan.primary}` : 'no skill (plain chat)';
+  const route = turn.route.plan.primary
+    ? `${turn.route.plan.primary}`
+    : turn.skill
+      ? `no skill; the model chose ${turn.skill}`
+      : 'no skill (plain chat)';
   process.stderr.write(
     `\n${turn.status === 'success' ? '✓' : '✗'} ${turn.status} · route: ${route} · tokens ${turn.usage.input_tokens} in / ${turn.usage.output_tokens} out\n${lines.join('\n')}${turn.error && turn.error !== turn.answer ? `\n${turn.error}` : ''}\n`,
   );

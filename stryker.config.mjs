@@ -59,6 +59,14 @@ export const GROUPS = {
       'electron/engine/execution/sandbox/bwrap.{files,masks,hardening}.test.ts',
     ],
   },
+  // The sandbox's resource limits: the prlimit command line and how a run that hit one is told.
+  limits: {
+    mutate: ['electron/engine/execution/sandbox/limits.ts'],
+    testFiles: [
+      'electron/engine/execution/sandbox/limits.test.ts',
+      'electron/engine/execution/sandbox/bwrap.limits.test.ts',
+    ],
+  },
   // What a repair patch may touch, and the diff reading behind it.
   repair: {
     mutate: ['electron/engine/repair/guards.ts', 'electron/engine/repair/diffs.ts'],

@@ -1,5 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { limitViolations, prlimitPath, userProcessCount, withLimits, type AppliedLimits } from './limits';
+import {
+  DEFAULT_LIMITS,
+  limitViolations,
+  prlimitPath,
+  userProcessCount,
+  withLimits,
+  type AppliedLimits,
+} from './limits';
 
 const LIMITS = { fileBytes: 1024 * 1024, processes: 30 };
 const applied = (processLimit: number | null): AppliedLimits => ({ ...LIMITS, processLimit });
@@ -40,9 +48,18 @@ describe('withLimits', () => {
     });
   });
 
-  it('counts the processes a user runs from /proc', () => {
-    // This test process and its worker threads' process are the uid's at least.
-    expect(userProcessCount(process.getuid!())).toBeGreaterThanOrEqual(1);
+  it('counts the processes a user runs from /proc, as ps does', () => {
+    const uid = process.getuid!();
+    const ps = () =>
+      execFileSync('ps', ['-e', '-o', 'uid='], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line.trim() === String(uid)).length;
+    const before = ps();
+    const counted = userProcessCount(uid);
+    const after = ps();
+    // Only the pid folders: /proc/self, /proc/sys and the rest are the uid's too when it is root.
+    expect(counted).toBeGreaterThanOrEqual(Math.min(before, after) - 2);
+    expect(counted).toBeLessThanOrEqual(Math.max(before, after) + 2);
     expect(userProcessCount(2 ** 31 - 7)).toBe(0);
   });
 });
@@ -77,6 +94,8 @@ describe('limitViolations', () => {
     ['Python', 'BlockingIOError: [Errno 11] Resource temporarily unavailable'],
     ['Node', 'spawn sleep EAGAIN'],
     ['bash', 'probe.sh: fork: retry: Resource temporarily unavailable'],
+    ['bash, at last', 'probe.sh: fork: Resource temporarily unavailable'],
+    ['a Node wrapper', 'Error: EAGAIN while trying to spawn the worker'],
     ['bwrap', "bwrap: Can't fork for pid 1: Resource temporarily unavailable"],
   ])('names the process limit from what %s prints, where it was set', (_, stderr) => {
     expect(limitViolations(ended(stderr), applied(80))).toEqual([forks]);
@@ -88,6 +107,12 @@ describe('limitViolations', () => {
     const stderr = 'upload failed: 413 File too large for this endpoint\nError: try again later (EAGAIN)';
     expect(limitViolations(ended(stderr), applied(80))).toEqual([]);
     expect(limitViolations(ended(''), applied(80))).toEqual([]);
+  });
+
+  it('says the default file size in GiB', () => {
+    expect(
+      limitViolations(ended('', null, 'SIGXFSZ'), { ...DEFAULT_LIMITS, processLimit: null })[0].message,
+    ).toBe('tried to write a file larger than 1 GiB, its file-size limit');
   });
 
   it('says nothing when no limit could be set', () => {

@@ -19,12 +19,15 @@ export interface ResourceLimits {
 
 export const DEFAULT_LIMITS: ResourceLimits = { fileBytes: 1024 ** 3, processes: 256 };
 
+// Stryker disable next-line StringLiteral: util-linux installs both (one file on merged-/usr systems)
 const PRLIMIT_PATHS = ['/usr/bin/prlimit', '/bin/prlimit'];
 let prlimit: string | null | undefined;
 
 /** Where prlimit is on this machine (Linux only), found once. */
 export function prlimitPath(): string | null {
+  // Stryker disable next-line ConditionalExpression: looking again finds the same file; this only caches
   if (prlimit === undefined)
+    // Stryker disable next-line ConditionalExpression: the tests run on Linux; elsewhere there is no prlimit to find
     prlimit = process.platform === 'linux' ? (PRLIMIT_PATHS.find((p) => fs.existsSync(p)) ?? null) : null;
   return prlimit;
 }
@@ -42,6 +45,7 @@ const isExecutable = (file: string): boolean => {
 export function userProcessCount(uid: number): number {
   let count = 0;
   for (const entry of fs.readdirSync('/proc')) {
+    // Stryker disable next-line Regex: /proc's entries are pid numbers or names without a digit
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (fs.statSync(`/proc/${entry}`).uid === uid) count++;
@@ -60,13 +64,15 @@ export interface AppliedLimits extends ResourceLimits {
 
 /**
  * `file args` wrapped in prlimit with `limits`, or unchanged (and null) where prlimit is not
- * available or `file` is not an executable file's path. prlimit sets the limits on itself and execs the program, so the pid, the process
- * group and the inherited descriptors (bwrap's fd 3) stay the same.
+ * available or `file` is not an executable file's path. prlimit sets the limits on itself and
+ * execs the program, so the pid, the process group and the inherited descriptors (bwrap's
+ * fd 3) stay the same.
  */
 export function withLimits(
   file: string,
   args: string[],
   limits: ResourceLimits,
+  // Stryker disable next-line UnaryOperator: only Windows lacks getuid, and it has no prlimit either
   uid = process.getuid?.() ?? -1,
 ): { file: string; args: string[]; applied: AppliedLimits | null } {
   const bin = prlimitPath();

@@ -218,6 +218,9 @@ function cjkVariants(word: string): Variant[] {
 function latinVariants(word: string, lemma: string, term: string, next: string): Variant[] {
   const group: QueryGroup = { text: term, surface: word, variants: [], weight: 1 };
   addVariant(group, term, 'exact', 1, word);
+  // A name with a version or size ("sha256", "python3") also means its name ("SHA-256", "Python").
+  const named = /^([a-z]{3,})\d+$/.exec(word);
+  if (named) addVariant(group, stem(named[1]), 'exact', 0.8, named[1]);
   if (/\d/.test(word)) return group.variants;
   expandLemma(group, lemma);
   // Static word embeddings (data/similar.tsv) bridge what WordNet does not link: bakery ≈ shop.

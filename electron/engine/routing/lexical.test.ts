@@ -154,6 +154,15 @@ describe('lexical semantics (issue 10 §3)', () => {
     expect(evidence('收据', 'invoice-zh')).toEqual([expect.objectContaining({ word: '收据', via: 'exact' })]);
   });
 
+  it('reads a name with a version or size as that name too (sha256 → SHA-256, python3 → Python)', () => {
+    const variants = (word: string) => analyzeQuery(word)[0].variants.map((v) => `${v.term}:${v.weight}`);
+    expect(variants('sha256')).toEqual(['sha256:1', 'sha:0.8']);
+    expect(variants('python3')).toEqual(['python3:1', 'python:0.8']);
+    // Two letters or a word of digits alone name nothing.
+    expect(variants('md5')).toEqual(['md5:1']);
+    expect(variants('2024')).toEqual(['2024:1']);
+  });
+
   it('does not count the user’s payload (a city, a name) against a skill', () => {
     const plain = find(run('weather forecast'), 'weather')!;
     const withCity = find(run('weather forecast for Zyxtown'), 'weather')!;

@@ -29,7 +29,8 @@ export function skillSystemPrompt(skill: SkillDetail): string {
 /** How much of the failed tool calls an instruction run keeps as its stderr. */
 const MAX_TOOL_ERRORS_CHARS = 16_000;
 
-const statusOf = (out: ToolOutput): ChatStepStatus => {
+/** A tool result's status as a chat step shows it. */
+export const statusOf = (out: ToolOutput): ChatStepStatus => {
   const s = out.status;
   if (s === 'success' || s === undefined) return 'success';
   if (s === 'denied' || s === 'blocked' || s === 'timeout' || s === 'cancelled' || s === 'refused') return s;

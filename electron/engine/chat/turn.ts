@@ -14,6 +14,7 @@ import type { ChatHooks } from '../execution/attempt';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import type { ExecutionService } from '../execution/service';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
+import { statusOf } from './instruction';
 import { runModelLoop, type ModelChoice } from './modelLoop';
 
 export interface TurnDeps {
@@ -184,7 +185,7 @@ export async function runTurn(
     const done = (out: ToolOutput): ToolOutput => {
       upsert({
         ...step,
-        status: out.status === 'success' ? 'success' : out.status === 'denied' ? 'denied' : 'error',
+        status: statusOf(out),
         output: JSON.stringify(out).slice(0, 4000),
         ...(typeof out.error === 'string' ? { error: out.error } : {}),
       });

@@ -4,6 +4,7 @@ import { implicitTriggers } from './implicit';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
 import { creativeKind } from './score';
+import { terms } from './text';
 import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
 
 /**
@@ -63,6 +64,32 @@ describe('a small catalog of plainly written skills', () => {
     // The same topics asked as tasks still route.
     expect(primary('plan my wedding: venues and a guest list')).toBe('wedding-planner');
     expect(primary('generate mock data for the users table')).toBe('mock-data');
+  });
+
+  it('reads every kind of piece, however the request is put', () => {
+    const kinds =
+      'poem haiku limerick sonnet story tale fable song lyrics jingle joke pun riddle toast speech eulogy essay rap verse ode ballad slogan tagline message card wish greeting';
+    for (const kind of kinds.split(' ')) {
+      expect(creativeKind(`write a ${kind} about the sea`), kind).toBe(terms(kind)[0]);
+      if (!/story|lyrics|speech|eulogy|wish/.test(kind))
+        expect(creativeKind(`please write some ${kind}s for me`), `${kind}s`).not.toBeNull();
+    }
+    for (const plural of ['stories', 'speeches', 'eulogies', 'wishes'])
+      expect(creativeKind(`write two ${plural}`), plural).not.toBeNull();
+    for (const request of [
+      'write me a poem',
+      'write me  a poem',
+      'tell us a joke',
+      'tell us  a joke',
+      'write  a poem',
+      'write poems about rain',
+      'write 12 poems',
+      'write a short  poem',
+      'make up a riddle',
+      'come up with a slogan for my bakery',
+      '给妈妈写一首生日的诗',
+    ])
+      expect(creativeKind(request), request).not.toBeNull();
   });
 
   it('reads the kind of piece a request asks to write, in English and Chinese', () => {

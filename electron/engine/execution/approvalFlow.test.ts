@@ -166,3 +166,26 @@ describe('a blocked run, then "allow this for this skill?"', () => {
     }
   });
 });
+
+describe('a run past a resource limit', () => {
+  it('is blocked and named, with no permission to offer: limits are not granted per skill', async () => {
+    const { engine, workspace } = await engines.open();
+    // 5 GiB at once, past the default 4 GiB memory limit (the allocation fails before it is touched).
+    const id = scriptSkill(path.join(workspace, 'skills'), 'hog', `python3 -c 'bytearray(5 * 1024**3)'`, [
+      'execution_policy: { approval: auto }',
+    ]);
+    await engine.reloadSkills();
+    const blocked = await engine.execution.start({ id, task: 'go' }).done;
+    expect(blocked).toMatchObject({ status: 'blocked', sandbox: 'bwrap' });
+    expect(blocked.violations).toEqual([
+      {
+        kind: 'output',
+        target: `${4 * 1024 ** 3} bytes of memory`,
+        message: 'ran out of memory at its 4 GiB memory limit',
+      },
+    ]);
+    expect(blocked.error).toBe(
+      'Blocked by the sandbox: ran out of memory at its 4 GiB memory limit. These limits hold for every run; a skill that needs more should do its work in smaller parts.',
+    );
+  });
+});

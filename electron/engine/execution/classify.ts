@@ -19,9 +19,15 @@ const EX_TEMPFAIL = 75;
 
 const lastLines = (text: string, n = 6): string => text.trim().split('\n').slice(-n).join('\n').slice(-1500);
 
+/** What a user may grant a skill past a denial; the rest (file size, memory, processes) are limits. */
+const GRANTABLE = new Set<Violation['kind']>(['write', 'read', 'network']);
+
 export function describeViolations(violations: Violation[]): string {
   const lines = violations.map((v) => v.message);
-  return `Blocked by the sandbox: ${lines.join('; ')}. Allow it for this skill only if you expect the skill to need it.`;
+  const advice = violations.some((v) => GRANTABLE.has(v.kind))
+    ? 'Allow it for this skill only if you expect the skill to need it.'
+    : 'These limits hold for every run; a skill that needs more should do its work in smaller parts.';
+  return `Blocked by the sandbox: ${lines.join('; ')}. ${advice}`;
 }
 
 /**

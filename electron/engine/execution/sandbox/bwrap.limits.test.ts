@@ -3,14 +3,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentUserRunner, nonRootRunner, openFixture, pick, type ProbeFixture } from './testing/harness';
 import type { ProbeOutcome } from './testing/planRunner';
-import { BIG_CHUNKS, LANGS, type Lang } from './testing/probes';
+import { BIG_CHUNKS, LANGS, MEMORY_MIB, type Lang } from './testing/probes';
 
 // Resource limits (limits.ts): a file past the file-size limit fails instead of filling the
-// disk, and a fork loop stops at the process limit; the same probes with room to spare succeed.
+// disk, an allocation past the memory limit fails instead of swapping the machine to a halt,
+// and a fork loop stops at the process limit; the same probes with room to spare succeed.
 const runners = [currentUserRunner, await nonRootRunner()];
 const MiB = 1024 * 1024;
-const TIGHT = { fileBytes: MiB, processes: 30 };
-const ROOMY = { fileBytes: 64 * MiB, processes: 1000 };
+const TIGHT = { fileBytes: MiB, processes: 30, memoryBytes: 256 * MiB };
+const ROOMY = { fileBytes: 64 * MiB, processes: 1000, memoryBytes: 2048 * MiB };
 /** Bash retries a failed fork for half a minute; Python and Node report it at once. */
 const FORK_LANGS: Lang[] = ['python', 'node'];
 
@@ -22,13 +23,15 @@ describe.each(runners)('bwrap resource limits, as $user', (runner) => {
     if (runner.unavailable) return;
     fx = await openFixture();
     // The roomy twin runs in its own folder (a plan's folder follows its default id).
-    const roomy = (probe: 'bigfile' | 'forks', lang: Lang) => {
+    const roomy = (probe: 'bigfile' | 'forks' | 'memory', lang: Lang) => {
       const id = `${probe}-${lang}-roomy`;
       return fx.plan(probe, lang, { id, cwd: path.join(fx.root, 'runs', id), limits: ROOMY });
     };
     const plans = LANGS.flatMap((lang) => [
       fx.plan('bigfile', lang, { limits: TIGHT }),
       roomy('bigfile', lang),
+      fx.plan('memory', lang, { limits: TIGHT }),
+      roomy('memory', lang),
     ]);
     outcomes = await runner.run(plans, fx);
     // One at a time: the process count is the user's, so a fork loop running beside another
@@ -66,6 +69,27 @@ describe.each(runners)('bwrap resource limits, as $user', (runner) => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('wrote it all');
     expect(fs.statSync(bigFile(`bigfile-${lang}-roomy`)).size).toBe(BIG_CHUNKS * 65536);
+    expect(r.violations).toEqual([]);
+  });
+
+  it.for(LANGS)('%s: an allocation past the memory limit fails, and is named (root too)', (lang, ctx) => {
+    if (runner.unavailable) return ctx.skip(runner.unavailable);
+    const r = result(`memory-${lang}-bwrap`);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).not.toContain('allocated');
+    expect(r.violations[0]).toEqual({
+      kind: 'output',
+      target: `${256 * MiB} bytes of memory`,
+      message: 'ran out of memory at its 256 MiB memory limit',
+    });
+  });
+
+  it.for(LANGS)('%s: the same allocation under a roomier limit succeeds', (lang, ctx) => {
+    if (runner.unavailable) return ctx.skip(runner.unavailable);
+    const r = result(`memory-${lang}-roomy`);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`allocated ${MEMORY_MIB}`);
     expect(r.violations).toEqual([]);
   });
 

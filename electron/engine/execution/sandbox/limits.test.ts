@@ -9,7 +9,7 @@ import {
   type AppliedLimits,
 } from './limits';
 
-const LIMITS = { fileBytes: 1024 * 1024, processes: 30 };
+const LIMITS = { fileBytes: 1024 * 1024, processes: 30, memoryBytes: 256 * 1024 * 1024 };
 const applied = (processLimit: number | null): AppliedLimits => ({ ...LIMITS, processLimit });
 const ended = (stderr: string, exitCode: number | null = 1, signal: string | null = null) => ({
   stderr,
@@ -18,7 +18,7 @@ const ended = (stderr: string, exitCode: number | null = 1, signal: string | nul
 });
 
 describe('withLimits', () => {
-  it('wraps a program in prlimit: file size and no core for everyone, the process count above what the user runs', () => {
+  it('wraps a program in prlimit: file size, memory and no core for everyone, the process count above what the user runs', () => {
     expect(prlimitPath()).not.toBeNull();
     const asUser = withLimits('/bin/sh', ['-c', 'true'], LIMITS, process.getuid!() || 4242);
     expect(asUser.file).toBe(prlimitPath());
@@ -27,6 +27,7 @@ describe('withLimits', () => {
     expect(nproc).toBeGreaterThanOrEqual(30);
     expect(asUser.args).toEqual([
       '--fsize=1048576',
+      '--data=268435456',
       '--core=0',
       `--nproc=${nproc}`,
       '--',
@@ -36,7 +37,15 @@ describe('withLimits', () => {
     ]);
     // The kernel never counts root's processes: no --nproc, and nothing claims it was set.
     const asRoot = withLimits('/bin/sh', ['-c', 'true'], LIMITS, 0);
-    expect(asRoot.args).toEqual(['--fsize=1048576', '--core=0', '--', '/bin/sh', '-c', 'true']);
+    expect(asRoot.args).toEqual([
+      '--fsize=1048576',
+      '--data=268435456',
+      '--core=0',
+      '--',
+      '/bin/sh',
+      '-c',
+      'true',
+    ]);
     expect(asRoot.applied).toEqual(applied(null));
   });
 
@@ -105,6 +114,32 @@ describe('limitViolations', () => {
     expect(limitViolations(ended(stderr), applied(80))).toEqual([forks]);
     // As root no process limit was set: the same words are the script's own trouble.
     expect(limitViolations(ended(stderr), applied(null))).toEqual([]);
+  });
+
+  const memory = {
+    kind: 'output',
+    target: '268435456 bytes of memory',
+    message: 'ran out of memory at its 256 MiB memory limit',
+  };
+
+  it.each([
+    ['Python', 'Traceback (most recent call last):\n  File "probe.py", line 2\nMemoryError'],
+    ['V8', 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory'],
+    ['a Node buffer', 'RangeError: Array buffer allocation failed'],
+    ['C++', "terminate called after throwing an instance of 'std::bad_alloc'"],
+    ['bash', 'probe.sh: xrealloc: cannot allocate 268042240 bytes'],
+    ['libc', 'convert: Cannot allocate memory'],
+  ])('names the memory limit from what %s prints when the run failed', (_, stderr) => {
+    expect(limitViolations(ended(stderr), applied(null))).toEqual([memory]);
+    expect(limitViolations(ended(stderr, null, 'SIGABRT'), applied(80))).toEqual([memory]);
+    // A run that succeeded and mentions it (a test suite's log, say) ran into nothing.
+    expect(limitViolations(ended(stderr, 0), applied(null))).toEqual([]);
+  });
+
+  it('says the default memory limit in GiB', () => {
+    expect(limitViolations(ended('MemoryError'), { ...DEFAULT_LIMITS, processLimit: null })[0].message).toBe(
+      'ran out of memory at its 4 GiB memory limit',
+    );
   });
 
   it("does not read a service's own words as a limit", () => {

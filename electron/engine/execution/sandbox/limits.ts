@@ -15,9 +15,19 @@ export interface ResourceLimits {
   fileBytes: number;
   /** Processes the run may add to those its user already runs (RLIMIT_NPROC; not for root). */
   processes: number;
+  /**
+   * The memory the run's processes may each allocate, in bytes (RLIMIT_DATA: heap and
+   * private writable mappings, which is what malloc, Python and V8 allocate from). Unlike the
+   * process count it holds for root too.
+   */
+  memoryBytes: number;
 }
 
-export const DEFAULT_LIMITS: ResourceLimits = { fileBytes: 1024 ** 3, processes: 256 };
+export const DEFAULT_LIMITS: ResourceLimits = {
+  fileBytes: 1024 ** 3,
+  processes: 256,
+  memoryBytes: 4 * 1024 ** 3,
+};
 
 // Stryker disable next-line StringLiteral: util-linux installs both (one file on merged-/usr systems)
 const PRLIMIT_PATHS = ['/usr/bin/prlimit', '/bin/prlimit'];
@@ -79,7 +89,7 @@ export function withLimits(
   // A program that cannot start must fail as itself (a spawn error), not as prlimit's exit 1.
   if (!bin || !isExecutable(file)) return { file, args, applied: null };
   const processLimit = uid > 0 ? userProcessCount(uid) + limits.processes : null;
-  const flags = [`--fsize=${limits.fileBytes}`, '--core=0'];
+  const flags = [`--fsize=${limits.fileBytes}`, `--data=${limits.memoryBytes}`, '--core=0'];
   if (processLimit !== null) flags.push(`--nproc=${processLimit}`);
   return { file: bin, args: [...flags, '--', file, ...args], applied: { ...limits, processLimit } };
 }
@@ -92,6 +102,10 @@ const FILE_SIZE_RE =
 /** What Python, Node and bash print when a fork passes RLIMIT_NPROC. */
 const FORK_RE =
   /\[Errno 11\] Resource temporarily unavailable|fork: (?:retry: )?Resource temporarily unavailable|\bspawn\b.*\bEAGAIN\b|\bEAGAIN\b.*\bspawn\b|can't fork/i;
+
+/** What Python, Node (V8 and its buffers), C++, bash and libc print when an allocation passes RLIMIT_DATA. */
+const MEMORY_RE =
+  /\bMemoryError\b|JavaScript heap out of memory|Array buffer allocation failed|std::bad_alloc|\bx(?:m|re)alloc: cannot allocate|Cannot allocate memory|\bENOMEM\b/;
 
 const size = (bytes: number) =>
   bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(1)} GiB` : `${+(bytes / 1024 ** 2).toFixed(1)} MiB`;
@@ -109,6 +123,13 @@ export function limitViolations(
       kind: 'output',
       target: `${applied.fileBytes} bytes per file`,
       message: `tried to write a file larger than ${size(applied.fileBytes)}, its file-size limit`,
+    });
+  // Only a run that failed: a script may print these words about something else and succeed.
+  if ((run.exitCode !== 0 || run.signal !== null) && MEMORY_RE.test(run.stderr))
+    out.push({
+      kind: 'output',
+      target: `${applied.memoryBytes} bytes of memory`,
+      message: `ran out of memory at its ${size(applied.memoryBytes)} memory limit`,
     });
   if (applied.processLimit !== null && FORK_RE.test(run.stderr))
     out.push({

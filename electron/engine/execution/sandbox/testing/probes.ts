@@ -19,6 +19,7 @@ export type ProbeName =
   | 'flood'
   | 'bigfile'
   | 'forks'
+  | 'memory'
   | 'socket';
 
 export interface ProbeContext {
@@ -67,6 +68,7 @@ const PY: Record<ProbeName, (c: ProbeContext) => string> = {
     `import os\nos.makedirs("out", exist_ok=True)\nwith open("out/big.bin", "wb") as f:\n    for _ in range(${BIG_CHUNKS}):\n        f.write(b"x" * 65536)\nprint("wrote it all")\n`,
   forks: () =>
     `import subprocess\nkids = [subprocess.Popen(["sleep", "5"]) for _ in range(${FORKS})]\nprint("started", len(kids))\n`,
+  memory: () => `b = bytearray(${MEMORY_MIB} * 1024 * 1024)\nprint("allocated", len(b) >> 20)\n`,
   socket: (c) =>
     `import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect(${q(c.socketPath)})\nprint(s.recv(100).decode())\n`,
 };
@@ -99,6 +101,9 @@ const SH: Record<ProbeName, (c: ProbeContext) => string> = {
   bigfile: () =>
     `set -e\nmkdir -p out\nhead -c ${BIG_CHUNKS * 65536} /dev/zero > out/big.bin\necho wrote it all\n`,
   forks: () => `for i in $(seq ${FORKS}); do sleep 5 & done\necho started\n`,
+  // Bash grows a string of MEMORY_MIB MiB (command substitution reads it all into memory).
+  memory: () =>
+    `x=$(head -c $((${MEMORY_MIB} * 1024 * 1024)) /dev/zero | tr '\\0' x)\necho allocated $(( \${#x} >> 20 ))\n`,
   socket: (c) => `socat - UNIX-CONNECT:${c.socketPath} </dev/null\n`,
 };
 
@@ -148,12 +153,16 @@ const JS: Record<ProbeName, (c: ProbeContext) => string> = {
     `const fs = require('fs');\nfs.mkdirSync('out', { recursive: true });\nconst fd = fs.openSync('out/big.bin', 'w');\nfor (let i = 0; i < ${BIG_CHUNKS}; i++) fs.writeSync(fd, Buffer.alloc(65536, 120));\nconsole.log('wrote it all');\n`,
   forks: () =>
     `const { spawn } = require('child_process');\nlet n = 0;\nfor (let i = 0; i < ${FORKS}; i++) {\n  const kid = spawn('sleep', ['5'], { stdio: 'ignore' });\n  kid.on('error', (e) => { console.error(e.message); process.exit(1); });\n  n++;\n}\nsetTimeout(() => console.log('started', n), 500);\n`,
+  memory: () =>
+    `const b = Buffer.alloc(${MEMORY_MIB} * 1024 * 1024, 1);\nconsole.log('allocated', b.length >> 20);\n`,
   socket: (c) =>
     `require('net').connect(${q(c.socketPath)}).on('data', (d) => { console.log(String(d)); process.exit(0); }).on('error', (e) => { console.error(e.message); process.exit(1); });\n`,
 };
 
 /** The bigfile probe writes this many 64 KiB chunks (3 MiB): past a 1 MiB file-size limit. */
 export const BIG_CHUNKS = 48;
+/** The memory probe allocates (and touches) this many MiB: past a limit of a few hundred. */
+export const MEMORY_MIB = 512;
 /** The forks probe starts this many `sleep`s: past a limit of a few dozen processes. */
 export const FORKS = 120;
 

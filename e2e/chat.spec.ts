@@ -543,6 +543,16 @@ offeredTest(
     await expect(run).toHaveAttribute('data-name', 'weather-lookup');
     await expect(run).toHaveAttribute('data-status', 'success');
     await expect(chat.answerText()).toHaveText('Yes: 24 °C and sunny in Rome.');
+    // The sent message's route (open since the send) says the router chose none and the model
+    // ran weather-lookup, and marks that candidate.
+    await expect(chat.scorePanel()).toHaveAttribute('data-state', 'recorded');
+    await expect(page.getByTestId('plan-primary')).toHaveAttribute('data-model-choice', 'weather-lookup');
+    await expect(page.getByTestId('plan-primary')).toHaveText('weather-lookup');
+    await expect(page.getByTestId('plan')).toContainText('Model’s pick');
+    await expect(page.getByTestId('plan-reason')).toContainText('it ran weather-lookup');
+    await expect(
+      chat.scorePanel().locator('[data-testid="candidate"][data-chosen-by-model="true"]'),
+    ).toHaveAttribute('data-skill-name', 'weather-lookup');
     await shots(page, testInfo, 'chat-offered-skill');
     // The model saw the skill it could run; the script's output came back to it.
     const [offer, answer] = model.chatRequests();

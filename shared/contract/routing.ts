@@ -191,6 +191,11 @@ export const RouteOutcome = z.object({
   /** The skill that produced the outcome, when one ran. */
   skill_id: z.string().optional(),
   fallback_used: z.boolean().default(false),
+  /**
+   * The router chose no skill and plain chat offered the model its closest candidates: the
+   * model ran `skill_id` (issue 10 §5, the arbiter's in-turn form; its tokens are the turn's).
+   */
+  chosen_by_model: z.boolean().optional(),
   tokens_in: z.number().int().min(0).optional(),
   tokens_out: z.number().int().min(0).optional(),
   duration_ms: z.number().min(0).optional(),

@@ -282,6 +282,21 @@ describe('plain chat offers the model the skills the router came close to', () =
     expect(turn.steps.find((s) => s.kind === 'tool' && s.name === 'run_skill')).toMatchObject({
       status: 'success',
     });
+    // The route records who chose: no primary, and the model ran doc-helper (the turn's copy
+    // and the route log agree), with the turn's tokens.
+    const docHelper = turn.route.candidates.find((c) => c.name === 'doc-helper')!;
+    const outcome = {
+      status: 'success',
+      skill_id: docHelper.id,
+      chosen_by_model: true,
+      fallback_used: false,
+    };
+    expect(turn.route.result).toMatchObject(outcome);
+    expect(turn.route.result?.tokens_in).toBe(turn.usage.input_tokens);
+    const [logged] = engine.routing.activity(1).events;
+    expect(logged.route_id).toBe(turn.route.route_id);
+    expect(logged.plan.primary).toBeNull();
+    expect(logged.result).toMatchObject(outcome);
   });
 
   it('asks plainly when the model is served without tool support', async () => {
@@ -312,5 +327,7 @@ describe('plain chat offers the model the skills the router came close to', () =
     expect(refused).toContain('run_skill takes { skill, task } with one of: doc-helper.');
     expect(turn.steps.some((s) => s.kind === 'run')).toBe(false);
     expect(engine.execution.list(10)).toHaveLength(0);
+    expect(turn.route.result).toMatchObject({ status: 'success', fallback_used: false });
+    expect(turn.route.result?.chosen_by_model).toBeUndefined();
   });
 });

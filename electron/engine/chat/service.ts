@@ -139,15 +139,19 @@ export class ChatService {
     // Tokens in/out go into the route event and Activity (issue 8 item 5).
     const skillId = turn.route.candidates.find((c) => c.name === turn.skill)?.id;
     try {
-      this.deps.routing.recordResult(turn.route.route_id, {
+      const recorded = this.deps.routing.recordResult(turn.route.route_id, {
         status: outcomeOf(turn.status),
         ...(skillId ? { skill_id: skillId } : {}),
         // Another skill, or plain chat after the planned skill failed, answered.
         fallback_used: turn.route.plan.primary !== null && turn.skill !== turn.route.plan.primary,
+        // The router chose none; the model ran one of the skills plain chat offered it.
+        ...(turn.route.plan.primary === null && skillId ? { chosen_by_model: true } : {}),
         tokens_in: turn.usage.input_tokens,
         tokens_out: turn.usage.output_tokens,
         duration_ms: Date.now() - Date.parse(turn.started_at),
       });
+      // The turn keeps its route with the outcome, so its score panel can say what ran.
+      turn.route = recorded;
     } catch {
       // The route already has an outcome (or the log lost it): the turn itself is kept.
     }

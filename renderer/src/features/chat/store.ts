@@ -82,6 +82,9 @@ export const useChatStore = create<Store>()((set, get) => {
     // The draft just went out, so the live preview is empty: show why this message went where it went.
     const routing = useRoutingStore.getState();
     if (isNew && turn.status === 'running' && routing.draft.trim() === '') routing.showRecorded(turn.route);
+    // A finished turn's route carries its outcome (what ran, chosen by whom): an open panel shows it.
+    else if (turn.status !== 'running' && routing.recorded?.route_id === turn.route.route_id)
+      routing.showRecorded(turn.route);
   };
 
   const onConversations = (all: ConversationSummary[]) => {

@@ -9,8 +9,10 @@ import {
   formatMs,
   formatRate,
   formatScore,
+  modelChoice,
   statusReason,
 } from './format';
+import type { RouteCandidate, RouteEvent } from '../../../../shared/contract';
 
 describe('routing formatters', () => {
   it('writes scores, contributions and the tooltip equation', () => {
@@ -68,5 +70,29 @@ describe('evidence (issue 10 §6)', () => {
     );
     expect(statusReason('score 0.45 is below T = 0.65')).toBe('score 0.45 is below T = 0.65');
     expect(Object.keys(EVIDENCE_META)).toContain('translation');
+  });
+});
+
+describe('modelChoice', () => {
+  const weather = { id: '/s/weather', name: 'weather', score: 0.52 } as RouteCandidate;
+  const route = (
+    primary_id: string | null,
+    result?: RouteEvent['result'],
+  ): Pick<RouteEvent, 'plan' | 'candidates' | 'result'> => ({
+    plan: { primary_id } as RouteEvent['plan'],
+    candidates: [weather],
+    result,
+  });
+
+  it('names the skill the model ran when the router chose none', () => {
+    const ran = { status: 'success' as const, skill_id: '/s/weather', fallback_used: false };
+    expect(modelChoice(route(null, { ...ran, chosen_by_model: true }))).toBe(weather);
+    // A routed primary, a turn still running, plain chat, or a skill no longer among the
+    // candidates: nothing to name.
+    expect(modelChoice(route('/s/weather', { ...ran, chosen_by_model: true }))).toBeNull();
+    expect(modelChoice(route(null))).toBeNull();
+    expect(modelChoice(route(null, { status: 'success', fallback_used: false }))).toBeNull();
+    expect(modelChoice(route(null, ran))).toBeNull();
+    expect(modelChoice(route(null, { ...ran, skill_id: '/s/gone', chosen_by_model: true }))).toBeNull();
   });
 });

@@ -5,6 +5,8 @@ import type {
   Factor,
   FallbackStep,
   MatchEvidence,
+  RouteCandidate,
+  RouteEvent,
 } from '../../../../shared/contract';
 import type { Tone } from '../../ui/Badge';
 
@@ -142,3 +144,15 @@ export function evidenceText(e: MatchEvidence): string {
 
 /** A reason without the engine's " — matched …" tail, which the evidence chips show instead. */
 export const statusReason = (reason: string): string => reason.split(' — matched ')[0];
+
+/**
+ * The skill the model ran when the router chose none (plain chat offered it the closest
+ * candidates): the recorded outcome's skill, or null.
+ */
+export function modelChoice(
+  route: Pick<RouteEvent, 'plan' | 'candidates' | 'result'>,
+): RouteCandidate | null {
+  const result = route.result;
+  if (route.plan.primary_id || !result?.chosen_by_model || !result.skill_id) return null;
+  return route.candidates.find((c) => c.id === result.skill_id) ?? null;
+}

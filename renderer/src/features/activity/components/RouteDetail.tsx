@@ -3,12 +3,13 @@ import { Badge } from '../../../ui/Badge';
 import { CandidateList } from '../../routing/components/CandidateList';
 import { FactorLegend } from '../../routing/components/FactorLegend';
 import { PlanCard } from '../../routing/components/PlanCard';
-import { formatMs, STATUS_META } from '../../routing/format';
+import { formatMs, modelChoice, STATUS_META } from '../../routing/format';
 
 /** One recorded route with the same breakdown the live panel shows. */
 export function RouteDetail({ event }: { event: RouteEvent }) {
   const selected = event.candidates.filter((c) => !STATUS_META[c.status].dim);
   const misses = event.candidates.filter((c) => STATUS_META[c.status].dim);
+  const chosen = modelChoice(event);
   return (
     <article className="route-detail" data-testid="route-detail" data-route-id={event.route_id}>
       <header className="route-detail__header">
@@ -34,13 +35,14 @@ export function RouteDetail({ event }: { event: RouteEvent }) {
         </div>
       </header>
       <FactorLegend threshold={event.threshold} />
-      <PlanCard plan={event.plan} />
+      <PlanCard plan={event.plan} chosenByModel={chosen} />
       {event.candidates.length > 0 ? (
         <CandidateList
           selected={selected}
           misses={misses}
           threshold={event.threshold}
           primaryId={event.plan.primary_id}
+          chosenId={chosen?.id}
         />
       ) : (
         <p className="score-panel__none">No skill was recalled: the message went to plain chat.</p>

@@ -8,10 +8,12 @@ interface CandidateListProps {
   misses: RouteCandidate[];
   threshold: number;
   primaryId: string | null;
+  /** The below-T candidate the model ran when the router chose none. */
+  chosenId?: string | null;
 }
 
 /** Selected candidates first; near-misses and the ones kept out below a divider, dimmed. */
-export function CandidateList({ selected, misses, threshold, primaryId }: CandidateListProps) {
+export function CandidateList({ selected, misses, threshold, primaryId, chosenId }: CandidateListProps) {
   const first = selected[0] ?? misses[0];
   const scale = first ? barScale(weightSum(first.factors)) : 1;
   return (
@@ -28,7 +30,13 @@ export function CandidateList({ selected, misses, threshold, primaryId }: Candid
         </li>
       )}
       {misses.map((c) => (
-        <CandidateRow key={c.id} candidate={c} threshold={threshold} primary={false} />
+        <CandidateRow
+          key={c.id}
+          candidate={c}
+          threshold={threshold}
+          primary={false}
+          chosenByModel={c.id === chosenId}
+        />
       ))}
     </ol>
   );

@@ -13,9 +13,11 @@ interface CandidateRowProps {
   candidate: RouteCandidate;
   threshold: number;
   primary: boolean;
+  /** The router kept it under T, and the model ran it from the skills plain chat offered. */
+  chosenByModel?: boolean;
 }
 
-export function CandidateRow({ candidate, threshold, primary }: CandidateRowProps) {
+export function CandidateRow({ candidate, threshold, primary, chosenByModel = false }: CandidateRowProps) {
   const [open, setOpen] = useState(false);
   const { name, source, status, score, reason, missing } = candidate;
   const dim = STATUS_META[status].dim;
@@ -28,6 +30,7 @@ export function CandidateRow({ candidate, threshold, primary }: CandidateRowProp
       data-status={status}
       data-source={source}
       data-primary={primary}
+      data-chosen-by-model={chosenByModel || undefined}
     >
       <button
         type="button"
@@ -39,6 +42,14 @@ export function CandidateRow({ candidate, threshold, primary }: CandidateRowProp
         <ChevronIcon size={12} className="candidate__chevron" />
         <span className="candidate__name">{name}</span>
         {primary && <span className="candidate__primary">Primary</span>}
+        {chosenByModel && (
+          <span
+            className="candidate__primary is-model"
+            title="The model ran it from the skills plain chat offered"
+          >
+            Model’s pick
+          </span>
+        )}
         <SourceTag source={source} />
         <StatusTag status={status} />
         <span className="candidate__score" data-testid="candidate-score">

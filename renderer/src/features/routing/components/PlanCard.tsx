@@ -1,4 +1,4 @@
-import type { ActivationPlan } from '../../../../../shared/contract';
+import type { ActivationPlan, RouteCandidate } from '../../../../../shared/contract';
 import { Badge, type Tone } from '../../../ui/Badge';
 import { ChevronIcon } from '../../../ui/icons';
 import { fallbackLabel } from '../format';
@@ -10,15 +10,35 @@ const COST_TONE: Record<ActivationPlan['estimated_cost'], Tone> = {
   high: 'red',
 };
 
+interface PlanCardProps {
+  plan: ActivationPlan;
+  /** A sent message's route where the router chose none and the model ran this offered skill. */
+  chosenByModel?: RouteCandidate | null;
+}
+
 /** The ActivationPlan (DESIGN §3): what would run, in which order, and what comes after a failure. */
-export function PlanCard({ plan }: { plan: ActivationPlan }) {
+export function PlanCard({ plan, chosenByModel }: PlanCardProps) {
   return (
     <section className="plan-card" data-testid="plan" aria-label="Activation plan">
       <div className="plan-card__primary">
-        <span className="plan-card__label">Primary</span>
+        <span
+          className="plan-card__label"
+          title={chosenByModel ? 'The router chose no skill; the model ran this one' : undefined}
+        >
+          {chosenByModel ? 'Model’s pick' : 'Primary'}
+        </span>
         {plan.primary ? (
           <strong className="plan-card__skill" data-testid="plan-primary" data-skill-name={plan.primary}>
             {plan.primary}
+          </strong>
+        ) : chosenByModel ? (
+          <strong
+            className="plan-card__skill is-model"
+            data-testid="plan-primary"
+            data-skill-name=""
+            data-model-choice={chosenByModel.name}
+          >
+            {chosenByModel.name}
           </strong>
         ) : (
           <strong className="plan-card__skill is-none" data-testid="plan-primary" data-skill-name="">
@@ -31,6 +51,14 @@ export function PlanCard({ plan }: { plan: ActivationPlan }) {
       </div>
       <p className="plan-card__reason" data-testid="plan-reason">
         {plan.routing_reason}
+        {chosenByModel && (
+          <>
+            {' '}
+            Plain chat offered the model the skills that came closest, and it ran {
+              chosenByModel.name
+            } (score {chosenByModel.score.toFixed(2)}, under T).
+          </>
+        )}
       </p>
       <dl className="plan-card__facts">
         {plan.parallel_groups.length > 0 && (

@@ -1,7 +1,7 @@
 import type { RouteEvent } from '../../../../../shared/contract';
 import { plural } from '../../../lib/format';
 import { XIcon } from '../../../ui/icons';
-import { formatMs, STATUS_META } from '../format';
+import { formatMs, modelChoice, STATUS_META } from '../format';
 import { CandidateList } from './CandidateList';
 import { FactorLegend } from './FactorLegend';
 import { PlanCard } from './PlanCard';
@@ -15,6 +15,7 @@ interface RecordedRoutePanelProps {
 export function RecordedRoutePanel({ route, onClose }: RecordedRoutePanelProps) {
   const shown = route.candidates.filter((c) => !STATUS_META[c.status].dim);
   const misses = route.candidates.filter((c) => STATUS_META[c.status].dim);
+  const chosen = modelChoice(route);
   return (
     <section
       className="score-panel score-panel--recorded"
@@ -44,7 +45,7 @@ export function RecordedRoutePanel({ route, onClose }: RecordedRoutePanelProps) 
         {new Date(route.ts).toLocaleString()}
       </span>
       <FactorLegend threshold={route.threshold} />
-      <PlanCard plan={route.plan} />
+      <PlanCard plan={route.plan} chosenByModel={chosen} />
       {route.candidates.length === 0 ? (
         <p className="score-panel__none" data-testid="no-candidates">
           No skill was recalled for this message: it went to plain chat.
@@ -55,6 +56,7 @@ export function RecordedRoutePanel({ route, onClose }: RecordedRoutePanelProps) 
           misses={misses}
           threshold={route.threshold}
           primaryId={route.plan.primary_id}
+          chosenId={chosen?.id}
         />
       )}
     </section>

@@ -81,6 +81,38 @@ describe('reading a diff out of a model answer', () => {
     expect(applyFilePatch('a\nx\nd\n', parsed.files[0].hunks)).toBeNull();
   });
 
+  describe('a hunk that misquotes its context a little', () => {
+    const SOURCE = "import sys\n\ndef main():\n    name = sys.argv[1]\n    print('hello ' + nme)\n\nmain()\n";
+    const FIXED = SOURCE.replace('+ nme)', '+ name)');
+    const hunk = (header: string, context: string) => {
+      const parsed = parseUnifiedDiff(
+        `--- a/x.py\n+++ b/x.py\n${header}\n ${context}\n     name = sys.argv[1]\n-    print('hello ' + nme)\n+    print('hello ' + name)\n`,
+      );
+      if (!parsed.ok) throw new Error(parsed.reason);
+      return parsed.files[0].hunks;
+    };
+
+    it('applies at the wrong line numbers', () => {
+      expect(applyFilePatch(SOURCE, hunk('@@ -40,3 +40,3 @@', 'def main():'))).toBe(FIXED);
+    });
+
+    it('applies with trailing blanks added to a context line, keeping the file’s own line', () => {
+      expect(applyFilePatch(SOURCE, hunk('@@ -3,3 +3,3 @@', 'def main():   '))).toBe(FIXED);
+    });
+
+    it('applies with one context line that differs, keeping the file’s own line', () => {
+      expect(applyFilePatch(SOURCE, hunk('@@ -3,3 +3,3 @@', 'def main(argv):'))).toBe(FIXED);
+    });
+
+    it('never removes a line the hunk misquotes', () => {
+      const parsed = parseUnifiedDiff(
+        "--- a/x.py\n+++ b/x.py\n@@ -4,2 +4,2 @@\n     name = sys.argv[1]\n-    print('hello ' + nmee)\n+    print('hello ' + name)\n",
+      );
+      if (!parsed.ok) throw new Error(parsed.reason);
+      expect(applyFilePatch(SOURCE, parsed.files[0].hunks)).toBeNull();
+    });
+  });
+
   it('refuses absolute, home, drive-letter, backslash and ".." paths', () => {
     for (const p of ['/etc/passwd', '~/x', 'C:/x', 'scripts\\x.py', 'references/../../x'])
       expect(cleanRelPath(p).ok).toBe(false);

@@ -155,10 +155,21 @@ export function cleanRelPath(p: string): { ok: true; path: string } | { ok: fals
   return { ok: true, path: segments.join('/') };
 }
 
+/** Context compared without trailing blanks: models often drop or add them on copied lines. */
+const sameButTrailingBlanks = (
+  _n: number,
+  line: string | undefined,
+  _op: string,
+  patch: string | undefined,
+) => (line ?? '').trimEnd() === (patch ?? '').trimEnd();
+
 /**
  * Applies a file's hunks (all, or those `keep` accepts, by their index within the file)
  * to `source`. Line endings follow the file (jsdiff converts a LF patch for a CRLF file).
- * Null when a hunk does not apply cleanly.
+ * A model's hunk often misquotes its context a little, so it is tried exactly, then with
+ * trailing blanks ignored, then also with one context line allowed to differ (GNU patch's fuzz;
+ * lines the hunk removes must always match). Wherever it lands, the user reviews the change
+ * as it comes out, re-diffed against the file. Null when no way applies.
  */
 export function applyFilePatch(
   source: string,
@@ -166,7 +177,7 @@ export function applyFilePatch(
   keep?: (i: number) => boolean,
 ): string | null {
   const chosen = keep ? hunks.filter((_h, i) => keep(i)) : hunks;
-  const result = applyPatch(source, {
+  const patch = {
     // Stryker disable StringLiteral: applyPatch reads only the hunks; the names fill the type
     oldFileName: '',
     newFileName: '',
@@ -174,8 +185,16 @@ export function applyFilePatch(
     newHeader: '',
     // Stryker restore StringLiteral
     hunks: chosen,
-  });
-  return result === false ? null : result;
+  };
+  for (const options of [
+    {},
+    { compareLine: sameButTrailingBlanks },
+    { compareLine: sameButTrailingBlanks, fuzzFactor: 1 },
+  ]) {
+    const result = applyPatch(source, patch, options);
+    if (result !== false) return result;
+  }
+  return null;
 }
 
 /** The hunks between two texts (3 lines of context, as `diff -u`). */

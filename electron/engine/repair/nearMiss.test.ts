@@ -166,6 +166,36 @@ describe('nearly working skills are repaired, replayed and applied', () => {
     expect(p.replay).toMatchObject({ verdict: 'passes', status: 'success' });
   });
 
+  it('a diff that misquotes its context (trailing blanks, a changed line) still applies, shown as the file really changes', async () => {
+    const fx = keyErrorScript();
+    const sloppy = [
+      'ROOT_CAUSE: The column is "Amount" now.',
+      '```diff',
+      '--- a/scripts/total.py',
+      '+++ b/scripts/total.py',
+      '@@ -10,4 +10,4 @@',
+      ' total = 0  ',
+      ' for row in rows:',
+      '-    total += float(row["amount"])',
+      '+    total += float(row["Amount"])',
+      ' print(f"total spent: {total:.2f}")   ',
+      '```',
+      '',
+    ].join('\n');
+    const run = { task: 'how much did I spend?', input: { file: 'expenses.csv' } };
+    const { outcome } = await repairAndApply(fx, run, scriptedModel([sloppy]).complete);
+    const [p] = outcome.proposals;
+    expect(p.patched_files).toEqual(['scripts/total.py']);
+    expect(p.replay).toMatchObject({ verdict: 'passes', status: 'success' });
+    // The diff the user reviews is the file's real change: its own context lines, one line swapped.
+    expect(p.diff).toContain(' total = 0.0\n');
+    expect(p.diff).not.toContain('total = 0  ');
+    expect(p.diff.split('\n').filter((l) => /^[-+][^-+]/.test(l))).toEqual([
+      '-    total += float(row["amount"])',
+      '+    total += float(row["Amount"])',
+    ]);
+  });
+
   it('emits every state of the repair state machine in order (routing spec §12)', async () => {
     const fx = keyErrorScript();
     roots.push(fx.root);

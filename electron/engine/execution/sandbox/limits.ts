@@ -124,8 +124,9 @@ export function limitViolations(
       target: `${applied.fileBytes} bytes per file`,
       message: `tried to write a file larger than ${size(applied.fileBytes)}, its file-size limit`,
     });
-  // Only a run that failed: a script may print these words about something else and succeed.
-  if ((run.exitCode !== 0 || run.signal !== null) && MEMORY_RE.test(run.stderr))
+  // Only a run that failed (a killed one has no exit code): a script may print these words
+  // about something else and succeed.
+  if (run.exitCode !== 0 && MEMORY_RE.test(run.stderr))
     out.push({
       kind: 'output',
       target: `${applied.memoryBytes} bytes of memory`,

@@ -135,7 +135,6 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     routing,
     execution,
     model,
-    describe: (id) => skills.list().skills.find((s) => s.id === id)?.description,
   });
   const withSwitches = (list: SkillList): SkillList => {
     const { disabled, neverAutoSelect } = settings.get().skills;

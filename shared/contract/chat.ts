@@ -78,6 +78,8 @@ export const ChatTurn = z.object({
   usage: ChatUsage,
   /** The skill that produced the answer, if any. */
   skill: z.string().nullable(),
+  /** Its id, when the model ran a skill the router did not list (absent in older turns). */
+  skill_id: z.string().optional(),
   started_at: z.string(),
   finished_at: z.string().nullable(),
 });

@@ -190,6 +190,8 @@ export const RouteOutcome = z.object({
   status: z.enum(['success', 'failure', 'denied', 'timeout', 'blocked', 'cancelled']),
   /** The skill that produced the outcome, when one ran. */
   skill_id: z.string().optional(),
+  /** Its name (the skill may not be among the candidates when the model chose it). */
+  skill: z.string().optional(),
   fallback_used: z.boolean().default(false),
   /**
    * The router chose no skill and plain chat offered the model its closest candidates: the

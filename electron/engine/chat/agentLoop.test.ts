@@ -60,7 +60,12 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
     expect(turn).toMatchObject({ status: 'success', answer: 'Hello there, friend.', skill: null });
     expect(turn.usage).toEqual({ input_tokens: 50, output_tokens: 4 });
     expect(deltas).toEqual(['Hello', ' there', ', friend.']);
-    expect(server.chatRequests()[0].tools).toBeUndefined();
+    // A small catalog is listed whole for the model to choose from; it chose to answer itself.
+    const [request] = server.chatRequests();
+    expect(request.tools?.map((t) => t.function.name)).toEqual(['run_skill']);
+    expect(messageText(request.messages[0])).toContain('Installed skills:\n');
+    expect(messageText(request.messages[0])).toContain('- other-skill: Bakes bread with sourdough.');
+    expect(engine.execution.list(10)).toHaveLength(0);
     const event = engine.routing.activityGet(turn.route.route_id);
     expect(event.result).toMatchObject({ tokens_in: 50, tokens_out: 4, status: 'success' });
   });
@@ -265,8 +270,12 @@ describe('plain chat offers the model the skills the router came close to', () =
     const [offer, skillRun, answer] = server.chatRequests();
     expect(offer.tools?.map((t) => t.function.name)).toEqual(['run_skill']);
     const system = messageText(offer.messages[0]);
-    expect(system).toContain('- doc-helper: Writes documentation in the house style.');
-    expect(system).not.toContain('other-skill');
+    // The closest first; the rest of this small catalog below, by name and description only.
+    expect(system).toContain(
+      'these installed skills came closest:\n- doc-helper: Writes documentation in the house style.\nOther installed skills:\n',
+    );
+    expect(system).toContain('- other-skill: Bakes bread with sourdough.');
+    expect(requestText(offer)).not.toContain('SECRET-OTHER-BODY');
     // The skill ran as itself (its body, its four tools) on the task the model gave it.
     expect(messageText(skillRun.messages[0])).toContain(DOC_BODY);
     expect(requestText(skillRun)).toContain('Draft a README.');
@@ -315,19 +324,56 @@ describe('plain chat offers the model the skills the router came close to', () =
     expect(plainAsk.tools).toBeUndefined();
   });
 
-  it('refuses a skill it was not offered, and the model answers without it', async () => {
+  it('runs an installed skill the router did not recall; refuses one that is not installed or only for naming', async () => {
     const { engine } = await setup();
+    writeTree(path.join(engine.info.workspace, 'skills'), {
+      'named-only/SKILL.md':
+        '---\nname: named-only\ndescription: Bakes bread on request.\ndisable-model-invocation: true\n---\n# Named only\n',
+    });
+    await engine.reloadSkills();
     server.enqueue(
-      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'other-skill', task: 'bake' } }] },
-      { text: 'I answered myself.' },
+      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'sourdough-pro', task: 'bake' } }] },
+      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'named-only', task: 'bake' } }] },
+      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'other-skill', task: 'Bake a loaf.' } }] },
+      // other-skill's own instruction run, then the answer from its result.
+      { text: 'Loaf baked.' },
+      { text: 'Your loaf is baked.' },
     );
     const turn = await send(engine, 'could you draft a readme for my project?');
-    expect(turn).toMatchObject({ status: 'success', skill: null, answer: 'I answered myself.' });
-    const refused = messageText(server.chatRequests()[1].messages.find((m) => m.role === 'tool')!);
-    expect(refused).toContain('run_skill takes { skill, task } with one of: doc-helper.');
-    expect(turn.steps.some((s) => s.kind === 'run')).toBe(false);
-    expect(engine.execution.list(10)).toHaveLength(0);
-    expect(turn.route.result).toMatchObject({ status: 'success', fallback_used: false });
-    expect(turn.route.result?.chosen_by_model).toBeUndefined();
+    expect(turn).toMatchObject({ status: 'success', skill: 'other-skill', answer: 'Your loaf is baked.' });
+    const requests = server.chatRequests();
+    // Neither a skill that is not installed nor one that only runs when the user names it.
+    expect(messageText(requests[0].messages[0])).not.toContain('named-only');
+    const refusals = requests
+      .slice(1, 3)
+      .map((r) => messageText(r.messages.filter((m) => m.role === 'tool').at(-1)!));
+    for (const refused of refusals)
+      expect(refused).toContain('run_skill takes { skill, task } with one of: doc-helper, ');
+    expect(refusals.join('\n')).not.toContain('named-only,');
+    expect(messageText(requests[3].messages[0])).toContain('SECRET-OTHER-BODY');
+    expect(turn.steps.filter((s) => s.kind === 'run').map((s) => s.name)).toEqual(['other-skill']);
+    expect(turn.route.result).toMatchObject({ status: 'success', chosen_by_model: true });
+  });
+
+  it('lists only the closest skills of a large catalog', async () => {
+    const { engine } = await setup();
+    writeTree(
+      path.join(engine.info.workspace, 'skills'),
+      Object.fromEntries(
+        // Sixty skills at a full line each: past the eight thousand characters a listing may take.
+        Array.from({ length: 60 }, (_v, i) => [
+          `filler-${i}/SKILL.md`,
+          `---\nname: filler-${i}\ndescription: Tracks parcel number ${i} for the warehouse team, with its route, its depot, its driver, its weight and every scan along the way to its door.\n---\n# Filler\n`,
+        ]),
+      ),
+    );
+    await engine.reloadSkills();
+    server.enqueue({ text: 'Start with a title and a summary.' });
+    const turn = await send(engine, 'could you draft a readme for my project?');
+    expect(turn).toMatchObject({ status: 'success', answer: 'Start with a title and a summary.' });
+    const system = messageText(server.chatRequests()[0].messages[0]);
+    expect(system).toContain('- doc-helper: Writes documentation in the house style.');
+    expect(system).not.toContain('Other installed skills');
+    expect(system).not.toContain('filler-');
   });
 });

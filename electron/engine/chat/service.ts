@@ -14,8 +14,6 @@ export interface ChatDeps {
   routing: RoutingService;
   execution: ExecutionService;
   model(): Promise<ModelChoice>;
-  /** A skill's description by id, for the skills a plain-chat turn offers the model. */
-  describe?(id: string): string | undefined;
 }
 
 const OUTCOMES = ['success', 'failure', 'denied', 'timeout', 'blocked', 'cancelled'] as const;
@@ -98,7 +96,12 @@ export class ChatService {
       this.live.set(turnId, turn);
       this.deps.events.emit('chat.turnStarted', turn);
       try {
-        return await runTurn(turn, historyOf(conversation.history), this.deps, controller.signal);
+        return await runTurn(
+          turn,
+          historyOf(conversation.history),
+          { ...this.deps, choosable: () => this.deps.routing.choosable() },
+          controller.signal,
+        );
       } catch (error) {
         turn.status = 'error';
         turn.error = `The turn failed: ${(error as Error)?.message ?? String(error)}`;
@@ -137,11 +140,11 @@ export class ChatService {
   private complete(turn: ChatTurn): ChatTurn {
     this.live.delete(turn.turn_id);
     // Tokens in/out go into the route event and Activity (issue 8 item 5).
-    const skillId = turn.route.candidates.find((c) => c.name === turn.skill)?.id;
+    const skillId = turn.skill_id ?? turn.route.candidates.find((c) => c.name === turn.skill)?.id;
     try {
       const recorded = this.deps.routing.recordResult(turn.route.route_id, {
         status: outcomeOf(turn.status),
-        ...(skillId ? { skill_id: skillId } : {}),
+        ...(skillId && turn.skill ? { skill_id: skillId, skill: turn.skill } : {}),
         // Another skill, or plain chat after the planned skill failed, answered.
         fallback_used: turn.route.plan.primary !== null && turn.skill !== turn.route.plan.primary,
         // The router chose none; the model ran one of the skills plain chat offered it.

@@ -13,6 +13,7 @@ import type { EngineEvents } from '../events';
 import type { ChatHooks } from '../execution/attempt';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import type { ExecutionService } from '../execution/service';
+import type { ChoosableSkill } from '../routing';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
 import { statusOf } from './instruction';
 import { runModelLoop, type ModelChoice } from './modelLoop';
@@ -21,12 +22,21 @@ export interface TurnDeps {
   events: EngineEvents;
   execution: ExecutionService;
   model(): Promise<ModelChoice>;
-  /** A skill's description by id (the skills plain chat offers the model are listed with it). */
-  describe?(id: string): string | undefined;
+  /** The skills a model may choose on its own (routable, enabled, not explicit-only). */
+  choosable?(): ChoosableSkill[];
 }
 
 /** Plain chat offers the model at most this many of the skills the router found but did not pick. */
 const OFFERED_SKILLS = 5;
+/**
+ * A catalog whose list fits this many characters (about two thousand tokens: some fifty skills
+ * at one short line each) is listed whole besides those, as agents that read a skill list see
+ * it: a request in words the router cannot match ("do I need an umbrella?") still finds its
+ * skill. A larger one lists only the closest, so a plain answer does not carry the catalog.
+ */
+const LISTED_CATALOG_CHARS = 8000;
+const CLOSEST_DESCRIPTION_CHARS = 300;
+const OTHER_DESCRIPTION_CHARS = 150;
 /** What a skill the model ran through `run_skill` hands back to it, at most. */
 const OFFERED_OUTPUT_CHARS = 8000;
 
@@ -39,15 +49,29 @@ const PLAIN_SYSTEM =
   'You are SkillDeck’s assistant. No skill was chosen for this message, so answer it directly and concisely. Answer in the user’s language.';
 
 /**
- * Plain chat with the skills the router found but did not pick (below T): the model sees them
- * and may run one with `run_skill`, as agents that read a skill list choose for themselves. A
- * paraphrase the router misses ("do I need an umbrella tomorrow?") still reaches its skill
- * when a model is configured.
+ * Plain chat with the skills the router found but did not pick (below T), and in a small
+ * catalog every other skill too: the model sees them and may run one with `run_skill`, as
+ * agents that read a skill list choose for themselves. A paraphrase the router misses ("do I
+ * need an umbrella tomorrow?") still reaches its skill when a model is configured.
  */
-function offeringSystem(offered: { name: string; description: string }[]): string {
+/** One skill as the offer lists it: its name and its description, cut at `max` characters. */
+function listLine(o: ChoosableSkill, max: number): string {
+  const text = o.description.replace(/\s+/g, ' ').trim();
+  return `- ${o.name}: ${text.length > max ? `${text.slice(0, max - 1)}…` : text}`;
+}
+
+function offeringSystem(closest: ChoosableSkill[], others: ChoosableSkill[]): string {
   return [
-    'You are SkillDeck’s assistant. The router chose no skill for this message; these installed skills came closest:',
-    ...offered.map((o) => `- ${o.name}: ${o.description.replace(/\s+/g, ' ').slice(0, 300)}`),
+    closest.length > 0
+      ? 'You are SkillDeck’s assistant. The router chose no skill for this message; these installed skills came closest:'
+      : 'You are SkillDeck’s assistant. The router chose no skill for this message.',
+    ...closest.map((o) => listLine(o, CLOSEST_DESCRIPTION_CHARS)),
+    ...(others.length > 0
+      ? [
+          closest.length > 0 ? 'Other installed skills:' : 'Installed skills:',
+          ...others.map((o) => listLine(o, OTHER_DESCRIPTION_CHARS)),
+        ]
+      : []),
     'If one of them clearly does what the user asks, call run_skill with its exact name and the full task, then answer from its result.',
     'Otherwise answer directly and concisely, without a tool. Answer in the user’s language.',
   ].join('\n');
@@ -171,13 +195,22 @@ export async function runTurn(
     }
   };
 
-  // The skills plain chat may offer: below T, not vetoed, not already judged by the arbiter.
-  const offered = turn.route.model?.arbiter
-    ? []
-    : turn.route.candidates
-        .filter((c) => c.status === 'below_threshold' && c.source !== 'forced')
-        .slice(0, OFFERED_SKILLS)
-        .map((c) => ({ id: c.id, name: c.name, description: deps.describe?.(c.id) ?? '' }));
+  // The skills plain chat may offer: not vetoed or unavailable for this message, and none when
+  // the arbiter already judged them. Listed: the closest below T, then (a small catalog) the rest.
+  const catalog = turn.route.model?.arbiter ? [] : (deps.choosable?.() ?? []);
+  const excluded = new Set(
+    turn.route.candidates.filter((c) => c.status === 'vetoed' || c.status === 'unavailable').map((c) => c.id),
+  );
+  const offerable = catalog.filter((o) => !excluded.has(o.id));
+  const byId = new Map(offerable.map((o) => [o.id, o]));
+  const closest = turn.route.candidates
+    .filter((c) => c.status === 'below_threshold' && c.source !== 'forced' && byId.has(c.id))
+    .slice(0, OFFERED_SKILLS)
+    .map((c) => byId.get(c.id)!);
+  const rest = offerable.filter((o) => !closest.includes(o));
+  const restChars = rest.reduce((n, o) => n + listLine(o, OTHER_DESCRIPTION_CHARS).length + 1, 0);
+  const others = restChars <= LISTED_CATALOG_CHARS ? rest : [];
+  const offered = [...closest, ...others];
   let delegated = 0;
   const runOffered = async (input: unknown, stepId: string): Promise<ToolOutput> => {
     const step: ChatStep = { id: stepId, kind: 'tool', name: 'run_skill', status: 'running', input };
@@ -192,11 +225,16 @@ export async function runTurn(
       return out;
     };
     const parsed = toolSchemas.run_skill.schema.safeParse(input ?? {});
-    const pick = parsed.success ? offered.find((o) => o.name === parsed.data.skill) : undefined;
+    // Any skill the model may choose, listed or not (it may know one from the conversation).
+    const pick = parsed.success ? offerable.find((o) => o.name === parsed.data.skill) : undefined;
     if (!parsed.success || !pick)
       return done({
         status: 'error',
-        error: `run_skill takes { skill, task } with one of: ${offered.map((o) => o.name).join(', ')}.`,
+        error: `run_skill takes { skill, task } with one of: ${offered
+          .map((o) => o.name)
+          .join(
+            ', ',
+          )}${offerable.length > offered.length ? ` (or another of the ${offerable.length} installed skills)` : ''}.`,
       });
     const plan: ActivationPlan = {
       ...turn.route.plan,
@@ -232,7 +270,10 @@ export async function runTurn(
       output: result.output.slice(0, 4000),
       ...(result.error ? { error: result.error } : {}),
     });
-    if (result.status === 'success') turn.skill = result.skill;
+    if (result.status === 'success') {
+      turn.skill = result.skill;
+      turn.skill_id = result.skill_id;
+    }
     return done({
       skill: pick.name,
       status: result.status,
@@ -252,7 +293,7 @@ export async function runTurn(
     const tools = offer && offered.length > 0;
     const result = await runModelLoop({
       handle,
-      system: tools ? offeringSystem(offered) : PLAIN_SYSTEM,
+      system: tools ? offeringSystem(closest, others) : PLAIN_SYSTEM,
       messages: [...history, { role: 'user', content: turn.message }],
       signal,
       stepPrefix: 'plain:',

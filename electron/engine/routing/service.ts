@@ -16,6 +16,7 @@ import { computeMetrics, RouteLog, SkillStats } from '../telemetry';
 import { readTriggerEvals, runTriggerEvals } from './evals';
 import { indexedSkills, RoutingIndex } from './lexicon';
 import { applyArbiter, ModelRouting, type RoutingModel } from './model';
+import { autoSelectable } from './recall';
 import { configFromSettings, route, whyNot } from './router';
 import type { ScoreContext } from './score';
 
@@ -30,6 +31,13 @@ export interface RoutingDeps {
   now?: () => Date;
   /** The configured model, for semantic recall and the arbiter on a send (issue 10 §4–5). */
   models?: RoutingModel;
+}
+
+/** A skill plain chat may offer the model, as the model sees it. */
+export interface ChoosableSkill {
+  id: string;
+  name: string;
+  description: string;
 }
 
 /**
@@ -76,6 +84,17 @@ export class RoutingService {
 
   private config() {
     return configFromSettings(this.deps.settings.get());
+  }
+
+  /**
+   * The skills a model may choose on its own when the router chose none (issue 10 §5): routable,
+   * enabled, and not explicit-only (`disable-model-invocation`, never auto-select).
+   */
+  choosable(): ChoosableSkill[] {
+    const config = this.config();
+    return this.index()
+      .docs.filter((d) => !config.disabled.has(d.name) && autoSelectable(d, config))
+      .map((d) => ({ id: d.id, name: d.name, description: d.metadata.description }));
   }
 
   /** Route without recording (the live score panel). */

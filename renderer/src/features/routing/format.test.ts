@@ -86,7 +86,15 @@ describe('modelChoice', () => {
 
   it('names the skill the model ran when the router chose none', () => {
     const ran = { status: 'success' as const, skill_id: '/s/weather', fallback_used: false };
-    expect(modelChoice(route(null, { ...ran, chosen_by_model: true }))).toBe(weather);
+    expect(modelChoice(route(null, { ...ran, chosen_by_model: true }))).toEqual({
+      id: '/s/weather',
+      name: 'weather',
+      score: 0.52,
+    });
+    // One the router never recalled (a small catalog is listed whole): named, with no score.
+    expect(
+      modelChoice(route(null, { ...ran, skill_id: '/s/umbrella', skill: 'umbrella', chosen_by_model: true })),
+    ).toEqual({ id: '/s/umbrella', name: 'umbrella', score: null });
     // A routed primary, a turn still running, plain chat, or a skill no longer among the
     // candidates: nothing to name.
     expect(modelChoice(route('/s/weather', { ...ran, chosen_by_model: true }))).toBeNull();

@@ -5,7 +5,6 @@ import type {
   Factor,
   FallbackStep,
   MatchEvidence,
-  RouteCandidate,
   RouteEvent,
 } from '../../../../shared/contract';
 import type { Tone } from '../../ui/Badge';
@@ -145,14 +144,21 @@ export function evidenceText(e: MatchEvidence): string {
 /** A reason without the engine's " — matched …" tail, which the evidence chips show instead. */
 export const statusReason = (reason: string): string => reason.split(' — matched ')[0];
 
+/** A skill the model ran when the router chose none; score null when the router never recalled it. */
+export interface ModelChoice {
+  id: string;
+  name: string;
+  score: number | null;
+}
+
 /**
  * The skill the model ran when the router chose none (plain chat offered it the closest
- * candidates): the recorded outcome's skill, or null.
+ * candidates, or a small catalog whole): from the recorded outcome, or null.
  */
-export function modelChoice(
-  route: Pick<RouteEvent, 'plan' | 'candidates' | 'result'>,
-): RouteCandidate | null {
+export function modelChoice(route: Pick<RouteEvent, 'plan' | 'candidates' | 'result'>): ModelChoice | null {
   const result = route.result;
   if (route.plan.primary_id || !result?.chosen_by_model || !result.skill_id) return null;
-  return route.candidates.find((c) => c.id === result.skill_id) ?? null;
+  const candidate = route.candidates.find((c) => c.id === result.skill_id);
+  if (candidate) return { id: candidate.id, name: candidate.name, score: candidate.score };
+  return result.skill ? { id: result.skill_id, name: result.skill, score: null } : null;
 }

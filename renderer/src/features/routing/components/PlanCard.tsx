@@ -1,7 +1,7 @@
-import type { ActivationPlan, RouteCandidate } from '../../../../../shared/contract';
+import type { ActivationPlan } from '../../../../../shared/contract';
 import { Badge, type Tone } from '../../../ui/Badge';
 import { ChevronIcon } from '../../../ui/icons';
-import { fallbackLabel } from '../format';
+import { fallbackLabel, type ModelChoice } from '../format';
 
 const COST_TONE: Record<ActivationPlan['estimated_cost'], Tone> = {
   none: 'neutral',
@@ -13,7 +13,7 @@ const COST_TONE: Record<ActivationPlan['estimated_cost'], Tone> = {
 interface PlanCardProps {
   plan: ActivationPlan;
   /** A sent message's route where the router chose none and the model ran this offered skill. */
-  chosenByModel?: RouteCandidate | null;
+  chosenByModel?: ModelChoice | null;
 }
 
 /** The ActivationPlan (DESIGN §3): what would run, in which order, and what comes after a failure. */
@@ -54,9 +54,9 @@ export function PlanCard({ plan, chosenByModel }: PlanCardProps) {
         {chosenByModel && (
           <>
             {' '}
-            Plain chat offered the model the skills that came closest, and it ran {
-              chosenByModel.name
-            } (score {chosenByModel.score.toFixed(2)}, under T).
+            {chosenByModel.score === null
+              ? `The model chose ${chosenByModel.name} from the installed skills plain chat listed; the router had not recalled it.`
+              : `Plain chat offered the model the skills that came closest, and it ran ${chosenByModel.name} (score ${chosenByModel.score.toFixed(2)}, under T).`}
           </>
         )}
       </p>

@@ -1,6 +1,6 @@
 import type { SkillMetadata, SkillSummary } from '../../../shared/contract';
 import { implicitTriggers, type ImplicitOrigin } from './implicit';
-import { compilePhrase, fold, negatedTerms, stem, terms, type Phrase } from './text';
+import { compilePhrase, fold, nameSlug, negatedTerms, stem, terms, type Phrase } from './text';
 import { translate } from './zh';
 
 /** The fields of BM25F (issue 10 §2). A term's field bits say where a skill says it. */
@@ -154,6 +154,11 @@ export class RoutingIndex {
       const key = fold(doc.name);
       if (!this.byName.has(key)) this.byName.set(key, doc);
     }
+    // A name with blanks also answers to its hyphenated spelling, and a skill to its folder's
+    // name ($braintree-automation for "Braintree Automation"), where no skill is called that.
+    for (const doc of this.docs)
+      for (const alias of [nameSlug(doc.name), nameSlug(doc.id.split(/[\\/]/).pop() ?? '')])
+        if (alias && !this.byName.has(alias)) this.byName.set(alias, doc);
     let total = 0;
     let textTotal = 0;
     for (const doc of this.docs) {

@@ -27,6 +27,11 @@ user-invocable: false
 name: data-files
 description: Keeps data files. Use when reconciling ledgers, budgets, or a quarterly report.
 `),
+    // A display name with blanks, in a folder of another name (99 corpus skills are named so).
+    'braintree_payments/SKILL.md': md(`
+name: Braintree Automation
+description: Automates Braintree payments, customers and refunds.
+`),
     'quiet-notes/SKILL.md': md(`
 name: quiet-notes
 description: Keeps quiet notes about meetings.
@@ -71,6 +76,32 @@ describe('forced names', () => {
     const r = recall(index, '  $weather-now   for   Paris  use the weather-now skill ', 5, open);
     expect(r.task).toBe('for Paris');
     expect(recall(index, '$nope for Paris', 5, open).task).toBe('$nope for Paris');
+  });
+
+  it('reads a name with blanks however it is typed, and the folder name, taking the words it used', () => {
+    for (const query of [
+      '$Braintree Automation list my customers',
+      '$braintree-automation list my customers',
+      '/braintree_automation list my customers',
+      'use the Braintree Automation skill to list my customers',
+      'use the braintree automation skill to list my customers',
+      '使用 Braintree Automation 技能 list my customers',
+      '$braintree-payments list my customers',
+    ]) {
+      const r = recall(index, query, 5, open);
+      expect(r.candidates[0], query).toMatchObject({
+        source: 'forced',
+        doc: { name: 'Braintree Automation' },
+      });
+      expect(r.task, query).toMatch(/^(?:to )?list my customers$/);
+      expect(r.unknownForced, query).toEqual([]);
+    }
+    // Only as many words as name it: "$Braintree" alone names nothing.
+    expect(recall(index, '$Braintree list my customers', 5, open).unknownForced).toEqual(['Braintree']);
+    // A sentence that only looks like "use … skill" names nothing and is not reported.
+    const sentence = recall(index, 'use your very best skill to help', 5, open);
+    expect(sentence.unknownForced).toEqual([]);
+    expect(sentence.candidates.some((c) => c.source === 'forced')).toBe(false);
   });
 
   it('forces an explicit-only skill, which nothing else recalls', () => {

@@ -2,7 +2,7 @@ import type { CandidateSource } from '../../../shared/contract';
 import { analyzeQuery, type QueryGroup } from './analyze';
 import type { ImplicitPhrase, RoutingIndex, SkillDoc, TriggerRef } from './lexicon';
 import { matchQuery, topDocs, type QueryMatch } from './match';
-import { fold, phraseHits, prepareQuery, splitInstruction, type PreparedQuery } from './text';
+import { fold, nameSlug, phraseHits, prepareQuery, splitInstruction, type PreparedQuery } from './text';
 
 /** Who may be recalled at all (DESIGN §3; settings `skills.disabled` / `neverAutoSelect`). */
 export interface Eligibility {
@@ -43,16 +43,52 @@ export interface RecallResult {
 
 const NAME = String.raw`[\p{L}\p{N}][\p{L}\p{N}_.:-]*`;
 /** routing spec §6.1 hard triggers: `$name`, `/name`, "use X skill", "使用 X skill / 技能". */
-const FORCED_RES: { re: RegExp; reportMiss: boolean }[] = [
-  { re: new RegExp(String.raw`\$(${NAME})`, 'gu'), reportMiss: true },
+const FORCED_RES: { re: RegExp; reportMiss: boolean; words?: boolean }[] = [
+  { re: new RegExp(String.raw`\$(${NAME})`, 'gu'), reportMiss: true, words: true },
   // A `/path` or "/tmp" that names no skill is ordinary text, not a failed invocation.
   {
     re: new RegExp(String.raw`(?<![\p{L}\p{N}/.~])\/(${NAME})(?=$|[\s,!?;，。！？、])`, 'gu'),
     reportMiss: false,
+    words: true,
   },
-  { re: new RegExp(String.raw`\buse (?:the )?(${NAME}) skill\b`, 'giu'), reportMiss: true },
-  { re: new RegExp(String.raw`(?:使用|用)\s*(${NAME})\s*(?:skill|技能)`, 'giu'), reportMiss: true },
+  // "use the Braintree Automation skill": a name of up to four words.
+  { re: new RegExp(String.raw`\buse (?:the )?(${NAME}(?: ${NAME}){0,3}) skill\b`, 'giu'), reportMiss: true },
+  {
+    re: new RegExp(String.raw`(?:使用|用)\s*(${NAME}(?: ${NAME}){0,3})\s*(?:skill|技能)`, 'giu'),
+    reportMiss: true,
+  },
 ];
+
+/** Up to three words after a `$name`: the rest of a name with blanks ("$Braintree Automation"). */
+const NAME_TAIL_RE = new RegExp(String.raw`^(?: ${NAME}){1,3}`, 'u');
+
+/** The skill a forced name means: its name, its hyphenated spelling or its folder's name. */
+const forcedDoc = (index: RoutingIndex, name: string): SkillDoc | undefined =>
+  index.byName.get(fold(name)) ?? index.byName.get(nameSlug(name));
+
+/**
+ * The skill a forced match names and the text that named it. After `$` or `/`, a name with
+ * blanks goes on into the next words: the longest run that names a skill wins.
+ */
+function forcedTarget(
+  index: RoutingIndex,
+  query: string,
+  match: RegExpMatchArray,
+  words: boolean,
+): { doc: SkillDoc | undefined; name: string; text: string } {
+  const name = match[1].replace(/[.:-]+$/, '');
+  const exact = forcedDoc(index, name);
+  const tail = words && !exact ? NAME_TAIL_RE.exec(query.slice((match.index ?? 0) + match[0].length)) : null;
+  if (tail) {
+    const more = tail[0].split(' ').slice(1);
+    for (let n = more.length; n > 0; n--) {
+      const longer = `${name} ${more.slice(0, n).join(' ')}`.replace(/[.:-]+$/, '');
+      const doc = forcedDoc(index, longer);
+      if (doc) return { doc, name: longer, text: `${match[0]} ${more.slice(0, n).join(' ')}` };
+    }
+  }
+  return { doc: exact, name, text: match[0] };
+}
 
 /** At most this many trigger hits become candidates (the best by BM25). */
 export const MAX_RULE_CANDIDATES = 12;
@@ -138,15 +174,15 @@ export function recall(
   const unknownForced: string[] = [];
   let task = query;
 
-  for (const { re, reportMiss } of FORCED_RES) {
+  for (const { re, reportMiss, words = false } of FORCED_RES) {
     for (const match of query.matchAll(re)) {
-      const name = match[1].replace(/[.:-]+$/, '');
-      const doc = index.byName.get(fold(name));
+      const { doc, name, text } = forcedTarget(index, query, match, words);
       if (!doc || eligibility.disabled.has(doc.name) || !doc.metadata.invocation.user) {
-        if (reportMiss && !unknownForced.includes(name)) unknownForced.push(name);
+        // A several-word "use … skill" that names nothing is just a sentence ("use your best skill").
+        if (reportMiss && !name.includes(' ') && !unknownForced.includes(name)) unknownForced.push(name);
         continue;
       }
-      task = task.replace(match[0], ' ');
+      task = task.replace(text, ' ');
       if (seen.has(doc.index)) continue;
       seen.add(doc.index);
       candidates.push({ doc, source: 'forced', matchedTriggers: [], implicitHits: [] });

@@ -67,6 +67,16 @@ export function fold(text: string): string {
   return folded.replace(TRADITIONAL_CANDIDATE_RE, (c) => map.get(c) ?? c);
 }
 
+/**
+ * A skill name as one word a user can type after `$` or `/`: folded, blanks and underscores
+ * as hyphens ("Braintree Automation" → braintree-automation, capsule_crm → capsule-crm).
+ */
+export function nameSlug(name: string): string {
+  return fold(name)
+    .trim()
+    .replace(/[\s_]+/g, '-');
+}
+
 /** Han characters, the only ones the traditional → simplified map holds. */
 const TRADITIONAL_CANDIDATE_RE = /\p{Script=Han}/gu;
 

@@ -56,6 +56,12 @@ describe('skill options', () => {
     expect(matchOptions(options, 'csv').map((o) => o.name)).toEqual(['csv-summary', 'to-csv']);
     expect(matchOptions(options, '')).toHaveLength(3);
   });
+
+  it('matches a display name with blanks as the word it is typed as, in any case', () => {
+    const options = completionOptions([skill('Braintree Automation'), skill('PDF Tools')]);
+    expect(matchOptions(options, 'braintree-a').map((o) => o.name)).toEqual(['Braintree Automation']);
+    expect(matchOptions(options, 'tools').map((o) => o.name)).toEqual(['PDF Tools']);
+  });
 });
 
 describe('applying a completion', () => {
@@ -67,5 +73,13 @@ describe('applying a completion', () => {
     });
     const end = tokenAt('/cs', 3)!;
     expect(applyCompletion('/cs', end, 'csv-summary')).toEqual({ text: '/csv-summary ', caret: 13 });
+  });
+
+  it('types a name with blanks as one word, which the router reads as that skill', () => {
+    const token = tokenAt('$brain', 6)!;
+    expect(applyCompletion('$brain', token, 'Braintree Automation')).toEqual({
+      text: '$Braintree-Automation ',
+      caret: 22,
+    });
   });
 });

@@ -52,11 +52,18 @@ export function completionOptions(skills: readonly SkillSummary[]): SkillOption[
   return options.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Names that start with the partial first, then names that contain it. */
+/**
+ * A name as one typed word: a display name's blanks become hyphens ("Braintree Automation" →
+ * `$Braintree-Automation`), which the router reads as that skill, case and all.
+ */
+export const typedName = (name: string): string => name.trim().replace(/\s+/g, '-');
+
+/** Names that start with the partial first, then names that contain it (as typed words). */
 export function matchOptions(options: readonly SkillOption[], partial: string): SkillOption[] {
   const q = partial.toLowerCase();
-  const starts = options.filter((o) => o.name.toLowerCase().startsWith(q));
-  const contains = q ? options.filter((o) => !o.name.toLowerCase().startsWith(q) && o.name.includes(q)) : [];
+  const key = (o: SkillOption) => typedName(o.name).toLowerCase();
+  const starts = options.filter((o) => key(o).startsWith(q));
+  const contains = q ? options.filter((o) => !key(o).startsWith(q) && key(o).includes(q)) : [];
   return [...starts, ...contains].slice(0, MAX_OPTIONS);
 }
 
@@ -67,7 +74,7 @@ export function applyCompletion(
   name: string,
 ): { text: string; caret: number } {
   const after = text.slice(token.end);
-  const inserted = `${token.trigger}${name}${after.startsWith(' ') ? '' : ' '}`;
+  const inserted = `${token.trigger}${typedName(name)}${after.startsWith(' ') ? '' : ' '}`;
   return {
     text: text.slice(0, token.start) + inserted + after,
     caret: token.start + inserted.length + (after.startsWith(' ') ? 1 : 0),

@@ -35,11 +35,28 @@ export function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine
   });
 }
 
-/** A skill named on the command line: its folder path, else its name (the visible one first). */
+/** A name as one word: case folded, blanks and underscores as hyphens ("Braintree Automation"). */
+const slug = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
+
+/**
+ * A skill named on the command line: its folder path, else its name (the visible one first),
+ * else its name spelled as one word in any case, else its folder's name — the way `$name`
+ * finds it in a message.
+ */
 export function findSkill(engine: Engine, skill: string): SkillSummary | undefined {
   const { skills } = engine.skills.list();
   const byPath = skills.find((s) => s.id === path.resolve(skill));
+  const visibleFirst = (match: (s: SkillSummary) => boolean) =>
+    skills.find((s) => match(s) && !s.shadowedBy) ?? skills.find(match);
+  const key = slug(skill);
   return (
-    byPath ?? skills.find((s) => s.name === skill && !s.shadowedBy) ?? skills.find((s) => s.name === skill)
+    byPath ??
+    visibleFirst((s) => s.name === skill) ??
+    visibleFirst((s) => slug(s.name) === key) ??
+    visibleFirst((s) => slug(path.basename(s.id)) === key)
   );
 }

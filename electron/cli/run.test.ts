@@ -85,6 +85,33 @@ describe('skilldeck run: the bundled script skills', () => {
     expect(plain.stdout).toContain('5 mi = 8.04672 km');
     expect(plain.stderr).toMatch(/✓ unit-converter success · sandbox bwrap/);
     expect(run(['no-such-skill', 'x']).status).toBe(2);
+    // A name in another case or spelling, or its folder's name, finds it as `$name` would.
+    expect(run(['Unit Converter', 'convert 5 miles to km']).stdout).toContain('5 mi = 8.04672 km');
+    expect(run(['UNIT_CONVERTER', 'convert 5 miles to km']).stdout).toContain('5 mi = 8.04672 km');
+    const extra = path.join(root, 'extra');
+    writeTree(extra, {
+      'birthday_cards/SKILL.md':
+        '---\nname: Greeting Card\ndescription: Writes a greeting card.\n---\nDear {{input.task}}, happy birthday!\n',
+      'birthday_cards/skill.yaml': 'spec: { type: direct }\n',
+    });
+    const byFolder = spawnSync(
+      process.execPath,
+      [cli, 'run', 'greeting-card', 'Ann', '--no-default-paths', '--skills', extra],
+      {
+        env: { ...envWithoutModel(), SKILLDECK_HOME: path.join(root, 'home'), HOME: root },
+        encoding: 'utf8',
+      },
+    );
+    expect(byFolder.stdout).toContain('Dear Ann, happy birthday!');
+    const byFolderName = spawnSync(
+      process.execPath,
+      [cli, 'run', 'birthday-cards', 'Bo', '--no-default-paths', '--skills', extra],
+      {
+        env: { ...envWithoutModel(), SKILLDECK_HOME: path.join(root, 'home'), HOME: root },
+        encoding: 'utf8',
+      },
+    );
+    expect(byFolderName.stdout).toContain('Dear Bo, happy birthday!');
     expect(run(['unit-converter', 'x', '--approve', '--deny']).status).toBe(2);
     expect(run(['unit-converter', 'x', '--input', '[1]']).status).toBe(2);
   });

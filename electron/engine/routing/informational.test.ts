@@ -54,6 +54,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'how long until the next train from Park Street?',
       'how many subscribers does my channel have?',
       'what did I bench last week?',
+      // "what was / does + my, our" asks for the user's own data, whatever the tense.
+      'what was my sleep score this morning?',
+      'what does our calendar look like tomorrow?',
       '帮我用kubectl看看这个pod为什么一直重启',
       '茅台现在多少钱一股',
       'why does report.pdf fail to open?',
@@ -69,6 +72,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Can dogs eat chocolate?',
       '如何备份数据库',
       'What is a TCP/IP/UDP stack?',
+      'What was the first programming language?',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [

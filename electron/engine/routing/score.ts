@@ -42,7 +42,7 @@ const QUESTION_FACTOR = 0.6;
 /** Anti-triggers match with up to this many words between their words ("merge these PDFs"). */
 const ANTI_TRIGGER_GAP = 3;
 const QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b|what(?: is|'s| are) (?:a|an|some|good|the (?:difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问)/iu;
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问)/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 /**

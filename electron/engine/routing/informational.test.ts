@@ -88,6 +88,17 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       expect(informational(query), query).toBe(false);
   });
 
+  it('reads a question followed by a request as a task (the question is its context)', () => {
+    for (const query of [
+      'why is the payments pod in CrashLoopBackOff? check it with kubectl',
+      'Why is the build red? Please fix it',
+      '为什么服务一直重启？请查一下日志',
+    ])
+      expect(informational(query), query).toBe(false);
+    for (const query of ['Why is the sky blue? Explain it simply.', 'What is a monad? I keep hearing the word.'])
+      expect(informational(query), query).toBe(true);
+  });
+
   it('routes the lookup and not the knowledge question', () => {
     expect(primary('How did YouTube get its name?')).toBeNull();
     expect(primary('how many subscribers does my YouTube channel have right now?')).toBe('youtube-stats');

@@ -62,13 +62,20 @@ const PERSONAL_RE =
   /\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|ours|us|this|these|here|now|today|tonight|tomorrow|yesterday|currently|current|latest|next|live|real-?time)\b|我|咱|这个|这些|这篇|这段|这份|现在|今天|今晚|明天|昨天|最新|实时|目前/iu;
 
 /**
+ * A question followed by a request ("why is the payments pod crash-looping? check it with
+ * kubectl", "洗完了没有？顺便把冰箱调到3度"): the question is the request's context, the message a task.
+ */
+const FOLLOWED_BY_REQUEST_RE =
+  /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|show|list|find|get|fetch|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind)\b|[?？]\s*(?:请|帮我|给我|顺便|用)/iu;
+
+/**
  * True for a question that asks to learn rather than to do (spec §6.1 rule recall reads
  * "the intent classification result"): "How do I password protect a PDF?" wants an answer,
  * not pdf-to-text. A question about a concrete file ("What does page 3 of a.pdf say?") is a task.
  */
 export function isInformational(instruction: string, task: string): boolean {
   const rest = task.slice(task.indexOf(instruction) + instruction.length).replace(/^\s*[:：]\s*/u, '');
-  if (ARTIFACT_RE.test(task)) return false;
+  if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return false;
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest)) return true;
   return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task);
 }

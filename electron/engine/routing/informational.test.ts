@@ -117,6 +117,13 @@ describe('a lone keyword trigger in a question is a topic, not a request (routin
     expect(candidate('tidy this json please').factors.trigger_match.value).toBe(0.9);
   });
 
+  it('reads a one-word name in a knowledge question as its topic too (issue 10: implicit triggers)', () => {
+    const weather = (query: string) =>
+      route(index, query, defaultConfig(), readyContext()).candidates.find((c) => c.name === 'weather')!;
+    expect(weather('How do weather forecasters predict hurricanes?').factors.trigger_match.value).toBe(0.6);
+    expect(weather('what is the weather in Paris this weekend?').factors.trigger_match.value).toBe(0.75);
+  });
+
   it('keeps a phrase trigger at full weight even in a question', () => {
     expect(candidate('how do I format json with this skill?').factors.trigger_match.value).toBe(0.9);
   });

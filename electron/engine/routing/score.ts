@@ -191,11 +191,14 @@ export const IMPLICIT_TRIGGER_MATCH = 0.75;
 /**
  * trigger_match (DESIGN §3): forced 1.0, a declared trigger 0.9, an implicit trigger (name,
  * "Use when …" item) 0.75, else semantic 0.6 raised by a partial declared-trigger overlap.
+ * In a knowledge question a one-word trigger, declared or implicit, is the question's topic
+ * ("How do weather forecasters predict hurricanes?" names no weather skill), not a handle.
  */
 export function triggerMatch(recalled: Recalled, query: PreparedQuery, informational = false): number {
   if (recalled.source === 'forced') return 1;
   if (recalled.source === 'rule' && !(informational && !isPhraseHit(recalled))) return 0.9;
-  if (recalled.implicitHits.length > 0) return IMPLICIT_TRIGGER_MATCH;
+  const handles = informational ? recalled.implicitHits.filter((h) => h.terms.length > 1) : recalled.implicitHits;
+  if (handles.length > 0) return IMPLICIT_TRIGGER_MATCH;
   let overlap = 0;
   for (const phrase of recalled.doc.triggers) overlap = Math.max(overlap, phraseOverlap(phrase, query));
   return 0.6 + 0.15 * overlap;

@@ -203,6 +203,7 @@ export function recall(
     seen.add(d);
     candidates.push({ doc, source: 'semantic', matchedTriggers: [], implicitHits: found });
   }
+  shareNameHits(candidates);
   for (const doc of semantic?.(instruction, topK, accept) ?? []) {
     // Stryker disable next-line ConditionalExpression: accept() refuses a seen skill too; dropping either check alone changes nothing
     if (seen.has(doc.index) || !accept(doc)) continue;
@@ -210,4 +211,23 @@ export function recall(
     candidates.push({ doc, source: 'semantic', matchedTriggers: [], implicitHits: [] });
   }
   return { prepared, task, instruction, unknownForced, candidates, match };
+}
+
+/**
+ * A skill whose name holds the whole name another candidate was named by is named by it too:
+ * "Discord bot won't connect, diagnose the token" names discord, and names discord-doctor no less.
+ * Otherwise the bare topic's skill wins on the name alone over the sibling whose other words say
+ * what the request is for.
+ */
+function shareNameHits(candidates: Recalled[]): void {
+  const hits = candidates.flatMap((c) => c.implicitHits.filter((h) => h.origin === 'name'));
+  const longest = Math.max(0, ...hits.map((h) => h.terms.length));
+  const named = hits.filter((h) => h.terms.length === longest);
+  if (named.length === 0) return;
+  for (const c of candidates) {
+    if (c.implicitHits.some((h) => h.origin === 'name')) continue;
+    const own = new Set(c.doc.implicit.filter((p) => p.origin === 'name').flatMap((p) => p.terms));
+    const hit = named.find((h) => h.terms.every((t) => own.has(t)));
+    if (hit) c.implicitHits = [...c.implicitHits, hit];
+  }
 }

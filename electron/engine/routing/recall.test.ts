@@ -180,6 +180,7 @@ describe('a name shared by siblings (issue 10 §2: implicit triggers)', () => {
         'name: discord-doctor\ndescription: Diagnoses bots that cannot connect: expired tokens, missing intents.',
       ),
       'convex/SKILL.md': md('name: convex\ndescription: Builds apps on the Convex backend.'),
+      'mails-so/SKILL.md': md('name: mails-so\ndescription: Verifies e-mail addresses with the Mails.so API.'),
       'convex-crons/SKILL.md': md('name: convex-crons\ndescription: Adds scheduled cron jobs to a Convex app.'),
       'convex-retention/SKILL.md': md(
         'name: convex-retention\ndescription: Deletes expired rows from a Convex app on a schedule.',
@@ -205,5 +206,10 @@ describe('a name shared by siblings (issue 10 §2: implicit triggers)', () => {
     const hits = named('add a nightly cron to my Convex app that deletes expired sessions');
     expect(hits['convex-crons']).toEqual(['convex crons']);
     expect(hits['convex-retention']).toEqual([]);
+  });
+
+  it('names a skill whose name holds a stop word only by its whole name (mails-so is not "mails")', () => {
+    expect(named('shrink this PDF so I can mail it')['mails-so']).toEqual([]);
+    expect(named('check these addresses with mails so')['mails-so']).toEqual(['mails so']);
   });
 });

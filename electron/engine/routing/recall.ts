@@ -87,11 +87,13 @@ export function implicitHits(
   index: RoutingIndex,
   doc: SkillDoc,
   queryTerms: ReadonlySet<string>,
+  query?: PreparedQuery,
 ): ImplicitPhrase[] {
   const hits: ImplicitPhrase[] = [];
   for (const phrase of doc.implicit) {
     // A lone word of a "Use when …" list ("sessions", "files") is too weak; a name is not.
     if (phrase.origin !== 'name' && phrase.terms.length < 2) continue;
+    if (query && phrase.verbatim && !phraseHits(phrase.verbatim, query)) continue;
     let idf = 0;
     let all = true;
     for (const term of phrase.terms) {
@@ -181,11 +183,11 @@ export function recall(
       doc: index.docs[d],
       source: 'rule',
       matchedTriggers: triggerTexts(index.docs[d], refsOf(d)),
-      implicitHits: implicitHits(index, index.docs[d], queryTerms),
+      implicitHits: implicitHits(index, index.docs[d], queryTerms, prepared),
     });
   }
   for (const c of candidates)
-    if (c.source === 'forced') c.implicitHits = implicitHits(index, c.doc, queryTerms);
+    if (c.source === 'forced') c.implicitHits = implicitHits(index, c.doc, queryTerms, prepared);
 
   const accept = (doc: SkillDoc) =>
     !seen.has(doc.index) && !eligibility.disabled.has(doc.name) && autoSelectable(doc, eligibility);
@@ -196,7 +198,7 @@ export function recall(
   for (const d of ranked) {
     const doc = index.docs[d];
     if (!accept(doc)) continue;
-    const found = implicitHits(index, doc, queryTerms);
+    const found = implicitHits(index, doc, queryTerms, prepared);
     if (found.length > 0 && implicitCount < MAX_RULE_CANDIDATES) implicitCount++;
     else if (semanticCount < topK) semanticCount++;
     else continue;

@@ -95,7 +95,10 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '为什么服务一直重启？请查一下日志',
     ])
       expect(informational(query), query).toBe(false);
-    for (const query of ['Why is the sky blue? Explain it simply.', 'What is a monad? I keep hearing the word.'])
+    for (const query of [
+      'Why is the sky blue? Explain it simply.',
+      'What is a monad? I keep hearing the word.',
+    ])
       expect(informational(query), query).toBe(true);
   });
 

@@ -180,8 +180,12 @@ describe('a name shared by siblings (issue 10 §2: implicit triggers)', () => {
         'name: discord-doctor\ndescription: Diagnoses bots that cannot connect: expired tokens, missing intents.',
       ),
       'convex/SKILL.md': md('name: convex\ndescription: Builds apps on the Convex backend.'),
-      'mails-so/SKILL.md': md('name: mails-so\ndescription: Verifies e-mail addresses with the Mails.so API.'),
-      'convex-crons/SKILL.md': md('name: convex-crons\ndescription: Adds scheduled cron jobs to a Convex app.'),
+      'mails-so/SKILL.md': md(
+        'name: mails-so\ndescription: Verifies e-mail addresses with the Mails.so API.',
+      ),
+      'convex-crons/SKILL.md': md(
+        'name: convex-crons\ndescription: Adds scheduled cron jobs to a Convex app.',
+      ),
       'convex-retention/SKILL.md': md(
         'name: convex-retention\ndescription: Deletes expired rows from a Convex app on a schedule.',
       ),

@@ -197,7 +197,9 @@ export const IMPLICIT_TRIGGER_MATCH = 0.75;
 export function triggerMatch(recalled: Recalled, query: PreparedQuery, informational = false): number {
   if (recalled.source === 'forced') return 1;
   if (recalled.source === 'rule' && !(informational && !isPhraseHit(recalled))) return 0.9;
-  const handles = informational ? recalled.implicitHits.filter((h) => h.terms.length > 1) : recalled.implicitHits;
+  const handles = informational
+    ? recalled.implicitHits.filter((h) => h.terms.length > 1)
+    : recalled.implicitHits;
   if (handles.length > 0) return IMPLICIT_TRIGGER_MATCH;
   let overlap = 0;
   for (const phrase of recalled.doc.triggers) overlap = Math.max(overlap, phraseOverlap(phrase, query));

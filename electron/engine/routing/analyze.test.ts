@@ -35,3 +35,20 @@ describe('traditional characters (zh-TW, zh-HK)', () => {
     expect(variantsOf('倫敦天氣', '天气').length).toBeGreaterThan(1);
   });
 });
+
+describe('request words (data/generic.txt)', () => {
+  it('match only as themselves: their WordNet senses and neighbours are not what the user asked for', () => {
+    const expanded = (query: string, word: string) =>
+      variantsOf(query, word)
+        .filter((v) => v.via !== 'exact')
+        .map((v) => v.term);
+    // "step through" is no "finished" (WordNet: through, adj. "having finished"), "next" no "close".
+    expect(expanded('step through this failing test', 'through')).toEqual([]);
+    expect(expanded('the next train to Boston', 'next')).toEqual([]);
+    expect(expanded('keep my notes', 'keep')).toEqual([]);
+    // A collocation it starts still speaks for it ("pull request" → PR).
+    expect(expanded('review this pull request', 'pull')).toContain('pr');
+    // A content word still brings its synonyms.
+    expect(expanded('step through this failing test', 'test').length).toBeGreaterThan(0);
+  });
+});

@@ -157,7 +157,9 @@ export function analyzeQuery(text: string): QueryGroup[] {
     // Request words and bare numbers ("3.13", "2024", "30%") say little about which skill.
     const weak =
       genericWords().has(word) || genericWords().has(lemma) || genericTerms().has(term) || /^\d+$/.test(word);
-    const variants = cached(`w:${word} ${next}`, () => latinVariants(word, lemma, term, next));
+    const variants = cached(`${weak ? 'g' : 'w'}:${word} ${next}`, () =>
+      latinVariants(word, lemma, term, next, weak),
+    );
     groups.push({ text: term, surface: word, variants, weight: weak ? GENERIC_WEIGHT : 1 });
   }
   return groups;
@@ -215,20 +217,28 @@ function cjkVariants(word: string): Variant[] {
   return group.variants.map((v) => (v.via !== 'synonym' ? v : { ...v, bridged: true }));
 }
 
-function latinVariants(word: string, lemma: string, term: string, next: string): Variant[] {
+/**
+ * A word's index terms: itself, its WordNet and lexicon neighbours, its embedding neighbours, and
+ * a collocation it starts. A request word (`weak`) says how the user asks, not what: it matches
+ * as itself and in a collocation ("pull request"), never through its senses or neighbours
+ * ("step through" is no "finished", "next" no "close", "keep" no "proceed").
+ */
+function latinVariants(word: string, lemma: string, term: string, next: string, weak = false): Variant[] {
   const group: QueryGroup = { text: term, surface: word, variants: [], weight: 1 };
   addVariant(group, term, 'exact', 1, word);
   // A name with a version or size ("sha256", "python3") also means its name ("SHA-256", "Python").
   const named = /^([a-z]{3,})\d+$/.exec(word);
   if (named) addVariant(group, stem(named[1]), 'exact', 0.8, named[1]);
   if (/\d/.test(word)) return group.variants;
-  expandLemma(group, lemma);
-  // Static word embeddings (data/similar.tsv) bridge what WordNet does not link: bakery ≈ shop.
-  const similar = similarWords(word);
-  for (const { word: other, cosine } of similar.length > 0 ? similar : similarWords(lemma)) {
-    const scale = Math.min(1, (cosine - SIMILAR_FROM) / (SIMILAR_FULL - SIMILAR_FROM));
-    if (scale <= 0) continue;
-    for (const term of expansionTerms(other)) addVariant(group, term, 'similar', scale, other);
+  if (!weak) {
+    expandLemma(group, lemma);
+    // Static word embeddings (data/similar.tsv) bridge what WordNet does not link: bakery ≈ shop.
+    const similar = similarWords(word);
+    for (const { word: other, cosine } of similar.length > 0 ? similar : similarWords(lemma)) {
+      const scale = Math.min(1, (cosine - SIMILAR_FROM) / (SIMILAR_FULL - SIMILAR_FROM));
+      if (scale <= 0) continue;
+      for (const term of expansionTerms(other)) addVariant(group, term, 'similar', scale, other);
+    }
   }
   if (next) {
     // A collocation the data knows ("credit card", "pull request") speaks for its first word.

@@ -54,6 +54,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'how long until the next train from Park Street?',
       'how many subscribers does my channel have?',
       'what did I bench last week?',
+      // "what was / does + my, our" asks for the user's own data, whatever the tense.
+      'what was my sleep score this morning?',
+      'what does our calendar look like tomorrow?',
       '帮我用kubectl看看这个pod为什么一直重启',
       '茅台现在多少钱一股',
       'why does report.pdf fail to open?',
@@ -69,6 +72,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Can dogs eat chocolate?',
       '如何备份数据库',
       'What is a TCP/IP/UDP stack?',
+      'What was the first programming language?',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [
@@ -82,6 +86,20 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '"Who was Ada Lovelace" as a slide title, in bold',
     ])
       expect(informational(query), query).toBe(false);
+  });
+
+  it('reads a question followed by a request as a task (the question is its context)', () => {
+    for (const query of [
+      'why is the payments pod in CrashLoopBackOff? check it with kubectl',
+      'Why is the build red? Please fix it',
+      '为什么服务一直重启？请查一下日志',
+    ])
+      expect(informational(query), query).toBe(false);
+    for (const query of [
+      'Why is the sky blue? Explain it simply.',
+      'What is a monad? I keep hearing the word.',
+    ])
+      expect(informational(query), query).toBe(true);
   });
 
   it('routes the lookup and not the knowledge question', () => {
@@ -100,6 +118,13 @@ describe('a lone keyword trigger in a question is a topic, not a request (routin
     expect(primary('What does JSON stand for?')).toBeNull();
     expect(candidate('What does JSON stand for?').factors.trigger_match.value).toBeLessThan(0.9);
     expect(candidate('tidy this json please').factors.trigger_match.value).toBe(0.9);
+  });
+
+  it('reads a one-word name in a knowledge question as its topic too (issue 10: implicit triggers)', () => {
+    const weather = (query: string) =>
+      route(index, query, defaultConfig(), readyContext()).candidates.find((c) => c.name === 'weather')!;
+    expect(weather('How do weather forecasters predict hurricanes?').factors.trigger_match.value).toBe(0.6);
+    expect(weather('what is the weather in Paris this weekend?').factors.trigger_match.value).toBe(0.75);
   });
 
   it('keeps a phrase trigger at full weight even in a question', () => {

@@ -1,6 +1,16 @@
 import type { SkillMetadata, SkillSummary } from '../../../shared/contract';
 import { implicitTriggers, type ImplicitOrigin } from './implicit';
-import { compilePhrase, fold, nameSlug, negatedTerms, stem, terms, type Phrase } from './text';
+import {
+  compilePhrase,
+  fold,
+  isStopWord,
+  nameSlug,
+  negatedTerms,
+  phraseWords,
+  stem,
+  terms,
+  type Phrase,
+} from './text';
 import { translate } from './zh';
 
 /** The fields of BM25F (issue 10 §2). A term's field bits say where a skill says it. */
@@ -40,6 +50,11 @@ export interface ImplicitPhrase {
   origin: ImplicitOrigin;
   /** Index terms that must all be in the query. */
   terms: string[];
+  /**
+   * A name with a stop word in it (mails-so, post-at, dont-hack-me) as a phrase: the query must
+   * say it as written, or "mails" alone would name Mails.so and "post" Post.at.
+   */
+  verbatim?: Phrase;
 }
 
 /** One skill as the router sees it, prepared once per skill content (and cached by the index). */
@@ -339,7 +354,16 @@ export function buildDoc(
   for (const trigger of implicitTriggers(metadata, hints)) {
     const phraseTerms = [...new Set(terms(trigger.phrase))];
     if (phraseTerms.length === 0) continue;
-    implicit.push({ text: trigger.phrase, origin: trigger.origin, terms: phraseTerms });
+    const verbatim =
+      trigger.origin === 'name' && phraseWords(trigger.phrase).some(isStopWord)
+        ? compilePhrase(trigger.phrase)
+        : null;
+    implicit.push({
+      text: trigger.phrase,
+      origin: trigger.origin,
+      terms: phraseTerms,
+      ...(verbatim ? { verbatim } : {}),
+    });
     if (trigger.origin !== 'name') add(trigger.phrase, trigger.origin === 'body' ? 'body' : 'implicit');
   }
   for (const hint of hints) add(hint, 'body');

@@ -200,3 +200,51 @@ describe('implicit triggers', () => {
     expect(hits('data-files', 'quarterly report')).toEqual([]);
   });
 });
+
+describe('a name shared by siblings (issue 10 §2: implicit triggers)', () => {
+  let siblings: RoutingIndex;
+  beforeAll(async () => {
+    const dir = tempDir('skilldeck-siblings-');
+    writeTree(dir, {
+      'discord/SKILL.md': md('name: discord\ndescription: Sends messages and manages channels on Discord.'),
+      'discord-doctor/SKILL.md': md(
+        'name: discord-doctor\ndescription: Diagnoses bots that cannot connect: expired tokens, missing intents.',
+      ),
+      'convex/SKILL.md': md('name: convex\ndescription: Builds apps on the Convex backend.'),
+      'mails-so/SKILL.md': md(
+        'name: mails-so\ndescription: Verifies e-mail addresses with the Mails.so API.',
+      ),
+      'convex-crons/SKILL.md': md(
+        'name: convex-crons\ndescription: Adds scheduled cron jobs to a Convex app.',
+      ),
+      'convex-retention/SKILL.md': md(
+        'name: convex-retention\ndescription: Deletes expired rows from a Convex app on a schedule.',
+      ),
+    });
+    siblings = indexOf(await catalogOf(dir));
+  });
+  const named = (query: string) =>
+    Object.fromEntries(
+      recall(siblings, query, 5, open).candidates.map((c) => [
+        c.doc.name,
+        c.implicitHits.filter((h) => h.origin === 'name').map((h) => h.text),
+      ]),
+    );
+
+  it('names every skill whose name holds the name the query used', () => {
+    // "Discord" names discord, and discord-doctor no less.
+    expect(named('my Discord bot cannot connect, diagnose the token')['discord-doctor']).toEqual(['discord']);
+  });
+
+  it('shares only the most specific name the query used', () => {
+    // "convex crons" is named; convex-retention holds "convex" but not "crons".
+    const hits = named('add a nightly cron to my Convex app that deletes expired sessions');
+    expect(hits['convex-crons']).toEqual(['convex crons']);
+    expect(hits['convex-retention']).toEqual([]);
+  });
+
+  it('names a skill whose name holds a stop word only by its whole name (mails-so is not "mails")', () => {
+    expect(named('shrink this PDF so I can mail it')['mails-so']).toEqual([]);
+    expect(named('check these addresses with mails so')['mails-so']).toEqual(['mails so']);
+  });
+});

@@ -123,11 +123,13 @@ export function implicitHits(
   index: RoutingIndex,
   doc: SkillDoc,
   queryTerms: ReadonlySet<string>,
+  query?: PreparedQuery,
 ): ImplicitPhrase[] {
   const hits: ImplicitPhrase[] = [];
   for (const phrase of doc.implicit) {
     // A lone word of a "Use when …" list ("sessions", "files") is too weak; a name is not.
     if (phrase.origin !== 'name' && phrase.terms.length < 2) continue;
+    if (query && phrase.verbatim && !phraseHits(phrase.verbatim, query)) continue;
     let idf = 0;
     let all = true;
     for (const term of phrase.terms) {
@@ -217,11 +219,11 @@ export function recall(
       doc: index.docs[d],
       source: 'rule',
       matchedTriggers: triggerTexts(index.docs[d], refsOf(d)),
-      implicitHits: implicitHits(index, index.docs[d], queryTerms),
+      implicitHits: implicitHits(index, index.docs[d], queryTerms, prepared),
     });
   }
   for (const c of candidates)
-    if (c.source === 'forced') c.implicitHits = implicitHits(index, c.doc, queryTerms);
+    if (c.source === 'forced') c.implicitHits = implicitHits(index, c.doc, queryTerms, prepared);
 
   const accept = (doc: SkillDoc) =>
     !seen.has(doc.index) && !eligibility.disabled.has(doc.name) && autoSelectable(doc, eligibility);
@@ -232,13 +234,14 @@ export function recall(
   for (const d of ranked) {
     const doc = index.docs[d];
     if (!accept(doc)) continue;
-    const found = implicitHits(index, doc, queryTerms);
+    const found = implicitHits(index, doc, queryTerms, prepared);
     if (found.length > 0 && implicitCount < MAX_RULE_CANDIDATES) implicitCount++;
     else if (semanticCount < topK) semanticCount++;
     else continue;
     seen.add(d);
     candidates.push({ doc, source: 'semantic', matchedTriggers: [], implicitHits: found });
   }
+  shareNameHits(candidates);
   for (const doc of semantic?.(instruction, topK, accept) ?? []) {
     // Stryker disable next-line ConditionalExpression: accept() refuses a seen skill too; dropping either check alone changes nothing
     if (seen.has(doc.index) || !accept(doc)) continue;
@@ -246,4 +249,23 @@ export function recall(
     candidates.push({ doc, source: 'semantic', matchedTriggers: [], implicitHits: [] });
   }
   return { prepared, task, instruction, unknownForced, candidates, match };
+}
+
+/**
+ * A skill whose name holds the whole name another candidate was named by is named by it too:
+ * "Discord bot won't connect, diagnose the token" names discord, and names discord-doctor no less.
+ * Otherwise the bare topic's skill wins on the name alone over the sibling whose other words say
+ * what the request is for.
+ */
+function shareNameHits(candidates: Recalled[]): void {
+  const hits = candidates.flatMap((c) => c.implicitHits.filter((h) => h.origin === 'name'));
+  const longest = Math.max(0, ...hits.map((h) => h.terms.length));
+  const named = hits.filter((h) => h.terms.length === longest);
+  if (named.length === 0) return;
+  for (const c of candidates) {
+    if (c.implicitHits.some((h) => h.origin === 'name')) continue;
+    const own = new Set(c.doc.implicit.filter((p) => p.origin === 'name').flatMap((p) => p.terms));
+    const hit = named.find((h) => h.terms.every((t) => own.has(t)));
+    if (hit) c.implicitHits = [...c.implicitHits, hit];
+  }
 }

@@ -42,7 +42,7 @@ const QUESTION_FACTOR = 0.6;
 /** Anti-triggers match with up to this many words between their words ("merge these PDFs"). */
 const ANTI_TRIGGER_GAP = 3;
 const QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b|what(?: is|'s| are) (?:a|an|some|good|the (?:difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问)/iu;
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问)/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 /**
@@ -62,13 +62,20 @@ const PERSONAL_RE =
   /\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|ours|us|this|these|here|now|today|tonight|tomorrow|yesterday|currently|current|latest|next|live|real-?time)\b|我|咱|这个|这些|这篇|这段|这份|现在|今天|今晚|明天|昨天|最新|实时|目前/iu;
 
 /**
+ * A question followed by a request ("why is the payments pod crash-looping? check it with
+ * kubectl", "洗完了没有？顺便把冰箱调到3度"): the question is the request's context, the message a task.
+ */
+const FOLLOWED_BY_REQUEST_RE =
+  /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|show|list|find|get|fetch|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind)\b|[?？]\s*(?:请|帮我|给我|顺便|用)/iu;
+
+/**
  * True for a question that asks to learn rather than to do (spec §6.1 rule recall reads
  * "the intent classification result"): "How do I password protect a PDF?" wants an answer,
  * not pdf-to-text. A question about a concrete file ("What does page 3 of a.pdf say?") is a task.
  */
 export function isInformational(instruction: string, task: string): boolean {
   const rest = task.slice(task.indexOf(instruction) + instruction.length).replace(/^\s*[:：]\s*/u, '');
-  if (ARTIFACT_RE.test(task)) return false;
+  if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return false;
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest)) return true;
   return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task);
 }
@@ -184,11 +191,16 @@ export const IMPLICIT_TRIGGER_MATCH = 0.75;
 /**
  * trigger_match (DESIGN §3): forced 1.0, a declared trigger 0.9, an implicit trigger (name,
  * "Use when …" item) 0.75, else semantic 0.6 raised by a partial declared-trigger overlap.
+ * In a knowledge question a one-word trigger, declared or implicit, is the question's topic
+ * ("How do weather forecasters predict hurricanes?" names no weather skill), not a handle.
  */
 export function triggerMatch(recalled: Recalled, query: PreparedQuery, informational = false): number {
   if (recalled.source === 'forced') return 1;
   if (recalled.source === 'rule' && !(informational && !isPhraseHit(recalled))) return 0.9;
-  if (recalled.implicitHits.length > 0) return IMPLICIT_TRIGGER_MATCH;
+  const handles = informational
+    ? recalled.implicitHits.filter((h) => h.terms.length > 1)
+    : recalled.implicitHits;
+  if (handles.length > 0) return IMPLICIT_TRIGGER_MATCH;
   let overlap = 0;
   for (const phrase of recalled.doc.triggers) overlap = Math.max(overlap, phraseOverlap(phrase, query));
   return 0.6 + 0.15 * overlap;

@@ -104,6 +104,12 @@ describe('reading a diff out of a model answer', () => {
       expect(applyFilePatch(SOURCE, hunk('@@ -3,3 +3,3 @@', 'def main(argv):'))).toBe(FIXED);
     });
 
+    it('never matches context past the end of the file', () => {
+      const parsed = parseUnifiedDiff('--- a/x\n+++ b/x\n@@ -2,3 +2,4 @@\n two\n \n \n+three\n');
+      if (!parsed.ok) throw new Error(parsed.reason);
+      expect(applyFilePatch('one\ntwo\n', parsed.files[0].hunks)).toBeNull();
+    });
+
     it('never removes a line the hunk misquotes', () => {
       const parsed = parseUnifiedDiff(
         "--- a/x.py\n+++ b/x.py\n@@ -4,2 +4,2 @@\n     name = sys.argv[1]\n-    print('hello ' + nmee)\n+    print('hello ' + name)\n",

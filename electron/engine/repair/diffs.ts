@@ -155,21 +155,25 @@ export function cleanRelPath(p: string): { ok: true; path: string } | { ok: fals
   return { ok: true, path: segments.join('/') };
 }
 
-/** Context compared without trailing blanks: models often drop or add them on copied lines. */
+/**
+ * Lines compared without trailing blanks: models often drop or add them on copied lines. Past
+ * the file's end jsdiff compares with no line at all, which matches nothing.
+ */
 const sameButTrailingBlanks = (
   _n: number,
   line: string | undefined,
   _op: string,
   patch: string | undefined,
-) => (line ?? '').trimEnd() === (patch ?? '').trimEnd();
+) => line !== undefined && patch !== undefined && line.trimEnd() === patch.trimEnd();
 
 /**
  * Applies a file's hunks (all, or those `keep` accepts, by their index within the file)
  * to `source`. Line endings follow the file (jsdiff converts a LF patch for a CRLF file).
  * A model's hunk often misquotes its context a little, so it is tried exactly, then with
- * trailing blanks ignored, then also with one context line allowed to differ (GNU patch's fuzz;
- * lines the hunk removes must always match). Wherever it lands, the user reviews the change
- * as it comes out, re-diffed against the file. Null when no way applies.
+ * trailing blanks ignored and one context line allowed to differ (GNU patch's fuzz; jsdiff
+ * tries every place without a difference first, and lines the hunk removes must always
+ * match). Wherever it lands, the user reviews the change as it comes out, re-diffed against
+ * the file. Null when no way applies.
  */
 export function applyFilePatch(
   source: string,
@@ -186,11 +190,7 @@ export function applyFilePatch(
     // Stryker restore StringLiteral
     hunks: chosen,
   };
-  for (const options of [
-    {},
-    { compareLine: sameButTrailingBlanks },
-    { compareLine: sameButTrailingBlanks, fuzzFactor: 1 },
-  ]) {
+  for (const options of [{}, { compareLine: sameButTrailingBlanks, fuzzFactor: 1 }]) {
     const result = applyPatch(source, patch, options);
     if (result !== false) return result;
   }

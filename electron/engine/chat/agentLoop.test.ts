@@ -260,7 +260,7 @@ describe('plain chat offers the model the skills the router came close to', () =
       { text: 'README drafted in the house style.' },
       { text: 'Here it is: the README is drafted in your house style.' },
     );
-    const turn = await send(engine, 'could you draft a readme for my project?');
+    const turn = await send(engine, 'could you write a readme for my project?');
     expect(turn.route.plan.primary).toBeNull();
     expect(turn).toMatchObject({
       status: 'success',
@@ -314,7 +314,7 @@ describe('plain chat offers the model the skills the router came close to', () =
       { error: { status: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' } },
       { text: 'A README has a title, a summary and how to install.' },
     );
-    const turn = await send(engine, 'could you draft a readme for my project?');
+    const turn = await send(engine, 'could you write a readme for my project?');
     expect(turn).toMatchObject({
       status: 'success',
       answer: 'A README has a title, a summary and how to install.',
@@ -334,12 +334,13 @@ describe('plain chat offers the model the skills the router came close to', () =
     server.enqueue(
       { toolCalls: [{ name: 'run_skill', arguments: { skill: 'sourdough-pro', task: 'bake' } }] },
       { toolCalls: [{ name: 'run_skill', arguments: { skill: 'named-only', task: 'bake' } }] },
-      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'other-skill', task: 'Bake a loaf.' } }] },
+      // The name in another spelling, as models write it.
+      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'Other Skill', task: 'Bake a loaf.' } }] },
       // other-skill's own instruction run, then the answer from its result.
       { text: 'Loaf baked.' },
       { text: 'Your loaf is baked.' },
     );
-    const turn = await send(engine, 'could you draft a readme for my project?');
+    const turn = await send(engine, 'could you write a readme for my project?');
     expect(turn).toMatchObject({ status: 'success', skill: 'other-skill', answer: 'Your loaf is baked.' });
     const requests = server.chatRequests();
     // Neither a skill that is not installed nor one that only runs when the user names it.
@@ -369,7 +370,7 @@ describe('plain chat offers the model the skills the router came close to', () =
     );
     await engine.reloadSkills();
     server.enqueue({ text: 'Start with a title and a summary.' });
-    const turn = await send(engine, 'could you draft a readme for my project?');
+    const turn = await send(engine, 'could you write a readme for my project?');
     expect(turn).toMatchObject({ status: 'success', answer: 'Start with a title and a summary.' });
     const system = messageText(server.chatRequests()[0].messages[0]);
     expect(system).toContain('- doc-helper: Writes documentation in the house style.');

@@ -14,6 +14,7 @@ import type { ChatHooks } from '../execution/attempt';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import type { ExecutionService } from '../execution/service';
 import type { ChoosableSkill } from '../routing';
+import { nameSlug } from '../routing/text';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
 import { statusOf } from './instruction';
 import { runModelLoop, type ModelChoice } from './modelLoop';
@@ -225,8 +226,11 @@ export async function runTurn(
       return out;
     };
     const parsed = toolSchemas.run_skill.schema.safeParse(input ?? {});
-    // Any skill the model may choose, listed or not (it may know one from the conversation).
-    const pick = parsed.success ? offerable.find((o) => o.name === parsed.data.skill) : undefined;
+    // Any skill the model may choose, listed or not (it may know one from the conversation),
+    // by its exact name or the same name in another case or spelling ("Weather Lookup").
+    const asked = parsed.success ? parsed.data.skill : '';
+    const pick =
+      offerable.find((o) => o.name === asked) ?? offerable.find((o) => nameSlug(o.name) === nameSlug(asked));
     if (!parsed.success || !pick)
       return done({
         status: 'error',

@@ -19,7 +19,7 @@ function newestSource(dir, newest = 0) {
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = newestSource(full, newest);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+    else if (/\.(?:ts|json)$/.test(entry.name) && !entry.name.endsWith('.test.ts')) {
       newest = Math.max(newest, fs.statSync(full).mtimeMs);
     }
   }

@@ -34,6 +34,7 @@ const SKILLS: Record<string, string> = {
   'file-download/SKILL.md': md('file-download', 'Downloads files and installers from a URL into a folder.'),
   'invoice-zh/SKILL.md': md('invoice-zh', '整理发票和收据，生成报销表格。'),
   'code-feedback/SKILL.md': md('code-feedback', 'Reviews pull requests on GitHub and leaves comments.'),
+  'doc-writer/SKILL.md': md('doc-writer', 'Writes project documentation in the house style.'),
   'home-camera/SKILL.md': md(
     'home-camera',
     'Grabs snapshots from home cameras.',
@@ -117,6 +118,13 @@ describe('lexical semantics (issue 10 §3)', () => {
     expect(run('review my PR please').candidates[0].name).toBe('code-feedback');
     expect(evidence('review my PR please', 'code-feedback')).toEqual(
       expect.arrayContaining([expect.objectContaining({ word: 'pr', via: 'lexicon' })]),
+    );
+  });
+
+  it('knows a README is documentation', () => {
+    expect(find(run('could you draft a readme for my project?'), 'doc-writer')).toBeDefined();
+    expect(evidence('could you draft a readme for my project?', 'doc-writer')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ word: 'readme', via: 'lexicon' })]),
     );
   });
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npx skilldeck …` in a checkout: run the bundled CLI, rebuilding it first when a source
+// `npx skilldeck …` in a checkout: run the bundled CLI, rebuilding it first when a source or data
 // file is newer than the bundle (esbuild takes ~100 ms), so the command never runs stale code.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,7 +19,7 @@ function newestSource(dir, newest = 0) {
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = newestSource(full, newest);
-    else if (/\.(?:ts|json)$/.test(entry.name) && !entry.name.endsWith('.test.ts')) {
+    else if (/\.(?:ts|json|tsv|txt)$/.test(entry.name) && !entry.name.endsWith('.test.ts')) {
       newest = Math.max(newest, fs.statSync(full).mtimeMs);
     }
   }

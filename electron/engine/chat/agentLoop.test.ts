@@ -255,17 +255,17 @@ describe('plain chat offers the model the skills the router came close to', () =
     const { engine } = await setup();
     server.enqueue(
       // The router kept doc-helper under T for this wording; the model sees it and picks it.
-      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'doc-helper', task: 'Draft a README.' } }] },
+      { toolCalls: [{ name: 'run_skill', arguments: { skill: 'doc-helper', task: 'Draft a guide.' } }] },
       // doc-helper's own instruction run.
-      { text: 'README drafted in the house style.' },
-      { text: 'Here it is: the README is drafted in your house style.' },
+      { text: 'Guide drafted in the house style.' },
+      { text: 'Here it is: the guide is drafted in your house style.' },
     );
-    const turn = await send(engine, 'could you write a readme for my project?');
+    const turn = await send(engine, 'could you write a guide for my project?');
     expect(turn.route.plan.primary).toBeNull();
     expect(turn).toMatchObject({
       status: 'success',
       skill: 'doc-helper',
-      answer: 'Here it is: the README is drafted in your house style.',
+      answer: 'Here it is: the guide is drafted in your house style.',
     });
     const [offer, skillRun, answer] = server.chatRequests();
     expect(offer.tools?.map((t) => t.function.name)).toEqual(['run_skill']);
@@ -278,10 +278,10 @@ describe('plain chat offers the model the skills the router came close to', () =
     expect(requestText(offer)).not.toContain('SECRET-OTHER-BODY');
     // The skill ran as itself (its body, its four tools) on the task the model gave it.
     expect(messageText(skillRun.messages[0])).toContain(DOC_BODY);
-    expect(requestText(skillRun)).toContain('Draft a README.');
+    expect(requestText(skillRun)).toContain('Draft a guide.');
     // Its answer went back to the model as the tool result, not to the user twice.
     const result = messageText(answer.messages.find((m) => m.role === 'tool')!);
-    expect(result).toContain('README drafted in the house style.');
+    expect(result).toContain('Guide drafted in the house style.');
     const card = turn.steps.find((s) => s.kind === 'run')!;
     expect(card).toMatchObject({ name: 'doc-helper', status: 'success' });
     expect(engine.execution.get(card.run_id!).summary).toMatchObject({
@@ -314,7 +314,7 @@ describe('plain chat offers the model the skills the router came close to', () =
       { error: { status: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' } },
       { text: 'A README has a title, a summary and how to install.' },
     );
-    const turn = await send(engine, 'could you write a readme for my project?');
+    const turn = await send(engine, 'could you write a guide for my project?');
     expect(turn).toMatchObject({
       status: 'success',
       answer: 'A README has a title, a summary and how to install.',
@@ -340,7 +340,7 @@ describe('plain chat offers the model the skills the router came close to', () =
       { text: 'Loaf baked.' },
       { text: 'Your loaf is baked.' },
     );
-    const turn = await send(engine, 'could you write a readme for my project?');
+    const turn = await send(engine, 'could you write a guide for my project?');
     expect(turn).toMatchObject({ status: 'success', skill: 'other-skill', answer: 'Your loaf is baked.' });
     const requests = server.chatRequests();
     // Neither a skill that is not installed nor one that only runs when the user names it.
@@ -370,7 +370,7 @@ describe('plain chat offers the model the skills the router came close to', () =
     );
     await engine.reloadSkills();
     server.enqueue({ text: 'Start with a title and a summary.' });
-    const turn = await send(engine, 'could you write a readme for my project?');
+    const turn = await send(engine, 'could you write a guide for my project?');
     expect(turn).toMatchObject({ status: 'success', answer: 'Start with a title and a summary.' });
     const system = messageText(server.chatRequests()[0].messages[0]);
     expect(system).toContain('- doc-helper: Writes documentation in the house style.');

@@ -554,6 +554,16 @@ offeredTest(
       chat.scorePanel().locator('[data-testid="candidate"][data-chosen-by-model="true"]'),
     ).toHaveAttribute('data-skill-name', 'weather-lookup');
     await shots(page, testInfo, 'chat-offered-skill');
+    // Activity lists the route with the model's pick, and its detail says the same.
+    await page.goto(`${workspace.url}#activity`);
+    const row = page.locator('[data-testid="route-row"][data-model-choice="weather-lookup"]');
+    await expect(row).toHaveAttribute('data-primary', '');
+    await row.click();
+    await expect(page.getByTestId('route-detail').getByTestId('plan-primary')).toHaveAttribute(
+      'data-model-choice',
+      'weather-lookup',
+    );
+    await shots(page, testInfo, 'activity-model-pick');
     // The model saw the skill it could run; the script's output came back to it.
     const [offer, answer] = model.chatRequests();
     expect(offer.tools?.map((t) => t.function.name)).toEqual(['run_skill']);

@@ -1,5 +1,5 @@
 import type { RouteEvent } from '../../../../../shared/contract';
-import { formatMs } from '../../routing/format';
+import { formatMs, modelChoice } from '../../routing/format';
 
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 const day = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
@@ -30,11 +30,12 @@ export function RouteList({ events, selectedId, onSelect }: RouteListProps) {
             data-testid="route-row"
             data-route-id={event.route_id}
             data-primary={event.plan.primary ?? ''}
+            data-model-choice={modelChoice(event)?.name}
           >
             <span className="route-row__query">{event.query}</span>
             <span className="route-row__meta">
               <span className={event.plan.primary ? 'route-row__skill' : 'route-row__skill is-none'}>
-                {event.plan.primary ?? 'plain chat'}
+                {event.plan.primary ?? modelChoice(event)?.name ?? 'plain chat'}
               </span>
               <span>{formatMs(event.latency_ms)}</span>
               <span>{event.origin}</span>

@@ -322,6 +322,12 @@ describe('plain chat offers the model the skills the router came close to', () =
     const [offer, plainAsk] = server.chatRequests();
     expect(offer.tools?.map((t) => t.function.name)).toEqual(['run_skill']);
     expect(plainAsk.tools).toBeUndefined();
+    // Remembered for the session: the next message is asked plainly at once, in one request.
+    server.enqueue({ text: 'Add a licence section too.' });
+    const next = await send(engine, 'could you write a guide for my project?', turn.conversation_id);
+    expect(next).toMatchObject({ status: 'success', answer: 'Add a licence section too.' });
+    expect(server.chatRequests()).toHaveLength(3);
+    expect(server.chatRequests()[2].tools).toBeUndefined();
   });
 
   it('runs an installed skill the router did not recall; refuses one that is not installed or only for naming', async () => {

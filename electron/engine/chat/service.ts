@@ -31,6 +31,8 @@ export class ChatService {
   private readonly turns = new Map<string, AbortController>();
   /** Turns under way, so a reloaded window sees their text and steps so far. */
   private readonly live = new Map<string, ChatTurn>();
+  /** Models that refused tools this session (plain chat asks them plainly from then on). */
+  private readonly toolless = new Set<string>();
 
   constructor(private readonly deps: ChatDeps) {
     this.store = ConversationStore.at(deps.home);
@@ -99,7 +101,7 @@ export class ChatService {
         return await runTurn(
           turn,
           historyOf(conversation.history),
-          { ...this.deps, choosable: () => this.deps.routing.choosable() },
+          { ...this.deps, choosable: () => this.deps.routing.choosable(), toolless: this.toolless },
           controller.signal,
         );
       } catch (error) {

@@ -25,6 +25,11 @@ export interface TurnDeps {
   model(): Promise<ModelChoice>;
   /** The skills a model may choose on its own (routable, enabled, not explicit-only). */
   choosable?(): ChoosableSkill[];
+  /**
+   * Models (by id) that refused tools this session: plain chat asks them plainly at once
+   * instead of offering skills, failing, and asking again on every message.
+   */
+  toolless?: Set<string>;
 }
 
 /** Plain chat offers the model at most this many of the skills the router found but did not pick. */
@@ -294,7 +299,7 @@ export async function runTurn(
         outcome: 'fatal' as const,
         error: NO_MODEL_ANSWER,
       };
-    const tools = offer && offered.length > 0;
+    const tools = offer && offered.length > 0 && !deps.toolless?.has(handle.id);
     const result = await runModelLoop({
       handle,
       system: tools ? offeringSystem(closest, others) : PLAIN_SYSTEM,
@@ -324,8 +329,10 @@ export async function runTurn(
       !result.text &&
       delegated === 0 &&
       /\btools?\b/i.test(result.error ?? '')
-    )
+    ) {
+      deps.toolless?.add(handle.id);
       return plain(false);
+    }
     const attempt = { ...emptyAttempt('none', 0), output: result.text };
     if (result.status === 'success') return attempt;
     return {

@@ -24,6 +24,14 @@ describe('Chinese bridging (issue 10 §3, round 3)', () => {
     expect(analyzeQuery('把笔记整理成表格').map((g) => g.text)).not.toContain('成');
     expect(analyzeQuery('拆成几个任务').map((g) => g.text)).not.toContain('成');
   });
+
+  it('reads a verb doubled to soften it (聊聊天, 散散步) as the verb once', () => {
+    const texts = (query: string) => analyzeQuery(query).map((g) => g.text);
+    expect(texts('陪我聊聊天吧')).toEqual(texts('陪我聊天吧'));
+    expect(texts('晚饭后散散步')).toEqual(texts('晚饭后散步'));
+    // A lone character before a word it does not start stays a word of its own.
+    expect(texts('把笔记发到群里')).toContain('发');
+  });
 });
 
 describe('traditional characters (zh-TW, zh-HK)', () => {

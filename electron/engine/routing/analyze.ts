@@ -133,8 +133,9 @@ export function analyzeQuery(text: string): QueryGroup[] {
   for (const match of folded.matchAll(CJK_RUN_RE)) {
     latin.push(folded.slice(last, match.index));
     last = (match.index ?? 0) + match[0].length;
-    for (const word of segment(match[0])) {
-      if (isStopWord(word) || byText.has(word)) continue;
+    const words = segment(match[0]);
+    for (const [i, word] of words.entries()) {
+      if (isStopWord(word) || byText.has(word) || reduplicated(word, words[i + 1])) continue;
       byText.add(word);
       groups.push({
         text: word,
@@ -164,6 +165,13 @@ export function analyzeQuery(text: string): QueryGroup[] {
   }
   return groups;
 }
+
+/**
+ * A verb doubled to soften it (聊聊天 "have a little chat", 散散步, 洗洗澡) segments as its first
+ * character and then the word: the lone character is the same verb again, not a second word.
+ */
+const reduplicated = (word: string, next: string | undefined): boolean =>
+  next !== undefined && Array.from(word).length === 1 && Array.from(next).length > 1 && next.startsWith(word);
 
 /** The index terms of the request words, so "fetches" and "creating" weigh like "fetch" and "create". */
 const genericTerms = (() => {

@@ -44,6 +44,18 @@ describe('traditional characters (zh-TW, zh-HK)', () => {
   });
 });
 
+describe('expansions that echo the query', () => {
+  it('count an expansion that is another word of the query as that word, once', () => {
+    const termsOf = (query: string, word: string) => variantsOf(query, word).map((v) => v.term);
+    // "human" is near "body" (word embeddings): alone it still reaches it.
+    expect(termsOf('human', 'human')).toContain('body');
+    // Beside the word itself, a skill that says "root" or "body" answers one word, not two.
+    expect(termsOf("What's the square root of 144?", 'squar')).not.toContain('root');
+    expect(termsOf('How many bones are in the human body?', 'human')).not.toContain('body');
+    expect(termsOf("What's the square root of 144?", 'root')).toContain('root');
+  });
+});
+
 describe('request words (data/generic.txt)', () => {
   it('match only as themselves: their WordNet senses and neighbours are not what the user asked for', () => {
     const expanded = (query: string, word: string) =>

@@ -163,7 +163,21 @@ export function analyzeQuery(text: string): QueryGroup[] {
     );
     groups.push({ text: term, surface: word, variants, weight: weak ? GENERIC_WEIGHT : 1 });
   }
-  return groups;
+  return withoutEchoes(groups);
+}
+
+/**
+ * An expansion that is another word of the query counts as that word, once: the "root" that
+ * square's collocation brings in "square root", the "body" near human in "the human body", would
+ * have a skill that says "root" or "body" answer two words of the question with one of its own.
+ */
+function withoutEchoes(groups: QueryGroup[]): QueryGroup[] {
+  const own = new Set(groups.map((g) => g.variants[0]?.term));
+  return groups.map((group) => {
+    const echoes = group.variants.filter((v, i) => i > 0 && v.via !== 'exact' && own.has(v.term));
+    if (echoes.length === 0) return group;
+    return { ...group, variants: group.variants.filter((v) => !echoes.includes(v)) };
+  });
 }
 
 /**

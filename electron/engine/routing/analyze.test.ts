@@ -24,6 +24,14 @@ describe('Chinese bridging (issue 10 §3, round 3)', () => {
     expect(analyzeQuery('把笔记整理成表格').map((g) => g.text)).not.toContain('成');
     expect(analyzeQuery('拆成几个任务').map((g) => g.text)).not.toContain('成');
   });
+
+  it('reads a verb doubled to soften it (聊聊天, 散散步) as the verb once', () => {
+    const texts = (query: string) => analyzeQuery(query).map((g) => g.text);
+    expect(texts('陪我聊聊天吧')).toEqual(texts('陪我聊天吧'));
+    expect(texts('晚饭后散散步')).toEqual(texts('晚饭后散步'));
+    // A lone character before a word it does not start stays a word of its own.
+    expect(texts('把笔记发到群里')).toContain('发');
+  });
 });
 
 describe('traditional characters (zh-TW, zh-HK)', () => {
@@ -33,6 +41,18 @@ describe('traditional characters (zh-TW, zh-HK)', () => {
     expect(traditional.map((g) => g.text)).toEqual(simplified.map((g) => g.text));
     expect(variantsOf('倫敦天氣', '天气')).toEqual(variantsOf('伦敦天气', '天气'));
     expect(variantsOf('倫敦天氣', '天气').length).toBeGreaterThan(1);
+  });
+});
+
+describe('expansions that echo the query', () => {
+  it('count an expansion that is another word of the query as that word, once', () => {
+    const termsOf = (query: string, word: string) => variantsOf(query, word).map((v) => v.term);
+    // "human" is near "body" (word embeddings): alone it still reaches it.
+    expect(termsOf('human', 'human')).toContain('body');
+    // Beside the word itself, a skill that says "root" or "body" answers one word, not two.
+    expect(termsOf("What's the square root of 144?", 'squar')).not.toContain('root');
+    expect(termsOf('How many bones are in the human body?', 'human')).not.toContain('body');
+    expect(termsOf("What's the square root of 144?", 'root')).toContain('root');
   });
 });
 

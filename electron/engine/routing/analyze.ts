@@ -133,8 +133,9 @@ export function analyzeQuery(text: string): QueryGroup[] {
   for (const match of folded.matchAll(CJK_RUN_RE)) {
     latin.push(folded.slice(last, match.index));
     last = (match.index ?? 0) + match[0].length;
-    for (const word of segment(match[0])) {
-      if (isStopWord(word) || byText.has(word)) continue;
+    const words = segment(match[0]);
+    for (const [i, word] of words.entries()) {
+      if (isStopWord(word) || byText.has(word) || reduplicated(word, words[i + 1])) continue;
       byText.add(word);
       groups.push({
         text: word,
@@ -162,8 +163,29 @@ export function analyzeQuery(text: string): QueryGroup[] {
     );
     groups.push({ text: term, surface: word, variants, weight: weak ? GENERIC_WEIGHT : 1 });
   }
-  return groups;
+  return withoutEchoes(groups);
 }
+
+/**
+ * An expansion that is another word of the query counts as that word, once: the "root" that
+ * square's collocation brings in "square root", the "body" near human in "the human body", would
+ * have a skill that says "root" or "body" answer two words of the question with one of its own.
+ */
+function withoutEchoes(groups: QueryGroup[]): QueryGroup[] {
+  const own = new Set(groups.map((g) => g.variants[0]?.term));
+  return groups.map((group) => {
+    const echoes = group.variants.filter((v, i) => i > 0 && v.via !== 'exact' && own.has(v.term));
+    if (echoes.length === 0) return group;
+    return { ...group, variants: group.variants.filter((v) => !echoes.includes(v)) };
+  });
+}
+
+/**
+ * A verb doubled to soften it (聊聊天 "have a little chat", 散散步, 洗洗澡) segments as its first
+ * character and then the word: the lone character is the same verb again, not a second word.
+ */
+const reduplicated = (word: string, next: string | undefined): boolean =>
+  next !== undefined && Array.from(word).length === 1 && Array.from(next).length > 1 && next.startsWith(word);
 
 /** The index terms of the request words, so "fetches" and "creating" weigh like "fetch" and "create". */
 const genericTerms = (() => {

@@ -88,6 +88,25 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       expect(informational(query), query).toBe(false);
   });
 
+  it('reads a request for tips or advice as a question: it asks to learn, like "how do I …"', () => {
+    for (const query of [
+      'Give me three tips for a first job interview',
+      'give me some advice on driving in heavy rain',
+      'Share a few pointers for negotiating a salary',
+      '第一次面试有什么技巧？',
+      '雨天开车有哪些实用的建议',
+    ])
+      expect(informational(query), query).toBe(true);
+    for (const query of [
+      'give me the forecast for Berlin',
+      'give me tips.csv as a chart',
+      '我明天面试，有什么技巧',
+      '英伟达现在能不能买？给我一个买入价和仓位建议',
+    ])
+      expect(informational(query), query).toBe(false);
+    expect(primary('Give me three tips for driving in the rain and wind')).toBeNull();
+  });
+
   it('reads a question followed by a request as a task (the question is its context)', () => {
     for (const query of [
       'why is the payments pod in CrashLoopBackOff? check it with kubectl',

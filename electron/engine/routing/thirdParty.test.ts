@@ -108,15 +108,20 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // measured 0.785 / 1 of 154 / 0.831 (zh) / 9 of 58 (paraphrases) and 0.838 / 0.7 %; a synonym
   // of a Chinese gloss stopped meeting a Chinese skill's own glosses (上课 → form ← 表格), which
   // cost one Chinese query that matched through such noise (0.782, zh 0.820). Round 5 measured
-  // 0.799 / 1 of 154 / 0.854 (zh) / 9 of 58 and 0.847 / 0.6 % on the sampled catalogs. The floors
-  // are the measured values, so a change that loses ground here shows at once.
-  it('keeps the measured floors: P@1 ≥ 0.79, false triggers ≤ 0.01, Chinese ≥ 0.83, paraphrases ≥ 0.155', () => {
+  // 0.799 / 1 of 154 / 0.854 (zh) / 9 of 58 and 0.847 / 0.6 % on the sampled catalogs. Round 6
+  // added 85 fresh dev queries written before the router saw them (75 to route, 10 negatives; 50
+  // of the 75 routed right) and measured 0.776 / 0 of 164 / 0.826 (zh) / 9 of 74 and 0.818 / 0.4 %:
+  // the floors came down because the dev set grew, not because routing lost ground. With round
+  // 2's calibration kept (round 5's refit reverted, see the corpus README) it measures 0.769 /
+  // 0 of 164 / 0.809 (zh) / 9 of 74 and 0.815 / 0.1 %. The floors are the measured values, so a
+  // change that loses ground here shows at once.
+  it('keeps the measured floors: P@1 ≥ 0.769, false triggers ≤ 0.01, Chinese ≥ 0.808, paraphrases ≥ 0.121', () => {
     const all = slice(table.dev.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.79);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.769);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.01);
-    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.83);
-    expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.155);
-    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.844);
+    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.808);
+    expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.121);
+    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.814);
     expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.01);
   });
 });
@@ -137,7 +142,10 @@ describe('routing quality on the held-out half (issue 10)', () => {
 
   // Round 3 measured 0.784 (best-ranked 0.840) / 2 of 31 / 0.675 (best-ranked 0.850) on the whole
   // skill set and 0.848 / 0.8 % / 0.833 on the sampled catalogs; round 5 0.814 (best-ranked 0.840)
-  // / 3 of 31 / 0.775 (best-ranked 0.850) and 0.858 / 1.6 % / 0.899. The floors sit a little under,
+  // / 3 of 31 / 0.775 (best-ranked 0.850) and 0.858 / 1.6 % / 0.899; round 6 the same on the whole
+  // skill set and 0.863 / 0.4 % / 0.899 on the sampled catalogs — both with round 5's refit; with
+  // round 2's calibration kept, 0.792 (best-ranked 0.840) / 2 of 31 / 0.700 (best-ranked 0.875)
+  // and 0.845 / 0.4 % / 0.833. The floors sit a little under,
   // so noise does not fail them but a real regression does. 3 of 31 negatives is 0.097.
   it('keeps the measured floors: P@1 ≥ 0.79, best-ranked ≥ 0.83, false triggers ≤ 0.10, Chinese P@1 ≥ 0.70', () => {
     const all = slice(table.test.skilldeck, 'all');
@@ -149,10 +157,10 @@ describe('routing quality on the held-out half (issue 10)', () => {
     expect(slice(table.test.skilldeck, 'forced').p_at_1!).toBe(1);
   });
 
-  it('keeps the floors on 126-skill catalogs (the size issue 10 measured): P@1 ≥ 0.835, false triggers ≤ 0.02', () => {
+  it('keeps the floors on 126-skill catalogs (the size issue 10 measured): P@1 ≥ 0.84, false triggers ≤ 0.01', () => {
     const all = slice(table.test[SMALL], 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.835);
-    expect(all.false_trigger!).toBeLessThanOrEqual(0.02);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.84);
+    expect(all.false_trigger!).toBeLessThanOrEqual(0.01);
     expect(slice(table.test[SMALL], 'zh').p_at_1!).toBeGreaterThanOrEqual(0.82);
   });
 

@@ -14,9 +14,9 @@ import type { ChatHooks } from '../execution/attempt';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import type { ExecutionService } from '../execution/service';
 import type { ChoosableSkill } from '../routing';
-import { nameSlug } from '../routing/text';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
 import { statusOf } from './instruction';
+import { offeredSkill, offeringSystem, offerRefusal, skillOffer } from './offer';
 import { runModelLoop, type ModelChoice } from './modelLoop';
 
 export interface TurnDeps {
@@ -32,17 +32,6 @@ export interface TurnDeps {
   toolless?: Set<string>;
 }
 
-/** Plain chat offers the model at most this many of the skills the router found but did not pick. */
-const OFFERED_SKILLS = 5;
-/**
- * A catalog whose list fits this many characters (about two thousand tokens: some fifty skills
- * at one short line each) is listed whole besides those, as agents that read a skill list see
- * it: a request in words the router cannot match ("do I need an umbrella?") still finds its
- * skill. A larger one lists only the closest, so a plain answer does not carry the catalog.
- */
-const LISTED_CATALOG_CHARS = 8000;
-const CLOSEST_DESCRIPTION_CHARS = 300;
-const OTHER_DESCRIPTION_CHARS = 150;
 /** What a skill the model ran through `run_skill` hands back to it, at most. */
 const OFFERED_OUTPUT_CHARS = 8000;
 
@@ -53,35 +42,6 @@ const LIVE_OUTPUT_CHARS = 4000;
 /** Plain chat (no skill matched, or the generic fallback): a short system prompt, no catalog of skills. */
 const PLAIN_SYSTEM =
   'You are SkillDeck’s assistant. No skill was chosen for this message, so answer it directly and concisely. Answer in the user’s language.';
-
-/**
- * Plain chat with the skills the router found but did not pick (below T), and in a small
- * catalog every other skill too: the model sees them and may run one with `run_skill`, as
- * agents that read a skill list choose for themselves. A paraphrase the router misses ("do I
- * need an umbrella tomorrow?") still reaches its skill when a model is configured.
- */
-/** One skill as the offer lists it: its name and its description, cut at `max` characters. */
-function listLine(o: ChoosableSkill, max: number): string {
-  const text = o.description.replace(/\s+/g, ' ').trim();
-  return `- ${o.name}: ${text.length > max ? `${text.slice(0, max - 1)}…` : text}`;
-}
-
-function offeringSystem(closest: ChoosableSkill[], others: ChoosableSkill[]): string {
-  return [
-    closest.length > 0
-      ? 'You are SkillDeck’s assistant. The router chose no skill for this message; these installed skills came closest:'
-      : 'You are SkillDeck’s assistant. The router chose no skill for this message.',
-    ...closest.map((o) => listLine(o, CLOSEST_DESCRIPTION_CHARS)),
-    ...(others.length > 0
-      ? [
-          closest.length > 0 ? 'Other installed skills:' : 'Installed skills:',
-          ...others.map((o) => listLine(o, OTHER_DESCRIPTION_CHARS)),
-        ]
-      : []),
-    'If one of them clearly does what the user asks, call run_skill with its exact name and the full task, then answer from its result.',
-    'Otherwise answer directly and concisely, without a tool. Answer in the user’s language.',
-  ].join('\n');
-}
 
 export const NO_MODEL_ANSWER =
   'No skill matched this message, and answering without a skill needs a model. Open Settings → Model to configure one (OpenAI, Anthropic, or any OpenAI-compatible server such as Ollama or LM Studio), or name a skill with `$skill-name`.';
@@ -201,22 +161,9 @@ export async function runTurn(
     }
   };
 
-  // The skills plain chat may offer: not vetoed or unavailable for this message, and none when
-  // the arbiter already judged them. Listed: the closest below T, then (a small catalog) the rest.
-  const catalog = turn.route.model?.arbiter ? [] : (deps.choosable?.() ?? []);
-  const excluded = new Set(
-    turn.route.candidates.filter((c) => c.status === 'vetoed' || c.status === 'unavailable').map((c) => c.id),
-  );
-  const offerable = catalog.filter((o) => !excluded.has(o.id));
-  const byId = new Map(offerable.map((o) => [o.id, o]));
-  const closest = turn.route.candidates
-    .filter((c) => c.status === 'below_threshold' && c.source !== 'forced' && byId.has(c.id))
-    .slice(0, OFFERED_SKILLS)
-    .map((c) => byId.get(c.id)!);
-  const rest = offerable.filter((o) => !closest.includes(o));
-  const restChars = rest.reduce((n, o) => n + listLine(o, OTHER_DESCRIPTION_CHARS).length + 1, 0);
-  const others = restChars <= LISTED_CATALOG_CHARS ? rest : [];
-  const offered = [...closest, ...others];
+  // The skills plain chat may offer (chat/offer.ts): the closest below T, a small catalog whole.
+  const offer = skillOffer(turn.route, deps.choosable?.() ?? []);
+  const offered = [...offer.closest, ...offer.others];
   let delegated = 0;
   const runOffered = async (input: unknown, stepId: string): Promise<ToolOutput> => {
     const step: ChatStep = { id: stepId, kind: 'tool', name: 'run_skill', status: 'running', input };
@@ -231,20 +178,8 @@ export async function runTurn(
       return out;
     };
     const parsed = toolSchemas.run_skill.schema.safeParse(input ?? {});
-    // Any skill the model may choose, listed or not (it may know one from the conversation),
-    // by its exact name or the same name in another case or spelling ("Weather Lookup").
-    const asked = parsed.success ? parsed.data.skill : '';
-    const pick =
-      offerable.find((o) => o.name === asked) ?? offerable.find((o) => nameSlug(o.name) === nameSlug(asked));
-    if (!parsed.success || !pick)
-      return done({
-        status: 'error',
-        error: `run_skill takes { skill, task } with one of: ${offered
-          .map((o) => o.name)
-          .join(
-            ', ',
-          )}${offerable.length > offered.length ? ` (or another of the ${offerable.length} installed skills)` : ''}.`,
-      });
+    const pick = parsed.success ? offeredSkill(offer, parsed.data.skill) : undefined;
+    if (!parsed.success || !pick) return done({ status: 'error', error: offerRefusal(offer) });
     const plan: ActivationPlan = {
       ...turn.route.plan,
       skills: [pick.name],
@@ -290,7 +225,7 @@ export async function runTurn(
       error: result.error,
     });
   };
-  const plain = async (offer = false) => {
+  const plain = async (withSkills = false) => {
     const handle = await deps.model();
     if ('error' in handle)
       return {
@@ -299,10 +234,10 @@ export async function runTurn(
         outcome: 'fatal' as const,
         error: NO_MODEL_ANSWER,
       };
-    const tools = offer && offered.length > 0 && !deps.toolless?.has(handle.id);
+    const tools = withSkills && offered.length > 0 && !deps.toolless?.has(handle.id);
     const result = await runModelLoop({
       handle,
-      system: tools ? offeringSystem(closest, others) : PLAIN_SYSTEM,
+      system: tools ? offeringSystem(offer) : PLAIN_SYSTEM,
       messages: [...history, { role: 'user', content: turn.message }],
       signal,
       stepPrefix: 'plain:',

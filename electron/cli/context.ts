@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SkillSummary } from '../../shared/contract';
 import { createEngine, type Engine } from '../engine';
+import { nameSlug } from '../engine/routing/text';
 
 /** Where the CLI bundle lives (`dist/node/`), so it can find `skills/` and `dist/renderer/`. */
 export const appRoot = (): string => {
@@ -35,13 +36,6 @@ export function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine
   });
 }
 
-/** A name as one word: case folded, blanks and underscores as hyphens ("Braintree Automation"). */
-const slug = (name: string) =>
-  name
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_]+/g, '-');
-
 /**
  * A skill named on the command line: its folder path, else its name (the visible one first),
  * else its name spelled as one word in any case, else its folder's name — the way `$name`
@@ -52,11 +46,11 @@ export function findSkill(engine: Engine, skill: string): SkillSummary | undefin
   const byPath = skills.find((s) => s.id === path.resolve(skill));
   const visibleFirst = (match: (s: SkillSummary) => boolean) =>
     skills.find((s) => match(s) && !s.shadowedBy) ?? skills.find(match);
-  const key = slug(skill);
+  const key = nameSlug(skill);
   return (
     byPath ??
     visibleFirst((s) => s.name === skill) ??
-    visibleFirst((s) => slug(s.name) === key) ??
-    visibleFirst((s) => slug(path.basename(s.id)) === key)
+    visibleFirst((s) => nameSlug(s.name) === key) ??
+    visibleFirst((s) => nameSlug(path.basename(s.id)) === key)
   );
 }

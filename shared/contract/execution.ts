@@ -24,6 +24,15 @@ export const Violation = z.object({
 });
 export type Violation = z.infer<typeof Violation>;
 
+/**
+ * What a user may grant a skill past a sandbox denial ("allow this for this skill?"); the other
+ * kinds are limits that hold for every run (file size, memory, processes).
+ */
+export const WidenKind = z.enum(['write', 'read', 'network']);
+export type WidenKind = z.infer<typeof WidenKind>;
+export const widenable = (v: Violation): v is Violation & { kind: WidenKind } =>
+  WidenKind.safeParse(v.kind).success;
+
 /** A file the run left in its output folder. */
 export const RunFile = z.object({
   /** Relative to the run's working folder, `/`-separated (e.g. `out/notes.md`). */
@@ -180,9 +189,7 @@ export const ApprovalRequest = z.object({
   /** Why approval is asked ("runs a command", "the skill is marked dangerous", its `confirm` text). */
   reasons: z.array(z.string()),
   /** Set when this asks to widen a grant after a blocked run ("allow this for this skill?"). */
-  widen: z
-    .object({ kind: z.enum(['write', 'read', 'network']), target: z.string(), grant: z.string() })
-    .optional(),
+  widen: z.object({ kind: WidenKind, target: z.string(), grant: z.string() }).optional(),
   requested_at: z.string(),
   /** After this moment no answer is a deny. */
   expires_at: z.string(),
@@ -251,7 +258,7 @@ export const executionRequests = {
       .object({
         run_id: RunId,
         widen: z
-          .object({ kind: z.enum(['write', 'read', 'network']), target: z.string().min(1).max(4096) })
+          .object({ kind: WidenKind, target: z.string().min(1).max(4096) })
           .strict()
           .optional(),
       })

@@ -1,4 +1,4 @@
-import type { RunStatus, Violation } from '../../../shared/contract';
+import { widenable, type RunStatus, type Violation } from '../../../shared/contract';
 import type { SandboxResult } from './sandbox/types';
 
 /** How the fallback machine treats an outcome (routing spec §10). */
@@ -19,12 +19,9 @@ const EX_TEMPFAIL = 75;
 
 const lastLines = (text: string, n = 6): string => text.trim().split('\n').slice(-n).join('\n').slice(-1500);
 
-/** What a user may grant a skill past a denial; the rest (file size, memory, processes) are limits. */
-const GRANTABLE = new Set<Violation['kind']>(['write', 'read', 'network']);
-
 export function describeViolations(violations: Violation[]): string {
   const lines = violations.map((v) => v.message);
-  const advice = violations.some((v) => GRANTABLE.has(v.kind))
+  const advice = violations.some(widenable)
     ? 'Allow it for this skill only if you expect the skill to need it.'
     : 'These limits hold for every run; a skill that needs more should do its work in smaller parts.';
   return `Blocked by the sandbox: ${lines.join('; ')}. ${advice}`;

@@ -1,5 +1,11 @@
 import { create } from 'zustand';
-import type { RunRecord, RunSummary, RunTransition, Violation } from '../../../../shared/contract';
+import {
+  widenable,
+  type RunRecord,
+  type RunSummary,
+  type RunTransition,
+  type Violation,
+} from '../../../../shared/contract';
 import { client, errorMessage } from '../../lib/client';
 import { useSkillsStore } from '../skills/store';
 import { addTransition, appendOutput, finishRecord, upsertSummary, type OutputChunk } from './model';
@@ -61,8 +67,7 @@ const without = (record: Record<string, string>, key: string): Record<string, st
 };
 
 /** A widening the contract accepts: only writes, reads and hosts can be granted (DESIGN §4). */
-export const widenable = (v: Violation): v is Violation & { kind: 'write' | 'read' | 'network' } =>
-  v.kind === 'write' || v.kind === 'read' || v.kind === 'network';
+export { widenable };
 
 export const useRunsStore = create<RunsState & RunsActions>()((set, get) => {
   const fetching = new Set<string>();

@@ -60,6 +60,15 @@ test('configures a compatible server, takes a key it never shows again, and test
     await expect(settings.result()).toContainText(
       `Connected to ${server.baseURL}: 3 models, including qwen3:8b.`,
     );
+    // The routing arbiter is off until asked for: it costs a request on unsure messages.
+    await expect(settings.arbiter()).not.toBeChecked();
+    await settings.arbiter().click();
+    await expect(settings.arbiter()).toBeChecked();
+    await expect
+      .poll(
+        () => JSON.parse(fs.readFileSync(path.join(workspace.home, 'settings.json'), 'utf8')).model.arbiter,
+      )
+      .toBe(true);
     await settings.shoot(testInfo, 'model-connected');
     await settings.shoot(testInfo, 'settings-page', true);
     expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);

@@ -26,6 +26,7 @@ export class ModelSettingsPage {
   result = () => this.page.getByTestId('model-test-result');
   problem = () => this.page.getByTestId('model-problem');
   envNote = () => this.page.getByTestId('model-env-note');
+  arbiter = () => this.page.getByTestId('model-arbiter');
 
   /** Types into a commit-on-Enter field and commits. */
   async commit(locator: ReturnType<Page['getByTestId']>, value: string) {

@@ -44,7 +44,13 @@ it('rejects values outside the schema without writing anything', () => {
 it('keeps the model section (no key in it) across routing updates and restarts', () => {
   const home = path.join(root, 'd');
   const store = SettingsStore.at(home);
-  expect(store.get().model).toEqual({ provider: null, baseURL: null, model: null, embeddingModel: null });
+  expect(store.get().model).toEqual({
+    provider: null,
+    baseURL: null,
+    model: null,
+    embeddingModel: null,
+    arbiter: false,
+  });
   store.updateModel({ provider: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1/', model: 'qwen3' });
   store.update({ routing: { threshold: 0.6 } });
   expect(SettingsStore.at(home).get().model).toEqual({
@@ -52,6 +58,7 @@ it('keeps the model section (no key in it) across routing updates and restarts',
     baseURL: 'http://127.0.0.1:11434/v1',
     model: 'qwen3',
     embeddingModel: null,
+    arbiter: false,
   });
   expect(() => store.updateModel({ baseURL: 'file:///etc/passwd' })).toThrow(/http/);
 });

@@ -31,6 +31,12 @@ export const ModelSettings = z.object({
   model: ModelId.nullable().default(null),
   /** The `/v1/embeddings` model for semantic recall; null: no embeddings. */
   embeddingModel: ModelId.nullable().default(null),
+  /**
+   * Ask the chat model to settle a send whose route is unsure (issue 10 §5), before the turn:
+   * one more request on such messages. Off by default — without it, a message just under T
+   * still reaches the model, which sees the closest skills in the turn and may pick one.
+   */
+  arbiter: z.boolean().default(false),
 });
 export type ModelSettings = z.infer<typeof ModelSettings>;
 
@@ -39,6 +45,7 @@ export const MODEL_SETTINGS_DEFAULTS: ModelSettings = {
   baseURL: null,
   model: null,
   embeddingModel: null,
+  arbiter: false,
 };
 
 /** A partial update of the model settings; `null` clears a field. */
@@ -48,6 +55,7 @@ export const ModelSettingsPatch = z
     baseURL: BaseUrl.nullable(),
     model: ModelId.nullable(),
     embeddingModel: ModelId.nullable(),
+    arbiter: z.boolean(),
   })
   .partial()
   .strict();

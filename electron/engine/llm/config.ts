@@ -18,6 +18,8 @@ export interface ModelEnv {
   baseURL: string | null;
   model: string | null;
   embeddingModel: string | null;
+  /** `SKILLDECK_ARBITER=1`: the routing arbiter on (ModelSettings.arbiter), for the CLI and tests. */
+  arbiter: boolean;
   /** True when settings choose no provider and these variables would configure one. */
   configures: boolean;
 }
@@ -32,6 +34,7 @@ export function readModelEnv(env: NodeJS.ProcessEnv): ModelEnv {
     baseURL,
     model,
     embeddingModel: trimmed(env.SKILLDECK_EMBEDDING_MODEL),
+    arbiter: /^(1|true|yes|on)$/i.test(trimmed(env.SKILLDECK_ARBITER) ?? ''),
     configures: !!(baseURL || model),
   };
 }
@@ -39,6 +42,8 @@ export function readModelEnv(env: NodeJS.ProcessEnv): ModelEnv {
 /** One endpoint a chat, a model list or an embedding request goes to. */
 export interface Endpoint extends ModelTarget {
   embeddingModel: string | null;
+  /** Whether a send in the routing gray zone asks this model first (issue 10 §5). */
+  arbiter: boolean;
   source: 'settings' | 'env';
 }
 
@@ -61,6 +66,7 @@ export function effectiveEndpoint(
       baseURL,
       model: settings.model,
       embeddingModel: settings.embeddingModel,
+      arbiter: settings.arbiter || env.arbiter,
       source: 'settings',
     };
     if (!settings.model && provider !== 'openai-compatible') return { endpoint, problem: 'Choose a model.' };
@@ -79,6 +85,7 @@ export function effectiveEndpoint(
       baseURL: env.baseURL ?? DEFAULT_BASE_URLS.openai,
       model: env.model,
       embeddingModel: env.embeddingModel,
+      arbiter: settings.arbiter || env.arbiter,
       source: 'env',
     },
     problem: null,

@@ -214,6 +214,11 @@ export class ModelService {
     };
   }
 
+  /** Whether a send in the routing gray zone asks the model first (issue 10 §5). */
+  arbiterEnabled(): boolean {
+    return this.current().endpoint?.arbiter ?? false;
+  }
+
   /** Vectors for `texts` from the endpoint's `/v1/embeddings` (semantic recall); never throws. */
   async embed(texts: string[], options: RequestOptions = {}): Promise<EmbedResult> {
     const current = this.current();

@@ -100,9 +100,33 @@ describe('semantic recall with embeddings (issue 10 §4)', () => {
   });
 });
 
+const ARBITER_ON = { SKILLDECK_ARBITER: '1' };
+const chatRequests = () => server.requests.filter((r) => r.path === '/v1/chat/completions').length;
+
 describe('the model arbiter (issue 10 §5)', () => {
+  it('is off by default: a gray-zone send makes no model request of its own', async () => {
+    const { routing: svc } = await routing(server.baseURL);
+    const before = chatRequests();
+    const event = await svc.commitWithModel('sunshine showers by city, cloud cover', 'chat');
+    expect(event.model).toBeUndefined();
+    expect(chatRequests()).toBe(before);
+    // The same send with the arbiter on asks (the next test checks what it records).
+    const on = await routing(server.baseURL, ARBITER_ON);
+    await on.routing.commitWithModel('sunshine showers by city, cloud cover', 'chat');
+    expect(chatRequests()).toBe(before + 1);
+  });
+
+  it('is turned on in Settings as well as by SKILLDECK_ARBITER', async () => {
+    const { models, settings } = service(server.baseURL);
+    expect(models.arbiterEnabled()).toBe(false);
+    models.update({ arbiter: true });
+    expect(settings.get().model.arbiter).toBe(true);
+    expect(models.arbiterEnabled()).toBe(true);
+    expect(service(server.baseURL, { SKILLDECK_ARBITER: 'off' }).models.arbiterEnabled()).toBe(false);
+  });
+
   it('asks the model in the gray zone and records its choice, as a source and with the tokens it cost', async () => {
-    const { routing: svc, recorded } = await routing(server.baseURL);
+    const { routing: svc, recorded } = await routing(server.baseURL, ARBITER_ON);
     // Two near-equal weather skills just under T: the lexical router cannot tell them apart.
     const event = await svc.commitWithModel('sunshine showers by city, cloud cover', 'chat');
     expect(event.model?.arbiter).toMatchObject({ model: 'scripted-model', choice: 'city-forecast' });
@@ -116,13 +140,13 @@ describe('the model arbiter (issue 10 §5)', () => {
   });
 
   it('is not asked when the case is clear, and a slow model leaves the local result standing', async () => {
-    const { routing: svc } = await routing(server.baseURL);
+    const { routing: svc } = await routing(server.baseURL, ARBITER_ON);
     const chats = server.requests.filter((r) => r.path === '/v1/chat/completions').length;
     const clear = await svc.commitWithModel('balance the ledgers and accounts', 'api');
     expect(clear.model).toBeUndefined();
     expect(server.requests.filter((r) => r.path === '/v1/chat/completions').length).toBe(chats);
 
-    const { home, models } = service(slow.baseURL);
+    const { home, models } = service(slow.baseURL, ARBITER_ON);
     const catalog = await SkillCatalog.open({
       home,
       userHome: home,

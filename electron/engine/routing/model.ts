@@ -12,6 +12,8 @@ import type { SemanticRecall } from './recall';
 export interface RoutingModel {
   embed(texts: string[], options?: RequestOptions): Promise<EmbedResult>;
   resolve(options?: RequestOptions): Promise<ResolvedModel>;
+  /** Whether the arbiter is on (Settings → Model, or SKILLDECK_ARBITER=1). */
+  arbiterEnabled(): boolean;
 }
 
 /** Issue 10 §4–5 timings: a send waits this long for a query vector, this long for the arbiter. */
@@ -145,7 +147,9 @@ export class ModelRouting {
   /**
    * The arbiter (issue 10 §5): when the best candidates sit near T or near each other, the
    * chat model chooses among at most five — given only names and descriptions — or none.
-   * Null when no model is configured, the case is clear, or the model fails or is too slow.
+   * Null when the arbiter is off or no model is configured, the case is clear, or the model
+   * fails or is too slow. Off by default: it is one more request before the turn, and a model
+   * that answers the turn already sees the closest skills below T (chat/offer.ts).
    */
   async arbitrate(
     result: RouteResult,
@@ -154,6 +158,7 @@ export class ModelRouting {
   ): Promise<ModelAssist['arbiter'] | null> {
     // A runner-up the cover dropped as an overlap does the same job as the pick (and stays its
     // fallback): choosing between the two is not worth a model call on every such send.
+    if (!this.deps.model.arbiterEnabled()) return null;
     const pool = result.candidates.filter((c) => c.status === 'selected' || c.status === 'below_threshold');
     if (pool.length === 0 || result.candidates.some((c) => c.source === 'forced')) return null;
     const [best, second] = pool;

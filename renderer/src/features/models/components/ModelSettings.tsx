@@ -71,6 +71,24 @@ export function ModelSettings() {
             <ApiKeyField model={model} />
           </Row>
         )}
+        {showEndpointFields && (
+          <Row
+            label="Unsure routes"
+            htmlFor="model-arbiter"
+            hint="Optional: one more request on such messages."
+          >
+            <label className="model-field__control model-check">
+              <input
+                id="model-arbiter"
+                type="checkbox"
+                checked={model.settings.arbiter}
+                onChange={(e) => void update({ arbiter: e.target.checked })}
+                data-testid="model-arbiter"
+              />
+              Ask the model which skill fits before it answers
+            </label>
+          </Row>
+        )}
       </div>
       {(model.problem || error) && (
         <p className="model-problem" data-testid="model-problem">

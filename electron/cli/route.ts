@@ -25,7 +25,10 @@ function printRoute(event: RouteEvent): void {
     out.push(
       `  ${pad(c.name, 28)} ${pad(c.source, 9)} ${c.score.toFixed(3)} ${bar(c.score, event.threshold)} ${c.status}`,
     );
-    out.push(`      ${c.reason}${c.missing ? ` (missing: ${c.missing.join(', ')})` : ''}`);
+    // An unavailable candidate's reason names what is missing; the skill may say how to install it.
+    out.push(`      ${c.reason}`);
+    for (const hint of c.install ?? [])
+      out.push(`      to install: ${hint.command}${hint.label ? `   (${hint.label})` : ''}`);
     out.push(`      ${factorLine(c)}`);
   }
   const { plan } = event;

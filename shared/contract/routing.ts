@@ -111,6 +111,8 @@ export const RouteCandidate = z.object({
   reason: z.string(),
   /** Unmet prerequisites (`bin:pdftotext`, `env:OPENAI_API_KEY`) when `unavailable`. */
   missing: z.array(z.string()).optional(),
+  /** How to install a missing program, from the skill's own `install` entries ("Install X (brew): brew install x"). */
+  install: z.array(z.object({ label: z.string().optional(), command: z.string() })).optional(),
   factors: Factors,
   /** Trigger phrases found in the query. */
   matched_triggers: z.array(z.string()),

@@ -1,6 +1,7 @@
 import type { RouteCandidate, RouteResult, Settings, WhyNot } from '../../../shared/contract';
 import type { Calibration } from './calibration';
 import { notFound } from '../errors';
+import { installHints } from '../skills/installHints';
 import { buildDoc, type RoutingIndex, type SkillDoc } from './lexicon';
 import { buildPlan, decide, type Decided } from './plan';
 import { autoSelectable, MAX_RULE_CANDIDATES, recall, type Recalled, type SemanticRecall } from './recall';
@@ -106,7 +107,12 @@ export function toCandidate(c: Decided): RouteCandidate {
     parallel_safe: doc.metadata.parallelSafe,
     runs: c.runs,
   };
-  if (c.missing.length > 0) candidate.missing = c.missing;
+  if (c.missing.length > 0) {
+    candidate.missing = c.missing;
+    const bins = c.missing.filter((m) => m.startsWith('bin:')).flatMap((m) => m.slice(4).split('|'));
+    const install = bins.length > 0 ? installHints(doc.metadata.install, bins) : [];
+    if (install.length > 0) candidate.install = install;
+  }
   // Issue 10 §6: the reason names what matched, so a user sees why a paraphrase routed.
   const matched = describeEvidence(c.evidence);
   if (matched && c.status !== 'vetoed' && c.status !== 'unavailable')

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { RouteCandidate } from '../../../../../shared/contract';
+import { CopyButton } from '../../../ui/CopyButton';
 import { InlineCode } from '../../../ui/InlineCode';
 import { ChevronIcon } from '../../../ui/icons';
 import { formatScore, STATUS_META, statusReason } from '../format';
@@ -19,7 +20,7 @@ interface CandidateRowProps {
 
 export function CandidateRow({ candidate, threshold, primary, chosenByModel = false }: CandidateRowProps) {
   const [open, setOpen] = useState(false);
-  const { name, source, status, score, reason, missing } = candidate;
+  const { name, source, status, score, reason, missing, install } = candidate;
   const dim = STATUS_META[status].dim;
 
   return (
@@ -71,6 +72,25 @@ export function CandidateRow({ candidate, threshold, primary, chosenByModel = fa
           </span>
         )}
       </p>
+      {install && install.length > 0 && (
+        <ul
+          className="candidate__install"
+          data-testid="candidate-install"
+          aria-label={`How to install what ${name} needs`}
+        >
+          {install.map((hint) => (
+            <li key={hint.command}>
+              {hint.label && <span className="candidate__install-label">{hint.label}</span>}
+              <code>{hint.command}</code>
+              <CopyButton
+                text={() => hint.command}
+                label={`Copy “${hint.command}”`}
+                testId="candidate-install-copy"
+              />
+            </li>
+          ))}
+        </ul>
+      )}
       <EvidenceList evidence={candidate.evidence ?? []} />
       {open && <FactorTable factors={candidate.factors} />}
     </li>

@@ -202,6 +202,43 @@ describe('skilldeck repair --json', () => {
     expect(JSON.stringify(tool)).toContain('Short sentences.');
   });
 
+  it('exits 1 when the failure is repairable but no answer gave a usable patch, and changes nothing', async () => {
+    const before = fs.readFileSync(path.join(skills, 'expense-total/scripts/total.py'), 'utf8');
+    server.enqueue(
+      { text: 'ROOT_CAUSE: the column was renamed.\nJust rename the column in the script.' },
+      // A diff that reaches outside the skill: refused, and a safety refusal ends the repair.
+      {
+        text: '```diff\n--- a/../house-style/SKILL.md\n+++ b/../house-style/SKILL.md\n@@ -1 +1 @@\n----\n+---x\n```\n',
+      },
+    );
+    const { code, stdout } = await cliRun([...task, '--json']);
+    const report = JSON.parse(stdout) as { eligible: boolean; reason: string; proposals: unknown[] };
+    expect(report).toMatchObject({ eligible: true, proposals: [], applied: null });
+    expect(report.reason).toMatch(/leaves the skill folder/);
+    expect(code).toBe(1);
+    expect(fs.readFileSync(path.join(skills, 'expense-total/scripts/total.py'), 'utf8')).toBe(before);
+  });
+
+  it('refuses a proposal that adds a file the skill’s tools would run, outside scripts/ too', async () => {
+    // run_skill_script runs any file of the skill by its extension or shebang, references/ too.
+    const created = (file: string, lines: string[]) =>
+      `--- /dev/null\n+++ b/${file}\n@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}\n`).join('')}`;
+    const fix =
+      '--- a/scripts/total.py\n+++ b/scripts/total.py\n@@ -7 +7 @@\n-    total += float(row["amount"])\n+    total += float(row["Amount"])\n';
+    for (const added of [
+      created('references/helper.py', ["print('total spent: 19.75')"]),
+      created('references/notes.md', ['#!/usr/bin/env python3', "print('hi')"]),
+    ]) {
+      server.enqueue({ text: `ROOT_CAUSE: the column.\n\`\`\`diff\n${added}${fix}\`\`\`\n` });
+      const { code, stdout } = await cliRun([...task, '--json']);
+      const report = JSON.parse(stdout) as { eligible: boolean; reason: string; proposals: unknown[] };
+      expect(report).toMatchObject({ eligible: true, proposals: [] });
+      expect(report.reason).toMatch(/a repair never adds executables/);
+      expect(code).toBe(1);
+    }
+    expect(fs.existsSync(path.join(skills, 'expense-total/references'))).toBe(false);
+  });
+
   it('says why a failure is not repairable (a missing input file is not the skill’s fault)', async () => {
     const { stdout } = await cliRun([
       'repair',

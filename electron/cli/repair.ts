@@ -37,7 +37,8 @@ function printProposal(p: RepairProposal): void {
  * to run this task (its replays too) inside the skill's declared permissions and sandbox;
  * `--deny` refuses instead. Without `--apply` nothing in the skill changes; with it, the
  * first proposal whose replay passed is applied (a revision that `repair.undo` reverts) and
- * the task is run again.
+ * the task is run again. Exit 0 when there is a proposal to review (with `--apply`: applied,
+ * and the task then succeeded) or the run succeeded and needs none; 1 otherwise.
  */
 export async function repairCommand(
   skill: string | undefined,
@@ -112,6 +113,8 @@ export async function repairCommand(
         );
     }
     if (run.status === 'success' && !report.eligible) return 0;
+    // Eligible but nothing to review (every answer unusable or refused) is no repair either.
+    if (report.eligible && report.proposals.length === 0) return 1;
     return report.eligible && (!flags.apply || retry?.status === 'success') ? 0 : 1;
   } finally {
     await engine.close();

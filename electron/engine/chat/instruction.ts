@@ -67,22 +67,38 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
       };
     const chat = env.chat;
     const prefix = `${chat?.stepPrefix ?? ''}${req.skill.name}:`;
-    const delegate: Parameters<typeof callTool>[2]['delegate'] = async ({ skill, task, depth, chain }) => {
-      const target = deps.catalog.list().skills.find((s) => s.name === skill && s.routable && !s.shadowedBy);
-      if (!target)
-        return {
-          ...emptyAttempt('none', 0),
-          status: 'failure',
-          outcome: 'fatal',
-          error: `No usable skill named "${skill}".`,
-        };
-      const detail = await deps.catalog.get(target.id);
-      return attemptSkill(
-        { skill: detail, task, input: { task }, runId: req.runId, depth, chain },
-        env,
-        runner,
-      );
-    };
+    type Delegate = Parameters<typeof callTool>[2]['delegate'];
+    /**
+     * Runs another skill for the tool call `stepId`. Its answer is the tool result the model
+     * reads, so it never streams into the turn's answer (or the run's stdout); its steps nest
+     * under the call, so two delegations to one skill keep theirs apart.
+     */
+    const delegateFor =
+      (stepId: string): Delegate =>
+      async ({ skill, task, depth, chain }) => {
+        const target = deps.catalog
+          .list()
+          .skills.find((s) => s.name === skill && s.routable && !s.shadowedBy);
+        if (!target)
+          return {
+            ...emptyAttempt('none', 0),
+            status: 'failure',
+            outcome: 'fatal',
+            error: `No usable skill named "${skill}".`,
+          };
+        const detail = await deps.catalog.get(target.id);
+        const nested: AttemptEnv = chat
+          ? { ...env, chat: { ...chat, stepPrefix: `${stepId}>`, onDelta: () => undefined } }
+          : {
+              ...env,
+              onOutput: (stream, chunk) => void (stream === 'stderr' && env.onOutput(stream, chunk)),
+            };
+        return attemptSkill(
+          { skill: detail, task, input: { task }, runId: req.runId, depth, chain },
+          nested,
+          runner,
+        );
+      };
     // What the tools reported as failed, one line each: an instruction run's stderr, which a
     // repair reads (a file SKILL.md names that does not exist) like a script's.
     const toolErrors: string[] = [];
@@ -103,7 +119,7 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
           depth: req.depth,
           chain: req.chain,
           env,
-          delegate,
+          delegate: delegateFor(stepId),
         });
         const status = statusOf(out);
         const done: ChatStep = { ...step, status, output: preview(out) };

@@ -80,17 +80,20 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     (o.handle.describeError?.(error).message ?? fallbackMessage(error)).slice(0, 2000);
   for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
     const stepId = `${o.stepPrefix}m${round}`;
+    // The last round offers no tools, so the model has to answer with what it has.
+    const offered = tools !== undefined && round < MAX_TOOL_ROUNDS;
     const modelStep: ChatStep = { id: stepId, kind: 'model', name: o.handle.id, status: 'running' };
     o.onStep(modelStep);
     const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
     let roundText = '';
     let failure: string | undefined;
+    let finish: string | undefined;
     try {
       const result = streamText({
         model: o.handle.model,
         system: o.system,
         messages,
-        ...(tools && round < MAX_TOOL_ROUNDS ? { tools } : {}),
+        ...(offered ? { tools } : {}),
         abortSignal: o.signal,
         // One request per model step: a retry would resend a turn the user sees as failed.
         maxRetries: 0,
@@ -105,6 +108,7 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
         } else if (part.type === 'tool-call') {
           calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
         } else if (part.type === 'finish-step') {
+          finish = part.finishReason;
           usage.input_tokens += part.usage.inputTokens ?? 0;
           usage.output_tokens += part.usage.outputTokens ?? 0;
         } else if (part.type === 'error') {
@@ -127,8 +131,28 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
         : `The model did not answer: ${reason}.`;
       return { text, usage, status: 'error', error };
     }
+    const ended = (error: string, full = `The model did not answer: ${error}`): LoopResult => {
+      o.onStep({ ...modelStep, status: 'error', error });
+      return { text, usage, status: 'error', error: full };
+    };
+    // Tool calls it was not offered (none here, or none left) are never run, and are no answer.
+    const callTool = offered ? o.callTool : undefined;
+    if (calls.length > 0 && !callTool && !roundText.trim() && tools) {
+      const capped = `Stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer.`;
+      return ended(capped, capped);
+    }
+    if (calls.length === 0 || !callTool) {
+      if (!text.trim())
+        return ended(
+          calls.length > 0
+            ? `it asked for ${[...new Set(calls.map((c) => c.toolName))].join(', ')}, which it was not offered here, instead of answering.`
+            : // No text and no call (an empty reply, a content filter): nothing to show as an answer.
+              `it returned an empty answer${finish && finish !== 'stop' ? ` (finish reason: ${finish})` : ''}.`,
+        );
+      o.onStep({ ...modelStep, status: 'success' });
+      return { text, usage, status: 'success' };
+    }
     o.onStep({ ...modelStep, status: 'success' });
-    if (calls.length === 0 || !o.callTool) return { text, usage, status: 'success' };
     messages.push({
       role: 'assistant',
       content: [
@@ -143,7 +167,7 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     });
     const outputs = [];
     for (const [i, c] of calls.entries()) {
-      const output = await o.callTool(c.toolName, c.input, `${stepId}t${i}`);
+      const output = await callTool(c.toolName, c.input, `${stepId}t${i}`);
       outputs.push({
         type: 'tool-result' as const,
         toolCallId: c.toolCallId,
@@ -157,10 +181,6 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
       o.onDelta('\n\n');
     }
   }
-  return {
-    text,
-    usage,
-    status: 'error',
-    error: `Stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer.`,
-  };
+  // Unreachable: the last round offers no tools, so it returns above.
+  return { text, usage, status: 'error', error: 'The model loop ended without an answer.' };
 }

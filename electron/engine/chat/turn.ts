@@ -101,6 +101,7 @@ export async function runTurn(
   const follow = async (
     run: { run_id: string; done: Promise<RunResult> },
     runStep: ChatStep,
+    onFallback?: () => void,
   ): Promise<RunResult> => {
     upsert(runStep);
     const onAbort = () => deps.execution.cancel(run.run_id);
@@ -136,6 +137,7 @@ export async function runTurn(
         else early.set(r.id, r);
       } else if (name === 'run.transition' && (payload as RunTransition).run_id === run.run_id) {
         const t = payload as RunTransition;
+        if (t.state === 'fallback') onFallback?.();
         if (t.state === 'running' && t.sandbox)
           upsert({ ...card(), name: t.skill ?? runStep.name, sandbox: t.sandbox });
       } else if (name === 'run.output') {
@@ -303,7 +305,14 @@ export async function runTurn(
     run_id: run.run_id,
   };
   const current = () => turn.steps.find((s) => s.id === runStep.id) ?? runStep;
-  const result = await follow(run, runStep);
+  // A fallback answers afresh: what the failed skill's model streamed before it failed stays on
+  // that skill's card (its output), not glued in front of the answer that follows.
+  const startOver = () => {
+    if (!turn.answer) return;
+    turn.answer = '';
+    for (const step of turn.steps) step.answer_offset = 0;
+  };
+  const result = await follow(run, runStep, startOver);
   // An instruction skill that could not start for want of a model says so as a status.
   if (
     result.status === 'failure' &&

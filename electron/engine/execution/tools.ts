@@ -76,9 +76,20 @@ export interface ToolContext {
   delegate(req: Pick<AttemptRequest, 'task' | 'depth' | 'chain'> & { skill: string }): Promise<AttemptResult>;
 }
 
+/**
+ * A run's output as the model reads it: at most `READ_CAP_CHARS`, the start and the end (where
+ * a script prints its result or its error), saying what was cut. A flood would not fit in
+ * any model's context, and the request carrying it would fail.
+ */
+function capOutput(output: string): string {
+  if (output.length <= READ_CAP_CHARS) return output;
+  const half = READ_CAP_CHARS / 2;
+  return `${output.slice(0, half)}\n[… cut at ${READ_CAP_CHARS} characters of ${output.length}: the start and the end are shown …]\n${output.slice(-half)}`;
+}
+
 const brief = (r: AttemptResult) => ({
   status: r.status,
-  output: r.output,
+  output: capOutput(r.output),
   error: r.error,
   exit_code: r.exit_code,
   duration_ms: r.duration_ms,
@@ -101,7 +112,20 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
   if (!Object.prototype.hasOwnProperty.call(toolSchemas, name))
     return { status: 'error', error: `Unknown tool "${name}". Available: ${TOOL_NAMES.join(', ')}.` };
   const tool = name as ToolName;
-  const parsed = toolSchemas[tool].schema.safeParse(rawArgs ?? {});
+  // The SDK hands over the raw text when the arguments were not JSON; a model may also send
+  // its JSON object encoded once more as a string, which is taken as the object it holds.
+  let given = rawArgs;
+  if (typeof rawArgs === 'string') {
+    try {
+      given = JSON.parse(rawArgs) as unknown;
+    } catch (error) {
+      return {
+        status: 'error',
+        error: `Invalid arguments for ${tool}: not valid JSON (${(error as Error).message}). Send one JSON object matching ${JSON.stringify(z.toJSONSchema(toolSchemas[tool].schema))}.`,
+      };
+    }
+  }
+  const parsed = toolSchemas[tool].schema.safeParse(given ?? {});
   if (!parsed.success) return schemaError(tool, parsed.error);
   const args = parsed.data as Record<string, unknown>;
   const { skill } = ctx;

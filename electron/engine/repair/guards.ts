@@ -1,4 +1,5 @@
 import { REPAIR_BUDGET, type RepairBudgetUsed } from '../../../shared/contract';
+import { scriptLanguage } from '../skills/files';
 import { splitFrontmatter } from '../skills/frontmatter';
 import { validateSkillDir } from '../skills/validator';
 import { parseYamlLenient } from '../skills/yamlLenient';
@@ -165,9 +166,14 @@ function pick(data: Record<string, unknown>, dotted: string): unknown {
 const shebangOf = (text: string | null) =>
   text && text.startsWith('#!') ? text.split(/\r?\n/, 1)[0].trim() : null;
 
+/** Whether the skill's tools would run this text as a script (`run_skill_script` takes any of its files). */
+const runnable = (rel: string, text: string | null) =>
+  text !== null && scriptLanguage(rel, Buffer.from(text.slice(0, 200))) !== undefined;
+
 /**
  * What a change may not do to content: change the frontmatter `name`, touch permissions or
- * execution policy, break a frontmatter that parsed before, or add / change a shebang.
+ * execution policy, break a frontmatter that parsed before, add / change a script's shebang,
+ * or make a file runnable that was not.
  */
 export function checkContent(skill: SkillSnapshot, changes: FileChange[]): Refusal | null {
   if (changes.length === 0) return refuse('empty', 'Refused: the patch changes nothing.');
@@ -191,6 +197,13 @@ export function checkContent(skill: SkillSnapshot, changes: FileChange[]): Refus
         );
       }
     }
+    // DESIGN §5 "no new executables": a created `references/x.py`, or a shebang given to a
+    // file that ran as nothing, would be a script the model can run like any other.
+    if (runnable(c.path, c.after) && !runnable(c.path, c.before))
+      return refuse(
+        'executable',
+        `Refused: it ${c.before === null ? 'adds' : 'turns'} ${c.path} ${c.before === null ? 'as' : 'into'} a file the skill's tools would run as a script; a repair never adds executables.`,
+      );
     if (c.path.startsWith('scripts/') && shebangOf(c.before) !== shebangOf(c.after))
       return refuse(
         'executable',

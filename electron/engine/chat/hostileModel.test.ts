@@ -1,0 +1,159 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatTurn } from '../../../shared/contract';
+import { envWithoutModel, isolatedEngines, writeTree } from '../../testing/fixtures';
+import { messageText, startModelServer, type ModelServer } from '../../testing/modelServer';
+import { answerWith } from '../execution/testSkills';
+import { MAX_TOOL_ROUNDS } from './modelLoop';
+
+// A model that misbehaves (breaks off, says nothing, never stops calling tools, floods the
+// context, delegates in chains) against the real engine and the scripted server on loopback.
+const engines = isolatedEngines();
+let server: ModelServer;
+beforeEach(async () => {
+  server = await startModelServer({ apiKey: 'k', models: ['m'] });
+});
+afterEach(async () => {
+  await engines.cleanup();
+  await server.close();
+});
+
+async function setup() {
+  const opened = await engines.open({
+    env: { ...envWithoutModel(), OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k', SKILLDECK_MODEL: 'm' },
+  });
+  writeTree(path.join(opened.workspace, 'skills'), {
+    'doc-helper/SKILL.md':
+      '---\nname: doc-helper\ndescription: Writes documentation in the house style.\n---\n# Doc helper\n\nRead references/style.md.\n',
+    'doc-helper/references/style.md': 'Use sentence case headings.\n',
+    'doc-helper/skill.yaml': 'spec: { type: instruction }\nexecution_policy: { approval: auto }\n',
+    'doc-helper/scripts/flood.sh': 'head -c 600000 /dev/zero | tr "\\0" x\n',
+    'chain-a/SKILL.md': '---\nname: chain-a\ndescription: Chain A delegates.\n---\nDelegate to chain-b.\n',
+    'chain-b/SKILL.md': '---\nname: chain-b\ndescription: Chain B answers.\n---\nAnswer briefly.\n',
+  });
+  await opened.engine.reloadSkills();
+  return opened;
+}
+
+const send = (engine: Awaited<ReturnType<typeof setup>>['engine'], message: string): Promise<ChatTurn> =>
+  engine.chat.send(undefined, message).done;
+
+describe('a model that breaks off or says nothing', () => {
+  it('a fallback answer is the answer, not glued to the broken-off skill text', async () => {
+    const { engine } = await setup();
+    server.enqueue(
+      { text: ['Half ', 'an ', 'answer ', 'never'], dropAfter: 2 },
+      { text: 'A proper answer from plain chat.' },
+    );
+    const turn = await send(engine, '$doc-helper write the intro');
+    expect(turn.status).toBe('success');
+    expect(turn.answer).toBe('A proper answer from plain chat.');
+    // What the skill said before the break stays on its card, with the reason.
+    const run = turn.steps.find((s) => s.kind === 'run')!;
+    expect(run).toMatchObject({ status: 'failure', output: 'Half an ' });
+    expect(run.error).toMatch(/broke off/);
+    for (const step of turn.steps) expect(step.answer_offset ?? 0).toBeLessThanOrEqual(turn.answer.length);
+  });
+
+  it('an empty answer is an error that says so, not a silent success', async () => {
+    const { engine } = await setup();
+    server.enqueue({ text: '' });
+    const turn = await send(engine, 'what a lovely afternoon it is');
+    expect(turn.status).toBe('error');
+    expect(turn.answer).toBe('');
+    expect(turn.error).toMatch(/^The model did not answer: it returned an empty answer/);
+  });
+
+  it('tool calls where no tool was offered are not run, and are no answer', async () => {
+    const { engine } = await setup();
+    // The skill breaks off; plain chat, the fallback, offers no tool, and the model calls one.
+    server.enqueue(
+      { text: ['Half ', 'an ', 'answer'], dropAfter: 1 },
+      { toolCalls: [{ name: 'list_skill_files', arguments: {} }] },
+    );
+    const turn = await send(engine, '$doc-helper write the intro');
+    expect(server.chatRequests()[1].tools).toBeUndefined();
+    // A routed turn ends with its run's status; the fallback's model step says what it did.
+    expect(turn.status).toBe('failure');
+    // Nothing else answered, so what the skill said before its break is what the turn shows.
+    expect(turn.answer).toBe('Half ');
+    expect(turn.steps.find((s) => s.id === 'plain:m0')).toMatchObject({
+      status: 'error',
+      error: 'it asked for list_skill_files, which it was not offered here, instead of answering.',
+    });
+    expect(turn.steps.filter((s) => s.kind === 'tool')).toHaveLength(0);
+  });
+});
+
+describe('a model that never stops calling tools', () => {
+  it(`runs at most ${MAX_TOOL_ROUNDS} tool rounds, then ends with a clear status`, async () => {
+    const { engine } = await setup();
+    server.setHandler(() => ({ toolCalls: [{ name: 'list_skill_files', arguments: {} }] }));
+    const turn = await send(engine, '$doc-helper write the intro');
+    const tools = turn.steps.filter((s) => s.kind === 'tool');
+    expect(tools).toHaveLength(MAX_TOOL_ROUNDS);
+    const run = turn.steps.find((s) => s.kind === 'run')!;
+    expect(run).toMatchObject({ status: 'failure' });
+    expect(run.error).toMatch(`Stopped after ${MAX_TOOL_ROUNDS} tool rounds`);
+    // Plain chat, the fallback, gets tool calls again and no answer: the turn is not a success.
+    expect(turn.status).toBe('failure');
+    expect(turn.answer).toBe('');
+  });
+});
+
+describe('tool results the model could not take in', () => {
+  it('a script that prints a flood comes back cut, saying where', async () => {
+    const { engine } = await setup();
+    answerWith(engine, () => 'allow_once');
+    server.enqueue(
+      { toolCalls: [{ name: 'run_skill_script', arguments: { script: 'scripts/flood.sh' } }] },
+      { text: 'Flooded.' },
+    );
+    const turn = await send(engine, '$doc-helper write the intro');
+    expect(turn.status).toBe('success');
+    const result = messageText(server.chatRequests()[1].messages.find((m) => m.role === 'tool')!);
+    expect(result.length).toBeLessThan(50_000);
+    expect(result).toMatch(/cut at \d+ characters of 600000/);
+  });
+
+  it('arguments that are not JSON are called that, with the parser’s words', async () => {
+    const { engine } = await setup();
+    server.enqueue(
+      { toolCalls: [{ name: 'read_skill_file', arguments: '{"path": "references/st' }] },
+      { text: 'Recovered.' },
+    );
+    await send(engine, '$doc-helper write the intro');
+    const result = messageText(server.chatRequests()[1].messages.find((m) => m.role === 'tool')!);
+    expect(result).toMatch(/Invalid arguments for read_skill_file: not valid JSON/);
+  });
+});
+
+describe('delegation inside a turn', () => {
+  it('the delegated skill’s answer goes to the delegating model, not into the turn’s answer', async () => {
+    const { engine } = await setup();
+    server.enqueue(
+      {
+        toolCalls: [
+          { name: 'run_skill', arguments: { skill: 'chain-b', task: 'part one' } },
+          { name: 'run_skill', arguments: { skill: 'chain-b', task: 'part two' } },
+        ],
+      },
+      { text: 'B-ONE' },
+      { text: 'B-TWO' },
+      { text: 'A answers from both.' },
+    );
+    const turn = await send(engine, '$chain-a do it');
+    expect(turn.status).toBe('success');
+    expect(turn.answer).toBe('A answers from both.');
+    const results = server
+      .chatRequests()[3]
+      .messages.filter((m) => m.role === 'tool')
+      .map(messageText);
+    expect(results[0]).toContain('B-ONE');
+    expect(results[1]).toContain('B-TWO');
+    // Each delegation keeps its own steps: two model calls of chain-b, none overwritten.
+    const ids = turn.steps.map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(turn.steps.filter((s) => s.kind === 'model')).toHaveLength(4);
+  });
+});

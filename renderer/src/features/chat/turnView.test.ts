@@ -84,7 +84,11 @@ describe('a model that did not answer', () => {
   it('blames the model, not the skill, and offers the model settings', () => {
     const t = turn('a', { status: 'failure', skill: 'translate-zh-en', steps: [step('error')] });
     expect(turnNotice(t)).toMatchObject({ title: 'The model did not answer', modelSettings: true });
-    expect(turnNotice({ ...t, skill: null, status: 'error' })?.title).toBe('The model did not answer');
+    expect(turnNotice(t)?.hint).toMatch(/^The skill is not at fault/);
+    // Plain chat ran no skill: the hint does not mention one.
+    const plain = turnNotice({ ...t, skill: null, status: 'error' });
+    expect(plain?.title).toBe('The model did not answer');
+    expect(plain?.hint).not.toMatch(/skill/);
   });
 
   it('still says the skill failed when the model answered', () => {

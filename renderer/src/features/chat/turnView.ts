@@ -102,7 +102,7 @@ export function turnNotice(turn: ChatTurn): TurnNotice | null {
         return {
           tone: 'red',
           title: 'The model did not answer',
-          hint: 'The skill is not at fault. Retry, or check the provider, key and model in Settings → Model.',
+          hint: `${turn.skill ? 'The skill is not at fault. ' : ''}Retry, or check the provider, key and model in Settings → Model.`,
           retry: true,
           modelSettings: true,
         };

@@ -112,7 +112,14 @@ test('typing $name forces that skill', async ({ page, workspace }, testInfo) => 
   const routing = new RoutingPage(page);
   await routing.open(workspace.url);
 
+  // Half typed, the name forces nothing yet, and the composer does not claim it does.
+  await routing.type('$json');
+  await expect(page.getByTestId('composer-unknown-skill')).toHaveText('No skill named json');
+  await expect(page.getByTestId('composer-forced')).not.toContainText('Forcing');
+  await routing.composer().press('Escape');
+
   await routing.type('$json-format {"b": 1, "a": [2, 3]}');
+  await expect(page.getByTestId('composer-unknown-skill')).toHaveCount(0);
   const row = routing.candidate('json-format');
   await expect(row).toHaveAttribute('data-source', 'forced');
   await expect(row).toHaveAttribute('data-status', 'selected');

@@ -112,7 +112,14 @@ test('typing $name forces that skill', async ({ page, workspace }, testInfo) => 
   const routing = new RoutingPage(page);
   await routing.open(workspace.url);
 
+  // Half typed, the name forces nothing yet, and the composer does not claim it does.
+  await routing.type('$json');
+  await expect(page.getByTestId('composer-unknown-skill')).toHaveText('No skill named json');
+  await expect(page.getByTestId('composer-forced')).not.toContainText('Forcing');
+  await routing.composer().press('Escape');
+
   await routing.type('$json-format {"b": 1, "a": [2, 3]}');
+  await expect(page.getByTestId('composer-unknown-skill')).toHaveCount(0);
   const row = routing.candidate('json-format');
   await expect(row).toHaveAttribute('data-source', 'forced');
   await expect(row).toHaveAttribute('data-status', 'selected');
@@ -160,6 +167,30 @@ test('moving T in Settings changes the selection, and the bars follow the weight
   await expect(routing.weightsSum()).toContainText('1.00');
   await expect(routing.threshold()).toHaveValue('0.65');
   await expect(routing.primary()).toHaveAttribute('data-skill-name', 'invoice-organizer');
+  expect(problems).toEqual([]);
+});
+
+test('Settings scores its own message live, even while chat shows a sent message’s route', async ({
+  page,
+  workspace,
+}, testInfo) => {
+  const problems = watchConsole(page);
+  const routing = new RoutingPage(page);
+  await routing.open(workspace.url);
+  // Plain chat (no model here): nothing to approve, and the sent route shows in the panel.
+  await routing.composer().fill('hello there, how are you today?');
+  await routing.composer().press('Enter');
+  await expect(routing.panel()).toHaveAttribute('data-state', 'recorded');
+
+  // A recorded route is frozen: beside the knobs it would not move, so Settings shows the live preview.
+  await routing.nav('settings').click();
+  await expect(routing.panel()).toHaveAttribute('data-state', 'empty');
+  await page.getByTestId('settings-preview-query').fill('convert 5 miles to km');
+  await expect(routing.primary()).toHaveAttribute('data-skill-name', 'unit-converter');
+  await routing.threshold().fill('0.99');
+  await expect(routing.primary()).toHaveAttribute('data-skill-name', '');
+  await attachShot(page, testInfo, 'settings-live-preview');
+  await routing.reset().click();
   expect(problems).toEqual([]);
 });
 

@@ -43,6 +43,13 @@ test('save-note asks first: deny runs nothing, allow once writes the note; meeti
   await expect(runs.sandbox()).toHaveAttribute('data-tier', /bwrap|seatbelt|process/);
   await expect(runs.countdown()).toContainText(/\d:\d\d left/);
   await expect(runs.deny()).toBeFocused();
+  // Every answer is reachable by Tab once armed, and shows where the focus is.
+  await expect(page.getByTestId('approval-answers')).toHaveAttribute('data-armed', 'true');
+  await page.keyboard.press('Tab');
+  await expect(runs.allowOnce()).toBeFocused();
+  await expect(runs.allowOnce()).toHaveCSS('box-shadow', /0px 0px 0px 4px/);
+  await page.keyboard.press('Shift+Tab');
+  await expect(runs.deny()).toBeFocused();
   const cwd = (await runs.cwd().textContent()) ?? '';
   const firstRun = (await runs.request().getAttribute('data-run-id')) ?? '';
   expect(cwd).toBe(path.join(workspace.home, 'runs', firstRun, 'work'));

@@ -72,6 +72,32 @@ describe('turn notices', () => {
   });
 });
 
+describe('a model that did not answer', () => {
+  const step = (status: 'error' | 'success') => ({
+    id: 'm1',
+    kind: 'model' as const,
+    name: 'openai-compatible/m',
+    status,
+    error: status === 'error' ? '429: rate-limited; wait and retry.' : undefined,
+  });
+
+  it('blames the model, not the skill, and offers the model settings', () => {
+    const t = turn('a', { status: 'failure', skill: 'translate-zh-en', steps: [step('error')] });
+    expect(turnNotice(t)).toMatchObject({ title: 'The model did not answer', modelSettings: true });
+    expect(turnNotice(t)?.hint).toMatch(/^The skill is not at fault/);
+    // Plain chat ran no skill: the hint does not mention one.
+    const plain = turnNotice({ ...t, skill: null, status: 'error' });
+    expect(plain?.title).toBe('The model did not answer');
+    expect(plain?.hint).not.toMatch(/skill/);
+  });
+
+  it('still says the skill failed when the model answered', () => {
+    const t = turn('a', { status: 'failure', error: 'exit code 1', steps: [step('success')] });
+    expect(turnNotice(t)).toMatchObject({ title: 'The skill failed' });
+    expect(turnNotice(t)?.modelSettings).toBeFalsy();
+  });
+});
+
 describe('tool arguments', () => {
   it('summarises them on one line', () => {
     expect(argumentsSummary({ path: 'references/api.md' })).toBe('path: references/api.md');

@@ -42,6 +42,8 @@ export interface TurnNotice {
   /** What to do next, in one sentence. */
   hint: string;
   retry: boolean;
+  /** Offer "Open model settings": the model is missing or did not answer. */
+  modelSettings?: boolean;
 }
 
 const NO_MODEL_NOTICE: TurnNotice = {
@@ -49,7 +51,13 @@ const NO_MODEL_NOTICE: TurnNotice = {
   title: 'No model is configured',
   hint: 'Open Settings → Model to add one, or name a script skill with $skill-name: those run without a model.',
   retry: true,
+  modelSettings: true,
 };
+
+/** The model itself failed (an HTTP error, a refused connection): the skill is not at fault. */
+export function modelFailed(turn: Pick<ChatTurn, 'steps'>): boolean {
+  return turn.steps.some((step) => step.kind === 'model' && step.status === 'error');
+}
 
 /** What an unfinished or failed turn tells the user, and whether Retry is offered. */
 export function turnNotice(turn: ChatTurn): TurnNotice | null {
@@ -90,6 +98,14 @@ export function turnNotice(turn: ChatTurn): TurnNotice | null {
     case 'failure':
     case 'error':
       if (needsModel(turn)) return { ...NO_MODEL_NOTICE, title: 'This skill needs a model' };
+      if (modelFailed(turn))
+        return {
+          tone: 'red',
+          title: 'The model did not answer',
+          hint: `${turn.skill ? 'The skill is not at fault. ' : ''}Retry, or check the provider, key and model in Settings → Model.`,
+          retry: true,
+          modelSettings: true,
+        };
       return {
         tone: 'red',
         title: turn.status === 'error' ? 'The answer broke off' : 'The skill failed',

@@ -3,6 +3,7 @@ import {
   EVIDENCE_META,
   evidenceText,
   fallbackLabel,
+  forcedHint,
   forcedNames,
   formatContribution,
   formatEquation,
@@ -50,6 +51,16 @@ describe('routing formatters', () => {
     expect(forcedNames('$json-format this please')).toEqual(['json-format']);
     expect(forcedNames('use /pdf-to-text and $Save-Note')).toEqual(['pdf-to-text', 'save-note']);
     expect(forcedNames('costs $5 a/b')).toEqual(['5']);
+  });
+
+  it('tells the composer which $names force a skill and which name none', () => {
+    const names = new Set(['json-format', 'save-note']);
+    expect(forcedHint('$json-format {"a":1}', names)).toEqual({ forcing: ['json-format'], unknown: [] });
+    // A half-typed or misspelt name forces nothing: it must not read as "Forcing json".
+    expect(forcedHint('$json', names)).toEqual({ forcing: [], unknown: ['json'] });
+    // A price is not a skill name at all.
+    expect(forcedHint('it costs $5', names)).toEqual({ forcing: [], unknown: [] });
+    expect(forcedHint('$Save-Note and $save-note', names)).toEqual({ forcing: ['save-note'], unknown: [] });
   });
 });
 

@@ -93,6 +93,21 @@ export function forcedNames(text: string): string[] {
   return names;
 }
 
+/**
+ * What the composer says of the draft's `$name`s: those that name a skill (forced), and
+ * word-like ones that name none (a price like `$5` is neither).
+ */
+export function forcedHint(
+  text: string,
+  skillNames: ReadonlySet<string>,
+): { forcing: string[]; unknown: string[] } {
+  const names = [...new Set(forcedNames(text))];
+  return {
+    forcing: names.filter((name) => skillNames.has(name)),
+    unknown: names.filter((name) => !skillNames.has(name) && /[a-z]/.test(name)),
+  };
+}
+
 /** How the score panel names each kind of evidence (issue 10 §6), and its tint. */
 export const EVIDENCE_META: Record<EvidenceKind, { label: string; tone: Tone; help: string }> = {
   declared_trigger: { label: 'trigger', tone: 'teal', help: 'A trigger phrase the skill declares' },

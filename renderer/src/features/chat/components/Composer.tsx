@@ -1,11 +1,12 @@
-import { useId, useRef, type KeyboardEvent, type SyntheticEvent } from 'react';
+import { useId, useMemo, useRef, type KeyboardEvent, type SyntheticEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { useShallow } from 'zustand/react/shallow';
 import { Kbd } from '../../../ui/Kbd';
 import { ArrowUpIcon, StopIcon, XIcon } from '../../../ui/icons';
-import { forcedNames } from '../../routing/format';
+import { forcedHint } from '../../routing/format';
 import { markInput } from '../../routing/perf';
 import { useRoutingStore } from '../../routing/store';
+import { useSkillsStore } from '../../skills/store';
 import { useChatStore } from '../store';
 import { runningTurn } from '../thread';
 import { useSkillAutocomplete } from '../useSkillAutocomplete';
@@ -32,7 +33,9 @@ export function Composer() {
     flushSync(() => setDraft(text, markInput()));
     input.current?.setSelectionRange(caret, caret);
   });
-  const forced = forcedNames(draft);
+  const index = useSkillsStore((s) => s.index);
+  const skillNames = useMemo(() => new Set(index.map((item) => item.skill.name.toLowerCase())), [index]);
+  const { forcing, unknown } = forcedHint(draft, skillNames);
   const canSend = draft.trim() !== '' && !running && !sending;
 
   const submit = async () => {
@@ -100,12 +103,20 @@ export function Composer() {
             <span data-testid="composer-running">
               Answering… <Kbd>Esc</Kbd> stops
             </span>
-          ) : forced.length > 0 ? (
+          ) : forcing.length > 0 || unknown.length > 0 ? (
             <span data-testid="composer-forced">
-              Forcing{' '}
-              {forced.map((name) => (
+              {forcing.length > 0 && 'Forcing '}
+              {forcing.map((name) => (
                 <code key={name}>{name}</code>
               ))}
+              {unknown.length > 0 && (
+                <span className="tone-amber" data-testid="composer-unknown-skill">
+                  {forcing.length > 0 && ' · '}No skill named{' '}
+                  {unknown.map((name) => (
+                    <code key={name}>{name}</code>
+                  ))}
+                </span>
+              )}
             </span>
           ) : (
             <>

@@ -38,7 +38,7 @@ export function TurnNoticeView({ turn, canRetry, onRetry }: TurnNoticeViewProps)
         {/* The engine's no-model message already says where to go; the hint would repeat it. */}
         {!(model && error) && <p className="turn-notice__hint">{notice.hint}</p>}
         <div className="turn-notice__actions">
-          {model && (
+          {notice.modelSettings && (
             <a
               className="button button--small button--primary"
               href={MODEL_SETTINGS}

@@ -11,8 +11,11 @@ import { FactorLegend } from './FactorLegend';
 import { PlanCard } from './PlanCard';
 import { RecordedRoutePanel } from './RecordedRoutePanel';
 
-/** The live routing preview of the composer's draft (issue item 5), or a sent message's recorded route. */
-export function ScorePanel() {
+/**
+ * The live routing preview of the composer's draft (issue item 5), or a sent message's recorded route.
+ * `live`: always the preview (Settings: a recorded route would not move with the weights).
+ */
+export function ScorePanel({ live = false }: { live?: boolean }) {
   const { preview, error, hasDraft, stale, recorded, showRecorded } = useRoutingStore(
     useShallow((s) => ({
       recorded: s.recorded,
@@ -30,7 +33,7 @@ export function ScorePanel() {
     measurePanel(preview.result.query, preview.inputAt, preview.roundTripMs, preview.result.latency_ms);
   }, [preview]);
 
-  if (recorded) return <RecordedRoutePanel route={recorded} onClose={() => showRecorded(null)} />;
+  if (recorded && !live) return <RecordedRoutePanel route={recorded} onClose={() => showRecorded(null)} />;
 
   if (!hasDraft || !preview) {
     return (

@@ -50,8 +50,9 @@ export function RunsPage() {
       {runs.length === 0 ? (
         <Placeholder icon={<RunsIcon size={24} />} title="No runs yet" testId="runs-empty">
           <p>
-            Open a skill and use its Run tab, or run one from the command line with{' '}
-            <code>skilldeck run SKILL "TASK"</code>. Each run shows here with its timeline, output and files.
+            Send a chat message that a skill answers, open a skill and use its Run tab, or run one from the
+            command line with <code>skilldeck run SKILL "TASK"</code>. Each run shows here with its timeline,
+            output and files.
           </p>
         </Placeholder>
       ) : (

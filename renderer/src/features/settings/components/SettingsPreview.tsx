@@ -23,7 +23,7 @@ export function SettingsPreview() {
           data-testid="settings-preview-query"
         />
       </label>
-      <ScorePanel />
+      <ScorePanel live />
     </aside>
   );
 }

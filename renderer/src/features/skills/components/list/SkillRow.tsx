@@ -39,7 +39,7 @@ export const SkillRow = memo(function SkillRow({ item, index, selected, style, o
               title="Hidden by a same-named skill of higher precedence"
             >
               <LayersOffIcon size={12} />
-              shadowed
+              <span className="skill-row__marker-label">shadowed</span>
             </span>
           )}
           {skill.enabled === false && (

@@ -85,6 +85,52 @@ setTimeout(() => console.log('done'), 50_000);
 `,
 };
 
+/** A skill whose program is not installed here, with the install entry OpenClaw skills carry. */
+const HUE_LIGHTS = {
+  'hue-lights/SKILL.md': `---
+name: hue-lights
+description: Control Philips Hue lights and scenes — dim, brighten, switch rooms on and off.
+metadata:
+  { "openclaw": { "requires": { "bins": ["hue-cli-not-installed"] },
+      "install": [{ "id": "brew", "kind": "brew", "formula": "example/tap/hue-cli",
+                    "bins": ["hue-cli-not-installed"], "label": "Install the Hue CLI (brew)" }] } }
+---
+
+# Hue lights
+
+Use \`hue-cli-not-installed\` to set the brightness of a room.
+`,
+};
+
+test.describe('a skill this machine cannot run', () => {
+  test.use({ seedFiles: { ...ECHO_NOTE, ...HUE_LIGHTS } });
+
+  test('a skill that fits but is not installed says what it needs and how to install it', async ({
+    page,
+    workspace,
+  }, testInfo) => {
+    const problems = watchConsole(page);
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+
+    await chat.composer().fill('dim the hue lights in the living room');
+    const row = page.locator('[data-testid="candidate"][data-skill-name="hue-lights"]');
+    await expect(row).toHaveAttribute('data-status', 'unavailable');
+    await expect(row.getByTestId('candidate-install')).toContainText('brew install example/tap/hue-cli');
+    await expect(row.getByTestId('candidate-install')).toContainText('Install the Hue CLI (brew)');
+    await shots(page, testInfo, 'route-unavailable-install');
+
+    await chat.composer().press('Enter');
+    await chat.finished('no_model');
+    const notice = chat.lastTurn().getByTestId('no-model');
+    await expect(notice).toContainText('hue-lights can’t run on this machine');
+    await expect(notice).toContainText('brew install example/tap/hue-cli');
+    await expect(notice).not.toContainText('**');
+    await shots(page, testInfo, 'chat-skill-not-installed');
+    expect(problems).toEqual([]);
+  });
+});
+
 test.describe('without a model', () => {
   test.use({ seedFiles: ECHO_NOTE });
 

@@ -48,10 +48,13 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
   try {
     const mode: ApprovalMode = flags.approve ? 'approve' : flags.deny ? 'deny' : 'ask';
     const stopAnswering = answerApprovals(engine, mode, flags.json);
+    let streamed = '';
     const stopStreaming = flags.json
       ? () => undefined
       : engine.events.subscribe((name, payload) => {
-          if (name === 'chat.delta') process.stdout.write((payload as { text: string }).text);
+          if (name !== 'chat.delta') return;
+          streamed += (payload as { text: string }).text;
+          process.stdout.write((payload as { text: string }).text);
         });
     let sent;
     try {
@@ -68,6 +71,10 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
     stopStreaming();
     if (flags.json) process.stdout.write(`${JSON.stringify(turn)}\n`);
     else {
+      // An answer the turn set whole (no model, a skill that cannot run here) or started afresh
+      // after a failed stream was not streamed: print what the terminal has not shown.
+      if (turn.answer.startsWith(streamed)) process.stdout.write(turn.answer.slice(streamed.length));
+      else process.stdout.write(`\n\n${turn.answer}`);
       if (!turn.answer.endsWith('\n')) process.stdout.write('\n');
       printTurn(turn);
     }

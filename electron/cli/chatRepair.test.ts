@@ -54,7 +54,10 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function cliRun(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cliRun(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [cli, ...args, '--no-default-paths', '--skills', skills], {
     env: {
       ...envWithoutModel(),
@@ -63,6 +66,7 @@ function cliRun(args: string[]): Promise<{ code: number | null; stdout: string; 
       OPENAI_BASE_URL: server.baseURL,
       OPENAI_API_KEY: 'k',
       SKILLDECK_MODEL: 'm',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -72,6 +76,23 @@ function cliRun(args: string[]): Promise<{ code: number | null; stdout: string; 
   child.stderr.on('data', (d: Buffer) => (stderr += d));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
+
+describe('skilldeck chat', () => {
+  it('prints the answer in a terminal whether it streamed or was set whole', async () => {
+    server.enqueue({ text: ['A lovely ', 'afternoon indeed.'] });
+    const streamed = await cliRun(['chat', 'what a lovely afternoon it is']);
+    expect(streamed.code).toBe(0);
+    expect(streamed.stdout).toBe('A lovely afternoon indeed.\n');
+    // No model: the turn's answer says what to configure, and is printed, not only its status.
+    const none = await cliRun(['chat', 'what a lovely afternoon it is'], {
+      OPENAI_BASE_URL: '',
+      SKILLDECK_MODEL: '',
+    });
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain('answering without a skill needs a model');
+    expect(none.stderr).toContain('no_model');
+  });
+});
 
 describe('skilldeck chat --json', () => {
   it('routes, runs the instruction skill with its tools, and prints the DESIGN §7 turn', async () => {

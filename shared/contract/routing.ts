@@ -187,6 +187,21 @@ export const RouteResult = z.object({
 });
 export type RouteResult = z.infer<typeof RouteResult>;
 
+/**
+ * The skill a message is for that cannot run on this machine: over T (or named by the user) but
+ * with unmet prerequisites, so never selected (DESIGN §3). Chat says so instead of "no skill".
+ */
+export function unreadySkill(
+  route: Pick<RouteResult, 'plan' | 'candidates' | 'threshold'>,
+): RouteCandidate | null {
+  if (route.plan.primary_id) return null;
+  return (
+    route.candidates.find(
+      (c) => c.status === 'unavailable' && (c.source === 'forced' || c.score >= route.threshold),
+    ) ?? null
+  );
+}
+
 /** An execution outcome attached to a recorded route (filled in by the chat / run flows). */
 export const RouteOutcome = z.object({
   status: z.enum(['success', 'failure', 'denied', 'timeout', 'blocked', 'cancelled']),

@@ -9,6 +9,7 @@ import type {
   RunResult,
   RunTransition,
 } from '../../../shared/contract';
+import { unreadySkill } from '../../../shared/contract';
 import type { EngineEvents } from '../events';
 import type { ChatHooks } from '../execution/attempt';
 import { emptyAttempt } from '../execution/scriptAttempt';
@@ -18,6 +19,7 @@ import { toolSchemas, type ToolOutput } from '../execution/tools';
 import { statusOf } from './instruction';
 import { offeredSkill, offeringSystem, offerRefusal, skillOffer } from './offer';
 import { runModelLoop, type ModelChoice } from './modelLoop';
+import { unreadyAnswer, unreadyNote } from './unready';
 
 export interface TurnDeps {
   events: EngineEvents;
@@ -227,6 +229,8 @@ export async function runTurn(
       error: result.error,
     });
   };
+  // A skill that fits but cannot run here: plain chat says so instead of "no skill matched".
+  const unready = unreadySkill(turn.route);
   const plain = async (withSkills = false) => {
     const handle = await deps.model();
     if ('error' in handle)
@@ -239,7 +243,9 @@ export async function runTurn(
     const tools = withSkills && offered.length > 0 && !deps.toolless?.has(handle.id);
     const result = await runModelLoop({
       handle,
-      system: tools ? offeringSystem(offer) : PLAIN_SYSTEM,
+      system: [tools ? offeringSystem(offer) : PLAIN_SYSTEM, ...(unready ? [unreadyNote(unready)] : [])].join(
+        '\n\n',
+      ),
       messages: [...history, { role: 'user', content: turn.message }],
       signal,
       stepPrefix: 'plain:',
@@ -282,7 +288,8 @@ export async function runTurn(
 
   const plan = turn.route.plan;
   if (!plan.primary_id) {
-    if ('error' in (await deps.model())) return finish(turn, 'no_model', NO_MODEL_ANSWER, true);
+    if ('error' in (await deps.model()))
+      return finish(turn, 'no_model', unready ? unreadyAnswer(unready) : NO_MODEL_ANSWER, true);
     const result = await plain(true);
     return finish(
       turn,

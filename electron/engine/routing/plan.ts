@@ -205,6 +205,15 @@ function reasonFor(
   }
   const primary = selected[0];
   if (!primary) {
+    const unready = candidates.find(
+      (c) => c.status === 'unavailable' && (isForced(c) || c.score >= options.threshold),
+    );
+    if (unready) {
+      parts.push(
+        `${unready.recalled.doc.name} fits (score ${f2(unready.score)}) but cannot run here: ${unready.reason}; plain chat.`,
+      );
+      return parts.join(' ');
+    }
     const best = candidates.find((c) => c.status === 'below_threshold');
     parts.push(
       best

@@ -1,4 +1,5 @@
 import type { ChatStep, ChatTurn } from '../../../../shared/contract';
+import { unreadySkill } from '../../../../shared/contract';
 import type { Tone } from '../../ui/Badge';
 
 /** The routing chip on an answer: the skill that answered and its score, or plain chat. */
@@ -65,8 +66,17 @@ export function turnNotice(turn: ChatTurn): TurnNotice | null {
     case 'running':
     case 'success':
       return null;
-    case 'no_model':
-      return turn.skill ? { ...NO_MODEL_NOTICE, title: 'This skill needs a model' } : NO_MODEL_NOTICE;
+    case 'no_model': {
+      if (turn.skill) return { ...NO_MODEL_NOTICE, title: 'This skill needs a model' };
+      const unready = unreadySkill(turn.route);
+      return unready
+        ? {
+            ...NO_MODEL_NOTICE,
+            title: `${unready.name} can’t run on this machine`,
+            hint: 'Install what it needs, then Retry. With a model configured, chat would answer without it.',
+          }
+        : NO_MODEL_NOTICE;
+    }
     case 'cancelled':
       return {
         tone: 'neutral',

@@ -1,4 +1,5 @@
-import type { ChatTurn } from '../../../../../shared/contract';
+import { unreadySkill, type ChatTurn } from '../../../../../shared/contract';
+import { InstallHints } from '../../routing/components/InstallHints';
 import { InlineCode } from '../../../ui/InlineCode';
 import { ErrorIcon, InfoIcon, RefreshIcon, SlidersIcon, WarningIcon } from '../../../ui/icons';
 import { needsModel, turnNotice } from '../turnView';
@@ -19,7 +20,9 @@ export function TurnNoticeView({ turn, canRetry, onRetry }: TurnNoticeViewProps)
   if (!notice) return null;
   const Icon = notice.tone === 'red' ? ErrorIcon : notice.tone === 'amber' ? WarningIcon : InfoIcon;
   const model = needsModel(turn);
-  const error = turn.error && turn.error !== 'Stopped.' ? turn.error : '';
+  // A skill that fits but cannot run here: what it lacks and how to install it, not the engine's prose.
+  const unready = turn.status === 'no_model' && !turn.skill ? unreadySkill(turn.route) : null;
+  const error = turn.error && turn.error !== 'Stopped.' && !unready ? turn.error : '';
   return (
     <div
       className={`turn-notice tone-${notice.tone}`}
@@ -34,6 +37,20 @@ export function TurnNoticeView({ turn, canRetry, onRetry }: TurnNoticeViewProps)
           <p className="turn-notice__error">
             <InlineCode text={error} />
           </p>
+        )}
+        {unready && (
+          <div className="turn-notice__needs" data-testid="unready-skill">
+            It needs{' '}
+            {(unready.missing ?? []).map((item, i) => (
+              <span key={item}>
+                {i > 0 && ', '}
+                <code>{item.replace(/^(bin|env):/, '').replaceAll('|', ' or ')}</code>
+                {item.startsWith('env:') ? ' (not set)' : ' (not on PATH)'}
+              </span>
+            ))}
+            .
+            <InstallHints candidate={unready} />
+          </div>
         )}
         {/* The engine's no-model message already says where to go; the hint would repeat it. */}
         {!(model && error) && <p className="turn-notice__hint">{notice.hint}</p>}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { RouteCandidate } from '../../../../../shared/contract';
-import { CopyButton } from '../../../ui/CopyButton';
 import { InlineCode } from '../../../ui/InlineCode';
+import { InstallHints } from './InstallHints';
 import { ChevronIcon } from '../../../ui/icons';
 import { formatScore, STATUS_META, statusReason } from '../format';
 import { EvidenceList } from './EvidenceList';
@@ -20,7 +20,7 @@ interface CandidateRowProps {
 
 export function CandidateRow({ candidate, threshold, primary, chosenByModel = false }: CandidateRowProps) {
   const [open, setOpen] = useState(false);
-  const { name, source, status, score, reason, missing, install } = candidate;
+  const { name, source, status, score, reason, missing } = candidate;
   const dim = STATUS_META[status].dim;
 
   return (
@@ -63,7 +63,8 @@ export function CandidateRow({ candidate, threshold, primary, chosenByModel = fa
         label={`${name} score ${formatScore(score)}`}
       />
       <p className="candidate__reason" data-testid="candidate-reason">
-        <InlineCode text={statusReason(reason)} />
+        {/* An unavailable skill's reason is the list of what is missing: shown once, as chips. */}
+        {missing && missing.length > 0 ? 'missing' : <InlineCode text={statusReason(reason)} />}
         {missing && missing.length > 0 && (
           <span className="candidate__missing">
             {missing.map((item) => (
@@ -72,25 +73,7 @@ export function CandidateRow({ candidate, threshold, primary, chosenByModel = fa
           </span>
         )}
       </p>
-      {install && install.length > 0 && (
-        <ul
-          className="candidate__install"
-          data-testid="candidate-install"
-          aria-label={`How to install what ${name} needs`}
-        >
-          {install.map((hint) => (
-            <li key={hint.command}>
-              {hint.label && <span className="candidate__install-label">{hint.label}</span>}
-              <code>{hint.command}</code>
-              <CopyButton
-                text={() => hint.command}
-                label={`Copy “${hint.command}”`}
-                testId="candidate-install-copy"
-              />
-            </li>
-          ))}
-        </ul>
-      )}
+      <InstallHints candidate={candidate} />
       <EvidenceList evidence={candidate.evidence ?? []} />
       {open && <FactorTable factors={candidate.factors} />}
     </li>

@@ -352,6 +352,8 @@ test.describe('not eligible', () => {
     await expect(repair.offer(run)).toHaveAttribute('data-eligible', 'false');
     await expect(repair.offer(run)).toHaveAttribute('data-category', 'permission_denied');
     await expect(repair.reason(run)).toContainText('Repairs never change what a skill is allowed to do');
+    await expect(repair.reason(run)).toContainText('Denied: expense-total did not run');
+    await expect(repair.reason(run)).not.toContainText('was denied (Denied');
     await expect(repair.repairButton(run)).toHaveCount(0);
     await repair.shootPage(testInfo, 'repair-not-eligible', run);
     expect(problems).toEqual([]);

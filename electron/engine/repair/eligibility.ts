@@ -134,7 +134,8 @@ function classify(run: RunResult, skill: SkillSnapshot, e: Evidence, options: El
   if (run.status === 'denied')
     return {
       category: 'permission_denied',
-      what: `The run was denied${run.error ? ` (${run.error})` : ''}. Repairs never change what a skill is allowed to do.`,
+      // run.error reads "Denied: x did not run (reason)." — said as it is, not wrapped again.
+      what: `${run.error?.trim() || 'The run was denied.'} Repairs never change what a skill is allowed to do.`,
       key: 'denied',
       facts: [],
     };

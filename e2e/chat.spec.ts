@@ -2,6 +2,7 @@ import type { Page, TestInfo } from '@playwright/test';
 import { startModelServer, type ModelServer, type ModelServerOptions } from '../electron/testing/modelServer';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
+import { SkillsPage } from './pages/skills';
 
 /** Console errors and page errors fail the test: the chat must never cause them. */
 function watchConsole(page: Page): string[] {
@@ -116,8 +117,8 @@ test.describe('a skill this machine cannot run', () => {
     await chat.composer().fill('dim the hue lights in the living room');
     const row = page.locator('[data-testid="candidate"][data-skill-name="hue-lights"]');
     await expect(row).toHaveAttribute('data-status', 'unavailable');
-    await expect(row.getByTestId('candidate-install')).toContainText('brew install example/tap/hue-cli');
-    await expect(row.getByTestId('candidate-install')).toContainText('Install the Hue CLI (brew)');
+    await expect(row.getByTestId('install-hints')).toContainText('brew install example/tap/hue-cli');
+    await expect(row.getByTestId('install-hints')).toContainText('Install the Hue CLI (brew)');
     await shots(page, testInfo, 'route-unavailable-install');
 
     await chat.composer().press('Enter');
@@ -127,6 +128,15 @@ test.describe('a skill this machine cannot run', () => {
     await expect(notice).toContainText('brew install example/tap/hue-cli');
     await expect(notice).not.toContainText('**');
     await shots(page, testInfo, 'chat-skill-not-installed');
+
+    // The skill's own "Why isn't it used?" says the same, with the same command.
+    const skills = new SkillsPage(page);
+    await skills.open(workspace.url);
+    await skills.row('hue-lights').click();
+    await skills.tab('availability').click();
+    const reason = page.locator('[data-testid="diagnosis-reason"][data-code="missing-bin"]');
+    await expect(reason.getByTestId('install-hints')).toContainText('brew install example/tap/hue-cli');
+    await shots(page, testInfo, 'availability-install');
     expect(problems).toEqual([]);
   });
 });

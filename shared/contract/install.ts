@@ -24,7 +24,7 @@
  */
 import { z } from 'zod';
 import { Problem } from './common';
-import { SkillSource } from './skills';
+import { InstallHint, SkillSource } from './skills';
 
 const PathString = z.string().min(1).max(4096);
 /** Client-chosen or engine-made preview ids: safe as a folder name. */
@@ -217,6 +217,8 @@ export const DiagnosisReason = z.object({
   fix: z.string().optional(),
   /** What is missing or who shadows: bin names, env var names, a skill id. */
   detail: z.array(z.string()).optional(),
+  /** For a missing program: how to install it, from the skill's own install entries. */
+  install: z.array(InstallHint).optional(),
 });
 export type DiagnosisReason = z.infer<typeof DiagnosisReason>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InstallHint } from './skills';
 
 /**
  * The router's contract (DESIGN §3, §7; routing spec §6–7, §14). JSON keys are snake_case
@@ -112,7 +113,7 @@ export const RouteCandidate = z.object({
   /** Unmet prerequisites (`bin:pdftotext`, `env:OPENAI_API_KEY`) when `unavailable`. */
   missing: z.array(z.string()).optional(),
   /** How to install a missing program, from the skill's own `install` entries ("Install X (brew): brew install x"). */
-  install: z.array(z.object({ label: z.string().optional(), command: z.string() })).optional(),
+  install: z.array(InstallHint).optional(),
   factors: Factors,
   /** Trigger phrases found in the query. */
   matched_triggers: z.array(z.string()),

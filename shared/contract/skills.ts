@@ -203,3 +203,10 @@ export const skillsEvents = {
     changed: z.array(z.string()),
   }),
 } as const;
+
+/**
+ * One way to install a program a skill needs, from the skill's own `install` entries (OpenClaw
+ * metadata): its label and the command to type. Shown with a copy button, never run.
+ */
+export const InstallHint = z.object({ label: z.string().optional(), command: z.string() });
+export type InstallHint = z.infer<typeof InstallHint>;

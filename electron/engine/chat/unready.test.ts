@@ -57,6 +57,17 @@ describe('a skill that fits but cannot run here', () => {
     expect(turn.answer).toContain('`brew install example/tap/hue-cli`');
     expect(turn.answer).not.toContain('No skill matched');
 
+    // The skill's Availability view and a run of it say the same.
+    const reason = engine.install.diagnose(hue.id).reasons.find((r) => r.code === 'missing-bin')!;
+    expect(reason.install).toEqual([
+      { label: 'Install the Hue CLI (brew)', command: 'brew install example/tap/hue-cli' },
+    ]);
+    const run = await engine.execution.start({ id: hue.id, task: 'dim the lights' }).done;
+    expect(run.status).toBe('failure');
+    expect(run.error).toBe(
+      'Missing prerequisite for hue-lights: not on PATH: hue-cli-not-installed. To install it: brew install example/tap/hue-cli',
+    );
+
     // A message no skill fits still says so.
     const other = await engine.chat.send(undefined, 'what a lovely afternoon it is').done;
     expect(other.answer).toContain('No skill matched');

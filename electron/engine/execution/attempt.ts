@@ -9,6 +9,7 @@ import type {
   SkillDetail,
   Violation,
 } from '../../../shared/contract';
+import { installHints } from '../skills/installHints';
 import { describeUnmet, unmetRequirements } from '../skills/readiness';
 import type { ApprovalAsk } from './approvals';
 import type { Outcome } from './classify';
@@ -94,10 +95,12 @@ export async function attemptSkill(
   instruction?: InstructionRunner,
 ): Promise<AttemptResult> {
   const m = req.skill.metadata;
-  const unmet = describeUnmet(unmetRequirements(m, env.hostEnv));
+  const missing = unmetRequirements(m, env.hostEnv);
+  const unmet = describeUnmet(missing);
   // routing spec §10: a missing prerequisite is a fatal failure, straight to fallback.
   if (unmet.length > 0) {
-    const hint = m.install.length ? ' Its install hints are in the skill detail, Availability tab.' : '';
+    const [first] = installHints(m.install, [...missing.bins, ...missing.anyBins]);
+    const hint = first ? ` To install it: ${first.command}` : '';
     return fatal('failure', `Missing prerequisite for ${m.name}: ${unmet.join('; ')}.${hint}`);
   }
   const input = { ...req.input, task: req.input.task ?? req.task };

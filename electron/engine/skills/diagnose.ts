@@ -1,4 +1,5 @@
 import type { Diagnosis, DiagnosisReason, SkillMetadata, SkillSummary } from '../../../shared/contract';
+import { installHints } from './installHints';
 import { unmetRequirements } from './readiness';
 
 export interface DiagnoseInput {
@@ -33,6 +34,7 @@ export function diagnoseSkill(input: DiagnoseInput): Diagnosis {
       message: `Needs programs that are not on PATH: ${unmet.bins.join(', ')}.`,
       fix: 'Install them, or add their folder to PATH, then reload.',
       detail: unmet.bins,
+      ...withInstall(m.install, unmet.bins),
     });
   if (unmet.anyBins.length)
     reasons.push({
@@ -41,6 +43,7 @@ export function diagnoseSkill(input: DiagnoseInput): Diagnosis {
       message: `Needs one of these programs on PATH, and none is: ${unmet.anyBins.join(', ')}.`,
       fix: 'Install any one of them.',
       detail: unmet.anyBins,
+      ...withInstall(m.install, unmet.anyBins),
     });
   if (unmet.env.length)
     reasons.push({
@@ -89,4 +92,10 @@ export function diagnoseSkill(input: DiagnoseInput): Diagnosis {
     invocable: !blocksAll && m.invocation.user,
     reasons,
   };
+}
+
+/** The skill's own ways to install the programs it misses, when it names any. */
+function withInstall(install: readonly Record<string, unknown>[], bins: string[]) {
+  const hints = installHints(install, bins);
+  return hints.length > 0 ? { install: hints } : {};
 }

@@ -1,3 +1,5 @@
+import type { InstallHint } from '../../../shared/contract';
+
 /**
  * What a skill's `install` entries (OpenClaw metadata: `{ kind: brew, formula, bins }`,
  * `{ kind: node, package }` …) tell a user to type, so "missing bin:openhue" comes with
@@ -53,12 +55,6 @@ const binsOf = (entry: Record<string, unknown>): string[] =>
 
 const osOf = (entry: Record<string, unknown>): string[] =>
   Array.isArray(entry.os) ? entry.os.filter((o): o is string => typeof o === 'string') : [];
-
-/** One way to install a missing program: the skill's label for it, and the command. */
-export interface InstallHint {
-  label?: string;
-  command: string;
-}
 
 /**
  * Up to `limit` ways to install what is missing: entries that provide one of the missing

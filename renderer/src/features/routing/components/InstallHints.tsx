@@ -9,7 +9,7 @@ export function InstallHints({ candidate }: { candidate: Pick<RouteCandidate, 'n
   return (
     <ul
       className="install-hints"
-      data-testid="candidate-install"
+      data-testid="install-hints"
       aria-label={`How to install what ${candidate.name} needs`}
     >
       {install.map((hint) => (
@@ -20,7 +20,7 @@ export function InstallHints({ candidate }: { candidate: Pick<RouteCandidate, 'n
             <CopyButton
               text={() => hint.command}
               label={`Copy “${hint.command}”`}
-              testId="candidate-install-copy"
+              testId="install-hint-copy"
             />
           </span>
         </li>

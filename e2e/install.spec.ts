@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import yazl from 'yazl';
 import { expect, test, type Workspace } from './fixtures';
+import { watchConsole } from './support';
 import { InstallDialog } from './pages/install';
 import { SkillsPage } from './pages/skills';
 
@@ -57,16 +58,6 @@ async function writeZip(file: string, folder: string, files: Record<string, stri
   await new Promise<void>((resolve, reject) => {
     zip.outputStream.pipe(fs.createWriteStream(file)).on('close', resolve).on('error', reject);
   });
-}
-
-/** Console errors and CSP violations fail the test: the UI must run clean. */
-function watchConsole(page: import('@playwright/test').Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
 }
 
 test('install a folder and a zip through the dialog, then remove and undo', async ({

@@ -1,23 +1,13 @@
 import { createTwoFilesPatch } from 'diff';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { startModelServer, type ModelServer } from '../electron/testing/modelServer';
 import { expect, test } from './fixtures';
+import { watchConsole } from './support';
 import { ChatPage } from './pages/chat';
 import { RepairPage } from './pages/repair';
 import { RunsPage } from './pages/runs';
 import { SkillsPage } from './pages/skills';
-
-/** Console errors and page errors fail the test: the review must run clean. */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
-}
 
 /** A skill that nearly works: the export's header became `Amount`, the script still reads `amount`. */
 const SKILL_MD = `---

@@ -2,17 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, repoRoot, test } from './fixtures';
+import { watchConsole } from './support';
 import { RoutingPage } from './pages/routing';
-
-/** Fails the test on console errors and CSP violations, which the live panel must never cause. */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
-}
 
 /** The same view in the dark scheme too, so both palettes get looked at. */
 async function attachDarkShot(page: Page, testInfo: TestInfo, name: string) {

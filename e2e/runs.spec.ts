@@ -1,19 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { watchConsole } from './support';
 import { RunsPage } from './pages/runs';
 import { SkillsPage } from './pages/skills';
-
-/** Console errors and CSP violations fail the test: the UI must run clean. */
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
 
 /** Files under a run's output folder, on disk: what really happened, whatever the window says. */
 const outFiles = (cwd: string): string[] =>

@@ -5,6 +5,7 @@ import type { RoutingIndex } from './lexicon';
 import {
   formatSliceTable,
   halfQueries,
+  onThisMachine,
   relTo,
   routers,
   scoreRouter,
@@ -48,8 +49,9 @@ beforeAll(async () => {
     );
   }
   const curve = thresholdCurve(index, defaultConfig(), halfQueries(queries, 'dev'), toRel);
+  const here = onThisMachine(index, defaultConfig(), halfQueries(queries, 'test'), toRel);
   console.log(
-    `\n${formatSliceTable('dev half', table.dev)}\n\n${formatSliceTable('held-out half', table.test)}\n\ndev P@1 / false triggers over T: ${curve.map((c) => `${c.threshold}: ${c.p_at_1}/${c.false_trigger}`).join(', ')}`,
+    `\n${formatSliceTable('dev half', table.dev)}\n\n${formatSliceTable('held-out half', table.test)}\n\ndev P@1 / false triggers over T: ${curve.map((c) => `${c.threshold}: ${c.p_at_1}/${c.false_trigger}`).join(', ')}\n\nheld-out on this machine (prerequisites checked, as skilldeck route does): P@1 ${here.hits}/${here.positives}; ${here.unavailable} queries' right skills all miss a program or variable here`,
   );
 }, 180_000);
 

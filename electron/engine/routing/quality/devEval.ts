@@ -3,6 +3,7 @@ import type { RoutingIndex } from '../lexicon';
 import { route, type RouterConfig } from '../router';
 import type { ScoreContext } from '../score';
 import { bm25Only, seedScorer, triggerOnly } from './baselines';
+import { onPath } from '../../skills/readiness';
 import { halfOf, type DevQuery, type Half } from './devset';
 
 /** What one router answers for a query: the plan's primary and the best-scored candidate (skill ids). */
@@ -97,6 +98,37 @@ export const EVAL_CONTEXT: ScoreContext = {
   env: {},
   assumeReady: true,
 };
+
+/**
+ * The same queries on this machine: prerequisites checked against its PATH and environment, as
+ * `skilldeck route` does. A skill whose program is missing here is never selected (DESIGN §3),
+ * so this says how much of the table a user of this machine sees, and how many queries' right
+ * skills cannot run here at all.
+ */
+export function onThisMachine(
+  index: RoutingIndex,
+  config: RouterConfig,
+  queries: DevQuery[],
+  toRel: (id: string) => string,
+): { hits: number; positives: number; unavailable: number } {
+  const ctx: ScoreContext = {
+    ...EVAL_CONTEXT,
+    assumeReady: false,
+    hasBin: (bin) => onPath(bin),
+    env: process.env,
+  };
+  let hits = 0;
+  let positives = 0;
+  let unavailable = 0;
+  for (const q of queries.filter((x) => x.expect.length > 0)) {
+    positives++;
+    const result = route(index, q.query, config, ctx);
+    if (q.expect.includes(toRel(result.plan.primary_id ?? ''))) hits++;
+    const right = result.candidates.filter((c) => q.expect.includes(toRel(c.id)));
+    if (right.length > 0 && right.every((c) => c.status === 'unavailable')) unavailable++;
+  }
+  return { hits, positives, unavailable };
+}
 
 /** The routers the issue 10 table compares: SkillDeck and the three baselines. */
 export function routers(index: RoutingIndex, config: RouterConfig): Record<string, Router> {

@@ -83,6 +83,24 @@ describe('bwrap hardening', () => {
     expect(r.stdout).toMatch(/unshare: unshare failed|Operation not permitted|No space left/);
   });
 
+  it("root inside cannot write the host's kernel settings (/proc/sys), nor the host's hostname", async () => {
+    // A root run without capabilities still passes /proc/sys's mode check, and sysctls act
+    // on the host's namespaces: kernel.core_pattern there runs a program as host root. The
+    // probe writes back the value it read, so a hole changes nothing on this machine.
+    const r = await backend().run(
+      sh(
+        [
+          'true 3>>/proc/sys/kernel/core_pattern && echo core_pattern-writable',
+          'v=$(cat /proc/sys/kernel/hostname); printf %s "$v" > /proc/sys/kernel/hostname && echo sysctl-writable',
+          'hostname "$(cat /proc/sys/kernel/hostname)" 2>/dev/null && echo hostname-settable',
+          'echo done',
+        ].join('\n'),
+      ),
+    );
+    expect(r.stdout).toBe('done\n');
+    expect(r.stderr).toMatch(/Read-only file system|Permission denied/);
+  });
+
   it('keeps allow-listed values off every command line (bwrap reads its options from fd 3)', async () => {
     const secret = `token-${Date.now()}`;
     const running = backend().run(

@@ -48,6 +48,12 @@ describe('bwrapOptions', () => {
       '/dev',
       '--proc',
       '/proc',
+      '--ro-bind',
+      '/proc/sys',
+      '/proc/sys',
+      '--ro-bind-try',
+      '/proc/sysrq-trigger',
+      '/proc/sysrq-trigger',
       '--tmpfs',
       '/home/ana',
       '--tmpfs',
@@ -67,6 +73,7 @@ describe('bwrapOptions', () => {
       '/tmp',
       '--unshare-pid',
       '--unshare-ipc',
+      '--unshare-uts',
       '--unshare-net',
       '--new-session',
       '--die-with-parent',
@@ -128,7 +135,7 @@ describe('bwrapOptions', () => {
       fs.writeFileSync(plain, 'nameserver 192.0.2.1\n');
       const base = networked(path.join(dir, 'missing.conf'));
       expect(networked(plain)).toEqual(base);
-      expect(base.filter((o) => o === '--ro-bind')).toHaveLength(2);
+      expect(base.filter((o) => o === '--ro-bind')).toHaveLength(3);
     });
   });
 });

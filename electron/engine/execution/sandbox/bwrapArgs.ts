@@ -50,6 +50,10 @@ export function bwrapOptions(
   if (extra.disableUserns) a.push('--disable-userns');
   // Without --cap-drop ALL a root process inside can remount / read-write (reference/sandbox-linux.md).
   a.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  // bwrap leaves /proc/sys writable, and root inside passes its mode check without any
+  // capability: sysctls act on the host's namespaces (kernel.core_pattern runs a program as
+  // host root). Read-only, like /proc/sysrq-trigger where the kernel has it.
+  a.push('--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');
   for (const m of layout.masks) a.push('--tmpfs', m);
   for (const b of layout.binds) a.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
   if (extra.proxyDir) a.push('--ro-bind', extra.proxyDir, PROXY_DIR);
@@ -64,7 +68,7 @@ export function bwrapOptions(
     const resolv = resolvTarget(extra.resolvConf ?? '/etc/resolv.conf');
     if (resolv) a.push('--ro-bind', path.dirname(resolv), path.dirname(resolv));
   }
-  a.push('--unshare-pid', '--unshare-ipc');
+  a.push('--unshare-pid', '--unshare-ipc', '--unshare-uts');
   if (spec.grants.network !== true) a.push('--unshare-net');
   a.push('--new-session', '--die-with-parent', '--clearenv');
   for (const [k, v] of Object.entries(extra.env)) a.push('--setenv', k, v);

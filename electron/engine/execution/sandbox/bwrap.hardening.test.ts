@@ -101,6 +101,23 @@ describe('bwrap hardening', () => {
     expect(r.stderr).toMatch(/Read-only file system|Permission denied/);
   });
 
+  it('/dev is read-only and /dev/shm small: files in memory cannot grow past the memory limit', async () => {
+    // /dev is a tmpfs as large as half the RAM, outside RLIMIT_DATA: a run could fill it.
+    const r = await backend().run(
+      sh(
+        [
+          'touch /dev/planted && echo dev-writable',
+          'head -c 100000000 /dev/zero > /dev/shm/big',
+          'echo "shm=$(wc -c < /dev/shm/big)"',
+          'echo ok > /dev/null && echo devnull-ok',
+        ].join('\n'),
+      ),
+    );
+    expect(r.stdout).toBe(`shm=${64 * 1024 * 1024}\ndevnull-ok\n`);
+    expect(r.stderr).toMatch(/\/dev\/planted.*Read-only file system/);
+    expect(r.stderr).toMatch(/No space left on device/);
+  });
+
   it('keeps allow-listed values off every command line (bwrap reads its options from fd 3)', async () => {
     const secret = `token-${Date.now()}`;
     const running = backend().run(

@@ -7,6 +7,7 @@ import { probeSandbox } from './probe';
 import type { ResolveHost } from './hosts';
 import { startAllowListProxy, type AllowListProxy } from './proxy';
 import { DEFAULT_LIMITS } from './limits';
+import { seccompFilter } from './seccomp';
 import { runGuarded } from './spawn';
 import {
   blankResult,
@@ -110,12 +111,14 @@ async function runBwrap(
   }
   try {
     const layout = planLayout(spec, o);
+    const seccomp = seccompFilter();
     const env = sandboxEnv(spec.grants.env, proxy ? `http://127.0.0.1:${BRIDGE_PORT}` : null);
     const options = bwrapOptions(spec, layout, {
       disableUserns: o.disableUserns,
       proxyDir: proxy?.dir ?? null,
       env,
       deniedSource: layout.deniedFiles.length > 0 ? deniedSource() : null,
+      ...(seccomp ? { seccompFd: 4 } : {}),
     });
     const command =
       proxy && o.socat ? ['/bin/sh', '-c', BRIDGE_SCRIPT, 'sh', o.socat, spec.command] : [spec.command];
@@ -125,6 +128,7 @@ async function runBwrap(
       cwd: spec.cwd,
       env: {},
       fd3: encodeArgs(options),
+      ...(seccomp ? { fd4: seccomp } : {}),
       timeoutMs: spec.timeoutMs,
       maxOutputBytes: spec.maxOutputBytes,
       limits: spec.limits ?? DEFAULT_LIMITS,

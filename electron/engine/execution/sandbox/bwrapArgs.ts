@@ -47,6 +47,8 @@ export function bwrapOptions(
     resolvConf?: string;
     /** An empty file with mode 000, bound over each of `layout.deniedFiles`; null: none made. */
     deniedSource?: string | null;
+    /** The fd bwrap reads the seccomp filter from (seccomp.ts); none when absent. */
+    seccompFd?: number;
   },
 ): string[] {
   const a = ['--unshare-user'];
@@ -78,6 +80,7 @@ export function bwrapOptions(
   a.push('--unshare-pid', '--unshare-ipc', '--unshare-uts');
   if (spec.grants.network !== true) a.push('--unshare-net');
   a.push('--new-session', '--die-with-parent', '--clearenv');
+  if (extra.seccompFd !== undefined) a.push('--seccomp', String(extra.seccompFd));
   for (const [k, v] of Object.entries(extra.env)) a.push('--setenv', k, v);
   a.push('--chdir', path.resolve(spec.cwd));
   return a;

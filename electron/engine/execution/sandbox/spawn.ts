@@ -16,6 +16,8 @@ export interface GuardedSpawn {
   onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
   /** Bytes written to the child's fd 3 (bwrap `--args 3`), so secrets stay off the command line. */
   fd3?: Uint8Array;
+  /** Bytes written to the child's fd 4 (bwrap `--seccomp 4`); needs `fd3`. */
+  fd4?: Uint8Array;
   /** File-size and process limits, set through prlimit where the machine has it (limits.ts). */
   limits?: ResourceLimits;
 }
@@ -87,9 +89,8 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     ? withLimits(opts.file, opts.args, opts.limits)
     : { file: opts.file, args: opts.args, applied: null };
 
-  const stdio: ['ignore', 'pipe', 'pipe', Uint8Array] | ['ignore', 'pipe', 'pipe'] = opts.fd3
-    ? ['ignore', 'pipe', 'pipe', opts.fd3]
-    : ['ignore', 'pipe', 'pipe'];
+  const stdio: ['ignore', 'pipe', 'pipe', ...Uint8Array[]] = ['ignore', 'pipe', 'pipe'];
+  if (opts.fd3) stdio.push(opts.fd3, ...(opts.fd4 ? [opts.fd4] : []));
   let child;
   try {
     child = execa(limited.file, limited.args, {

@@ -90,7 +90,10 @@ describe('skilldeck run: the bundled script skills', () => {
     const r = spawnSync(
       process.execPath,
       [cli, 'run', 'loose', 'go', '--no-default-paths', '--skills', extra, '--approve', '--json'],
-      { env: { ...envWithoutModel(), SKILLDECK_HOME: path.join(root, 'home'), HOME: root }, encoding: 'utf8' },
+      {
+        env: { ...envWithoutModel(), SKILLDECK_HOME: path.join(root, 'home'), HOME: root },
+        encoding: 'utf8',
+      },
     );
     expect(RunResult.parse(JSON.parse(r.stdout))).toMatchObject({ status: 'success', sandbox: 'process' });
     expect(r.stderr).toMatch(/sandbox {2}process — NOT enforced here: file read and write permissions/);

@@ -61,7 +61,14 @@ export function bwrapOptions(
   // bwrap leaves /proc/sys writable, and root inside passes its mode check without any
   // capability: sysctls act on the host's namespaces (kernel.core_pattern runs a program as
   // host root). Read-only, like /proc/sysrq-trigger where the kernel has it.
-  a.push('--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');
+  a.push(
+    '--ro-bind',
+    '/proc/sys',
+    '/proc/sys',
+    '--ro-bind-try',
+    '/proc/sysrq-trigger',
+    '/proc/sysrq-trigger',
+  );
   for (const m of layout.masks) a.push('--tmpfs', m);
   for (const b of layout.binds) a.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
   if (extra.proxyDir) a.push('--ro-bind', extra.proxyDir, PROXY_DIR);

@@ -7,6 +7,7 @@ import { probeSandbox } from './probe';
 import type { ResolveHost } from './hosts';
 import { startAllowListProxy, type AllowListProxy } from './proxy';
 import { DEFAULT_LIMITS } from './limits';
+import { sandboxProcessCounter } from './processWatch';
 import { seccompFilter } from './seccomp';
 import { runGuarded } from './spawn';
 import {
@@ -122,6 +123,7 @@ async function runBwrap(
     });
     const command =
       proxy && o.socat ? ['/bin/sh', '-c', BRIDGE_SCRIPT, 'sh', o.socat, spec.command] : [spec.command];
+    const limits = spec.limits ?? DEFAULT_LIMITS;
     const run = await runGuarded({
       file: o.bwrap,
       args: ['--args', '3', '--', ...command, ...spec.args],
@@ -131,7 +133,11 @@ async function runBwrap(
       ...(seccomp ? { fd4: seccomp } : {}),
       timeoutMs: spec.timeoutMs,
       maxOutputBytes: spec.maxOutputBytes,
-      limits: spec.limits ?? DEFAULT_LIMITS,
+      limits,
+      // RLIMIT_NPROC never holds for root: the engine counts the sandbox's processes instead.
+      ...(process.getuid?.() === 0
+        ? { processWatch: { limit: limits.processes, counter: sandboxProcessCounter } }
+        : {}),
       signal: spec.signal,
       onOutput: spec.onOutput,
     });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isolatedEngines, writeTree } from '../../testing/fixtures';
-import { scriptSkill } from './testSkills';
+import { answerWith, scriptSkill } from './testSkills';
 
 // What one run can see of the other skills (real engine, real bwrap). The skill folders sit
 // outside /tmp and the home, as a `--skills /srv/skills` or a workspace's skills/ would:
@@ -39,5 +39,31 @@ describe('a run sees its own skill, not the others', () => {
     // The listings show no sibling: only the reader itself, bound back.
     expect(result.output).not.toMatch(/^(victim|other)$/m);
     expect(result.output).toMatch(/^reader$/m);
+  });
+});
+
+describe('nothing a skill names runs outside the sandbox', () => {
+  it('a shebang naming a python inside the skill is never run on the host, denied or allowed', async () => {
+    const root = path.join(outside, 'skills-c');
+    const marker = path.join(outside, 'ran-on-host');
+    const skill = path.join(root, 'own-python');
+    writeTree(skill, {
+      'SKILL.md': '---\nname: own-python\ndescription: Brings its own python.\n---\nbody\n',
+      'skill.yaml': 'entrypoints:\n  - { name: main, path: scripts/main }\n',
+      // Outside the sandbox the touch would land; inside, the folder is read-only.
+      'bin/python3': `#!/bin/sh\ntouch ${marker} 2>/dev/null\nexec /usr/bin/python3 "$@"\n`,
+      'scripts/main': `#!${skill}/bin/python3\nprint("inside")\n`,
+    });
+    fs.chmodSync(path.join(skill, 'bin/python3'), 0o755);
+    const { engine } = await engines.open({ skillDirs: [root], noDefaultPaths: true });
+    const answers = answerWith(engine, () => 'deny');
+    const denied = await engine.execution.start({ id: skill, task: 'go' }).done;
+    expect(denied.status).toBe('denied');
+    expect(fs.existsSync(marker)).toBe(false);
+    answers.stop();
+    answerWith(engine, () => 'allow_once');
+    const allowed = await engine.execution.start({ id: skill, task: 'go' }).done;
+    expect(allowed).toMatchObject({ status: 'success', sandbox: 'bwrap', output: 'inside\n' });
+    expect(fs.existsSync(marker)).toBe(false);
   });
 });

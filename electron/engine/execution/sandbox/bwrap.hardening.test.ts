@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../testing/fixtures';
+import { tempDir, writeTree } from '../../../testing/fixtures';
 import { createBwrapBackend } from './bwrap';
 import { bwrapOptions, sandboxEnv } from './bwrapArgs';
 import { planLayout } from './layout';
@@ -116,6 +116,31 @@ describe('bwrap hardening', () => {
     expect(r.stdout).toBe(`shm=${64 * 1024 * 1024}\ndevnull-ok\n`);
     expect(r.stderr).toMatch(/\/dev\/planted.*Read-only file system/);
     expect(r.stderr).toMatch(/No space left on device/);
+  });
+
+  it("a root run cannot read root's private system files (TLS keys, debconf passwords…)", async (ctx) => {
+    if (process.getuid?.() !== 0) return ctx.skip('only a root run owns them inside the sandbox');
+    // A system tree outside /tmp and the home, which no mask hides already.
+    const sys = fs.mkdtempSync(path.join(__dirname, '../../../../node_modules/.cache-rootonly-'));
+    try {
+      writeTree(sys, {
+        'ssl/private/site.key': 'TLS-PRIVATE-KEY\n',
+        'cache/debconf/passwords.dat': 'DEBCONF-PASSWORD\n',
+        'cache/debconf/config.dat': 'public config\n',
+      });
+      fs.chmodSync(path.join(sys, 'ssl/private'), 0o710);
+      fs.chmodSync(path.join(sys, 'cache/debconf/passwords.dat'), 0o600);
+      const r = await createBwrapBackend({ home, systemRoots: [sys] }).run(
+        sh(
+          `cat ${sys}/ssl/private/site.key ${sys}/cache/debconf/passwords.dat ${sys}/cache/debconf/config.dat`,
+        ),
+      );
+      expect(r.stdout).toBe('public config\n');
+      expect(r.stderr).toMatch(/passwords\.dat: Permission denied/);
+      expect(r.stderr).toMatch(/site\.key: No such file or directory/);
+    } finally {
+      fs.rmSync(sys, { recursive: true, force: true });
+    }
   });
 
   it('keeps allow-listed values off every command line (bwrap reads its options from fd 3)', async () => {

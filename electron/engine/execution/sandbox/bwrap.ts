@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BRIDGE_PORT, bwrapOptions, bwrapSetupError, encodeArgs, PROXY_DIR, sandboxEnv } from './bwrapArgs';
-import { planLayout, type LayoutOptions } from './layout';
+import { planLayout, secretFiles, type LayoutOptions } from './layout';
+import { rootOnly } from './rootOnly';
 import { probeSandbox } from './probe';
 import type { ResolveHost } from './hosts';
 import { startAllowListProxy, type AllowListProxy } from './proxy';
@@ -28,6 +29,8 @@ export interface BwrapOptions extends LayoutOptions {
   disableUserns?: boolean;
   /** How the allow-list proxy reaches a host (tests name local servers `allowed.test`). */
   resolveHost?: ResolveHost;
+  /** Where a root run's private system files are looked for (rootOnly.ts; tests pass their own). */
+  systemRoots?: string[];
 }
 
 let denied: string | null = null;
@@ -111,7 +114,18 @@ async function runBwrap(
     return fail(`the network allow-list proxy did not start: ${(error as Error).message}`);
   }
   try {
-    const layout = planLayout(spec, o);
+    // uid 0 inside still owns root's files: hide those only root may read.
+    const privateToRoot = process.getuid?.() === 0 ? rootOnly(o.systemRoots) : null;
+    const layout = planLayout(
+      spec,
+      privateToRoot
+        ? {
+            ...o,
+            hide: [...(o.hide ?? []), ...privateToRoot.dirs],
+            deny: [...(o.deny ?? secretFiles()), ...privateToRoot.files],
+          }
+        : o,
+    );
     const seccomp = seccompFilter();
     const env = sandboxEnv(spec.grants.env, proxy ? `http://127.0.0.1:${BRIDGE_PORT}` : null);
     const options = bwrapOptions(spec, layout, {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../../testing/fixtures';
@@ -140,6 +141,32 @@ describe('bwrap hardening', () => {
       expect(r.stderr).toMatch(/site\.key: No such file or directory/);
     } finally {
       fs.rmSync(sys, { recursive: true, force: true });
+    }
+  });
+
+  it('a unix socket listening outside the masked folders is not connectable (read-only binds keep them open)', async () => {
+    // /tmp and /run are masked for this; a service may listen anywhere else (/srv, /var/lib …).
+    const dir = fs.realpathSync(
+      fs.mkdtempSync(path.join(__dirname, '../../../../node_modules/.cache-sock-')),
+    );
+    const socket = path.join(dir, 'service.sock');
+    const server = net.createServer((c) => c.end('SERVICE-REACHED\n'));
+    await new Promise<void>((done) => server.listen(socket, done));
+    fs.chmodSync(socket, 0o777);
+    try {
+      const r = await backend().run(sh(`socat -u UNIX-CONNECT:${socket} - 2>&1; echo done`));
+      expect(r.stdout).not.toContain('SERVICE-REACHED');
+      expect(r.stdout).toMatch(/Permission denied|Connection refused|No such file/);
+      // Declared, it is reachable.
+      const granted = await backend().run(
+        sh(`socat -u UNIX-CONNECT:${socket} -`, {
+          grants: grants({ read: [socket], declared: { read: [socket], write: [] } }),
+        }),
+      );
+      expect(granted.stdout).toBe('SERVICE-REACHED\n');
+    } finally {
+      await new Promise<void>((done) => server.close(() => done()));
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

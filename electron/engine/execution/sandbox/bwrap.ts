@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BRIDGE_PORT, bwrapOptions, bwrapSetupError, encodeArgs, PROXY_DIR, sandboxEnv } from './bwrapArgs';
 import { planLayout, secretFiles, type LayoutOptions } from './layout';
+import { listeningSockets } from './hostSockets';
 import { rootOnly } from './rootOnly';
 import { probeSandbox } from './probe';
 import type { ResolveHost } from './hosts';
@@ -114,18 +115,14 @@ async function runBwrap(
     return fail(`the network allow-list proxy did not start: ${(error as Error).message}`);
   }
   try {
-    // uid 0 inside still owns root's files: hide those only root may read.
-    const privateToRoot = process.getuid?.() === 0 ? rootOnly(o.systemRoots) : null;
-    const layout = planLayout(
-      spec,
-      privateToRoot
-        ? {
-            ...o,
-            hide: [...(o.hide ?? []), ...privateToRoot.dirs],
-            deny: [...(o.deny ?? secretFiles()), ...privateToRoot.files],
-          }
-        : o,
-    );
+    // uid 0 inside still owns root's files: hide those only root may read. Listening unix
+    // sockets are covered too, wherever a mask does not hide them already.
+    const privateToRoot = process.getuid?.() === 0 ? rootOnly(o.systemRoots) : { dirs: [], files: [] };
+    const layout = planLayout(spec, {
+      ...o,
+      hide: [...(o.hide ?? []), ...privateToRoot.dirs],
+      deny: [...(o.deny ?? secretFiles()), ...privateToRoot.files, ...listeningSockets()],
+    });
     const seccomp = seccompFilter();
     const env = sandboxEnv(spec.grants.env, proxy ? `http://127.0.0.1:${BRIDGE_PORT}` : null);
     const options = bwrapOptions(spec, layout, {

@@ -209,6 +209,10 @@ describe('planLayout: root-only secrets', () => {
     const hiddenOne = path.join(home, '.ssh/id_rsa');
     expect(planLayout(spec(), { home, deny: [secret, hiddenOne] }).deniedFiles).toEqual([secret]);
     expect(planLayout(spec({ write: [secret] }), { home, deny: [secret] }).deniedFiles).toEqual([]);
+    expect(planLayout(spec({ read: [secret] }), { home, deny: [secret] }).deniedFiles).toEqual([]);
+    // A grant of the folder holding it is not a grant of the secret.
+    const folder = path.join(root, 'elsewhere');
+    expect(planLayout(spec({ read: [folder] }), { home, deny: [secret] }).deniedFiles).toEqual([secret]);
   });
 });
 

@@ -184,7 +184,10 @@ export function planLayout(
   const ordered = [...binds.entries()]
     .map(([p, writable]) => ({ path: p, writable }))
     .sort((a, b) => depth(a.path) - depth(b.path) || Number(a.path === cwd) - Number(b.path === cwd));
-  const deniedFiles = (opts.deny ?? secretFiles()).filter((f) => !hidden(f) && !binds.has(f));
+  // Granted by name (a write bind, or a read grant of that very file or socket), it stays.
+  const deniedFiles = (opts.deny ?? secretFiles()).filter(
+    (f) => !hidden(f) && !binds.has(f) && !reads.includes(f),
+  );
   return { masks, binds: ordered, deniedFiles };
 }
 

@@ -35,6 +35,9 @@ describe('a run sees its own skill, not the others', () => {
     const result = await engine.execution.start({ id: reader, task: 'look around' }).done;
     expect(result.sandbox).toBe('bwrap');
     expect(result.output).toContain('OWN-FILE');
+    // What a run leaves is the user's: other local users cannot enter its folder.
+    const runDir = path.join(engine.info.home, 'runs', result.run_id);
+    expect(fs.statSync(runDir).mode & 0o077).toBe(0);
     expect(result.output).not.toMatch(/VICTIM-A-TOKEN|OTHER-B-TOKEN/);
     // The listings show no sibling: only the reader itself, bound back.
     expect(result.output).not.toMatch(/^(victim|other)$/m);

@@ -170,6 +170,30 @@ describe('bwrap hardening', () => {
     }
   });
 
+  it("with network: true, the host's abstract unix sockets (X11, D-Bus) stay out of reach", async () => {
+    // Sharing the host's network namespace shares its abstract sockets: an X server's
+    // @/tmp/.X11-unix/X0 would let a skill read and type into the user's desktop. (Node pads
+    // an abstract name to the whole sun_path, so the client does too.)
+    const name = `skilldeck-abstract-${process.pid}`;
+    const server = net.createServer((c) => c.end('ABSTRACT-REACHED\n'));
+    await new Promise<void>((done) => server.listen(`\0${name}`, done));
+    const connect = `import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect(("\\0${name}").ljust(108, "\\0"))\nprint(s.recv(64).decode())\n`;
+    const pair =
+      'import socket\na, b = socket.socketpair()\na.send(b"pair ok")\nprint(b.recv(16).decode())\n';
+    try {
+      const open = grants({ network: true });
+      const r = await backend().run(
+        sh(`python3 -c '${connect}' 2>&1; python3 -c '${pair}'`, { grants: open }),
+      );
+      expect(r.stdout).not.toContain('ABSTRACT-REACHED');
+      expect(r.stdout).toMatch(/Operation not permitted/);
+      // Socket pairs (multiprocessing's pipes) still work.
+      expect(r.stdout).toContain('pair ok');
+    } finally {
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  });
+
   it('keeps allow-listed values off every command line (bwrap reads its options from fd 3)', async () => {
     const secret = `token-${Date.now()}`;
     const running = backend().run(

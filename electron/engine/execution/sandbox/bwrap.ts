@@ -123,7 +123,7 @@ async function runBwrap(
       hide: [...(o.hide ?? []), ...privateToRoot.dirs],
       deny: [...(o.deny ?? secretFiles()), ...privateToRoot.files, ...listeningSockets()],
     });
-    const seccomp = seccompFilter();
+    const seccomp = seccompFilter({ unixSockets: spec.grants.network === true });
     const env = sandboxEnv(spec.grants.env, proxy ? `http://127.0.0.1:${BRIDGE_PORT}` : null);
     const options = bwrapOptions(spec, layout, {
       disableUserns: o.disableUserns,

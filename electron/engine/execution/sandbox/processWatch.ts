@@ -24,6 +24,11 @@ export function sandboxProcessCounter(bwrapPid: number): () => number {
           .trim()
           .split(/\s+/)[0];
         if (!init || !isPid(init)) return 0;
+        // Until bwrap's pivot_root its root, and so that /proc, is the host's: every process
+        // of the machine. Not counted (nor remembered) before the root is its own.
+        const root = fs.statSync(`/proc/${init}/root`);
+        const host = fs.statSync('/');
+        if (root.dev === host.dev && root.ino === host.ino) return 0;
         procDir = `/proc/${init}/root/proc`;
       }
       return fs.readdirSync(procDir).filter(isPid).length;

@@ -12,7 +12,7 @@ const isPid = (name: string) => /^\d+$/.test(name);
 /**
  * A counter of the processes in the PID namespace bwrap (`bwrapPid`, outside) made: its
  * first child is the namespace's init, and that init's root holds the namespace's own
- * /proc, which lists exactly them. 0 until the namespace exists and after it is gone.
+ * /proc, which lists exactly them. 0 until that /proc exists and after it is gone.
  */
 export function sandboxProcessCounter(bwrapPid: number): () => number {
   let procDir: string | null = null;
@@ -24,12 +24,12 @@ export function sandboxProcessCounter(bwrapPid: number): () => number {
           .trim()
           .split(/\s+/)[0];
         if (!init || !isPid(init)) return 0;
-        // Until bwrap's pivot_root its root, and so that /proc, is the host's: every process
-        // of the machine. Not counted (nor remembered) before the root is its own.
-        const root = fs.statSync(`/proc/${init}/root`);
-        const host = fs.statSync('/');
-        if (root.dev === host.dev && root.ino === host.ino) return 0;
-        procDir = `/proc/${init}/root/proc`;
+        // Until bwrap mounts the namespace's own proc and pivots into it, the child's /proc is
+        // the host's (the same proc instance, so the same device): every process of the
+        // machine. Not counted, nor remembered, before it is a proc of its own.
+        const dir = `/proc/${init}/root/proc`;
+        if (fs.statSync(dir).dev === fs.statSync('/proc').dev) return 0;
+        procDir = dir;
       }
       return fs.readdirSync(procDir).filter(isPid).length;
     } catch {

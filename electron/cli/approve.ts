@@ -43,7 +43,10 @@ export function answerApprovals(engine: Engine, mode: ApprovalMode, quiet: boole
     if (name !== 'approval.requested') return;
     const request = payload as ApprovalRequest;
     const broker = engine.execution.broker;
-    if (!quiet || interactive) process.stderr.write(`\n${describeRequest(request)}\n`);
+    // DESIGN §4, never a silent downgrade: rules this sandbox cannot enforce are told on
+    // stderr even with --json (stdout stays the one JSON document).
+    if (!quiet || interactive || request.unenforced.length > 0)
+      process.stderr.write(`\n${describeRequest(request)}\n`);
     if (mode === 'approve') {
       broker.answer(request.id, 'allow_once', '--approve', 'flag');
     } else if (mode === 'deny') {

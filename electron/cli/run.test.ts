@@ -79,6 +79,26 @@ describe('skilldeck run: the bundled script skills', () => {
     }
   });
 
+  it('--json still says on stderr, before the run, that a process tier enforces no file or network rule', () => {
+    // DESIGN §4: never a silent downgrade, --approve and --json included.
+    const extra = path.join(root, 'unenforced');
+    writeTree(extra, {
+      'loose/SKILL.md': '---\nname: loose\ndescription: Runs without the OS sandbox.\n---\n# loose\n',
+      'loose/skill.yaml': 'execution_policy: { sandbox: process }\n',
+      'loose/scripts/go.sh': 'echo ran\n',
+    });
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'run', 'loose', 'go', '--no-default-paths', '--skills', extra, '--approve', '--json'],
+      {
+        env: { ...envWithoutModel(), SKILLDECK_HOME: path.join(root, 'home'), HOME: root },
+        encoding: 'utf8',
+      },
+    );
+    expect(RunResult.parse(JSON.parse(r.stdout))).toMatchObject({ status: 'success', sandbox: 'process' });
+    expect(r.stderr).toMatch(/sandbox {2}process — NOT enforced here: file read and write permissions/);
+  });
+
   it('prints the output and a summary line without --json; usage errors exit 2', () => {
     const plain = run(['unit-converter', 'convert 5 miles to km']);
     expect(plain.status).toBe(0);

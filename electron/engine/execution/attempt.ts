@@ -51,6 +51,8 @@ export interface AttemptEnv {
   workspace: string;
   /** `~` for grants and HOME inside the sandbox. */
   userHome: string;
+  /** Every skill discovery folder: hidden inside the sandbox, but for the running skill's own folder. */
+  skillRoots: string[];
   hostEnv: NodeJS.ProcessEnv;
   grants: GrantStore;
   maxOutputBytes: number;

@@ -88,8 +88,12 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
   const interp = resolveInterpreter(file.abs, { env: env.hostEnv });
   if (!interp.ok) return fail('failure', `Cannot run ${script.path}: ${interp.error}.`);
 
-  // $SKILLDECK_HOME holds grants, secrets and other runs: hidden even when it is outside the home.
-  const { backend, downgrade } = selectBackend(policy.sandbox, { home: env.userHome, hide: [env.home] });
+  // $SKILLDECK_HOME holds grants, secrets and other runs: hidden even when it is outside the
+  // home. So are the other skills (their files, tokens, configs): only this one is bound back.
+  const { backend, downgrade } = selectBackend(policy.sandbox, {
+    home: env.userHome,
+    hide: [env.home, ...env.skillRoots],
+  });
   const command = [interp.command, ...interp.args, ...script.args, ...req.args];
   const runEnv = buildRunEnv({
     hostEnv: env.hostEnv,

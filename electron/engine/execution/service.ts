@@ -335,6 +335,10 @@ export class ExecutionService {
       home: this.deps.home,
       workspace: this.deps.workspace,
       userHome: this.deps.userHome,
+      skillRoots: this.deps.catalog
+        .list()
+        .folders.filter((f) => f.exists)
+        .map((f) => f.path),
       hostEnv: this.deps.hostEnv ?? process.env,
       grants: this.grants,
       maxOutputBytes: this.deps.maxOutputBytes ?? 1024 * 1024,

@@ -18,6 +18,10 @@ export function makeRunDirs(home: string, runId: string): RunDirs {
   const root = path.join(home, 'runs', runId);
   const work = path.join(root, 'work');
   const dirs = { root, work, out: path.join(work, 'out'), tmp: path.join(work, '.tmp') };
+  // A run's inputs and outputs are the user's alone (records are 0600 already): 0700, so other
+  // local users, and their sandboxed runs, cannot read them.
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  fs.chmodSync(root, 0o700);
   fs.mkdirSync(dirs.out, { recursive: true });
   fs.mkdirSync(dirs.tmp, { recursive: true });
   return dirs;

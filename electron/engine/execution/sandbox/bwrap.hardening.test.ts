@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../testing/fixtures';
+import { tempDir, writeTree } from '../../../testing/fixtures';
 import { createBwrapBackend } from './bwrap';
 import { bwrapOptions, sandboxEnv } from './bwrapArgs';
 import { planLayout } from './layout';
@@ -81,6 +82,116 @@ describe('bwrap hardening', () => {
     expect(r.stdout).toContain('done');
     expect(fs.existsSync('/etc/skilldeck-remount')).toBe(false);
     expect(r.stdout).toMatch(/unshare: unshare failed|Operation not permitted|No space left/);
+  });
+
+  it("root inside cannot write the host's kernel settings (/proc/sys), nor the host's hostname", async () => {
+    // A root run without capabilities still passes /proc/sys's mode check, and sysctls act
+    // on the host's namespaces: kernel.core_pattern there runs a program as host root. The
+    // probe writes back the value it read, so a hole changes nothing on this machine.
+    const r = await backend().run(
+      sh(
+        [
+          'true 3>>/proc/sys/kernel/core_pattern && echo core_pattern-writable',
+          'v=$(cat /proc/sys/kernel/hostname); printf %s "$v" > /proc/sys/kernel/hostname && echo sysctl-writable',
+          'hostname "$(cat /proc/sys/kernel/hostname)" 2>/dev/null && echo hostname-settable',
+          'echo done',
+        ].join('\n'),
+      ),
+    );
+    expect(r.stdout).toBe('done\n');
+    expect(r.stderr).toMatch(/Read-only file system|Permission denied/);
+  });
+
+  it('/dev is read-only and /dev/shm small: files in memory cannot grow past the memory limit', async () => {
+    // /dev is a tmpfs as large as half the RAM, outside RLIMIT_DATA: a run could fill it.
+    const r = await backend().run(
+      sh(
+        [
+          'touch /dev/planted && echo dev-writable',
+          'head -c 100000000 /dev/zero > /dev/shm/big',
+          'echo "shm=$(wc -c < /dev/shm/big)"',
+          'echo ok > /dev/null && echo devnull-ok',
+        ].join('\n'),
+      ),
+    );
+    expect(r.stdout).toBe(`shm=${64 * 1024 * 1024}\ndevnull-ok\n`);
+    expect(r.stderr).toMatch(/\/dev\/planted.*Read-only file system/);
+    expect(r.stderr).toMatch(/No space left on device/);
+  });
+
+  it("a root run cannot read root's private system files (TLS keys, debconf passwords…)", async (ctx) => {
+    if (process.getuid?.() !== 0) return ctx.skip('only a root run owns them inside the sandbox');
+    // A system tree outside /tmp and the home, which no mask hides already.
+    const sys = fs.mkdtempSync(path.join(__dirname, '../../../../node_modules/.cache-rootonly-'));
+    try {
+      writeTree(sys, {
+        'ssl/private/site.key': 'TLS-PRIVATE-KEY\n',
+        'cache/debconf/passwords.dat': 'DEBCONF-PASSWORD\n',
+        'cache/debconf/config.dat': 'public config\n',
+      });
+      fs.chmodSync(path.join(sys, 'ssl/private'), 0o710);
+      fs.chmodSync(path.join(sys, 'cache/debconf/passwords.dat'), 0o600);
+      const r = await createBwrapBackend({ home, systemRoots: [sys] }).run(
+        sh(
+          `cat ${sys}/ssl/private/site.key ${sys}/cache/debconf/passwords.dat ${sys}/cache/debconf/config.dat`,
+        ),
+      );
+      expect(r.stdout).toBe('public config\n');
+      expect(r.stderr).toMatch(/passwords\.dat: Permission denied/);
+      expect(r.stderr).toMatch(/site\.key: No such file or directory/);
+    } finally {
+      fs.rmSync(sys, { recursive: true, force: true });
+    }
+  });
+
+  it('a unix socket listening outside the masked folders is not connectable (read-only binds keep them open)', async () => {
+    // /tmp and /run are masked for this; a service may listen anywhere else (/srv, /var/lib …).
+    const dir = fs.realpathSync(
+      fs.mkdtempSync(path.join(__dirname, '../../../../node_modules/.cache-sock-')),
+    );
+    const socket = path.join(dir, 'service.sock');
+    const server = net.createServer((c) => c.end('SERVICE-REACHED\n'));
+    await new Promise<void>((done) => server.listen(socket, done));
+    fs.chmodSync(socket, 0o777);
+    try {
+      const r = await backend().run(sh(`socat -u UNIX-CONNECT:${socket} - 2>&1; echo done`));
+      expect(r.stdout).not.toContain('SERVICE-REACHED');
+      expect(r.stdout).toMatch(/Permission denied|Connection refused|No such file/);
+      // Declared, it is reachable.
+      const granted = await backend().run(
+        sh(`socat -u UNIX-CONNECT:${socket} -`, {
+          grants: grants({ read: [socket], declared: { read: [socket], write: [] } }),
+        }),
+      );
+      expect(granted.stdout).toBe('SERVICE-REACHED\n');
+    } finally {
+      await new Promise<void>((done) => server.close(() => done()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("with network: true, the host's abstract unix sockets (X11, D-Bus) stay out of reach", async () => {
+    // Sharing the host's network namespace shares its abstract sockets: an X server's
+    // @/tmp/.X11-unix/X0 would let a skill read and type into the user's desktop. (Node pads
+    // an abstract name to the whole sun_path, so the client does too.)
+    const name = `skilldeck-abstract-${process.pid}`;
+    const server = net.createServer((c) => c.end('ABSTRACT-REACHED\n'));
+    await new Promise<void>((done) => server.listen(`\0${name}`, done));
+    const connect = `import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect(("\\0${name}").ljust(108, "\\0"))\nprint(s.recv(64).decode())\n`;
+    const pair =
+      'import socket\na, b = socket.socketpair()\na.send(b"pair ok")\nprint(b.recv(16).decode())\n';
+    try {
+      const open = grants({ network: true });
+      const r = await backend().run(
+        sh(`python3 -c '${connect}' 2>&1; python3 -c '${pair}'`, { grants: open }),
+      );
+      expect(r.stdout).not.toContain('ABSTRACT-REACHED');
+      expect(r.stdout).toMatch(/Operation not permitted/);
+      // Socket pairs (multiprocessing's pipes) still work.
+      expect(r.stdout).toContain('pair ok');
+    } finally {
+      await new Promise<void>((done) => server.close(() => done()));
+    }
   });
 
   it('keeps allow-listed values off every command line (bwrap reads its options from fd 3)', async () => {

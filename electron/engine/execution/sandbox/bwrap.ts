@@ -2,11 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BRIDGE_PORT, bwrapOptions, bwrapSetupError, encodeArgs, PROXY_DIR, sandboxEnv } from './bwrapArgs';
-import { planLayout, type LayoutOptions } from './layout';
+import { planLayout, secretFiles, type LayoutOptions } from './layout';
+import { listeningSockets } from './hostSockets';
+import { rootOnly } from './rootOnly';
 import { probeSandbox } from './probe';
 import type { ResolveHost } from './hosts';
 import { startAllowListProxy, type AllowListProxy } from './proxy';
 import { DEFAULT_LIMITS } from './limits';
+import { sandboxProcessCounter } from './processWatch';
+import { seccompFilter } from './seccomp';
 import { runGuarded } from './spawn';
 import {
   blankResult,
@@ -26,6 +30,8 @@ export interface BwrapOptions extends LayoutOptions {
   disableUserns?: boolean;
   /** How the allow-list proxy reaches a host (tests name local servers `allowed.test`). */
   resolveHost?: ResolveHost;
+  /** Where a root run's private system files are looked for (rootOnly.ts; tests pass their own). */
+  systemRoots?: string[];
 }
 
 let denied: string | null = null;
@@ -109,25 +115,40 @@ async function runBwrap(
     return fail(`the network allow-list proxy did not start: ${(error as Error).message}`);
   }
   try {
-    const layout = planLayout(spec, o);
+    // uid 0 inside still owns root's files: hide those only root may read. Listening unix
+    // sockets are covered too, wherever a mask does not hide them already.
+    const privateToRoot = process.getuid?.() === 0 ? rootOnly(o.systemRoots) : { dirs: [], files: [] };
+    const layout = planLayout(spec, {
+      ...o,
+      hide: [...(o.hide ?? []), ...privateToRoot.dirs],
+      deny: [...(o.deny ?? secretFiles()), ...privateToRoot.files, ...listeningSockets()],
+    });
+    const seccomp = seccompFilter({ unixSockets: spec.grants.network === true });
     const env = sandboxEnv(spec.grants.env, proxy ? `http://127.0.0.1:${BRIDGE_PORT}` : null);
     const options = bwrapOptions(spec, layout, {
       disableUserns: o.disableUserns,
       proxyDir: proxy?.dir ?? null,
       env,
       deniedSource: layout.deniedFiles.length > 0 ? deniedSource() : null,
+      ...(seccomp ? { seccompFd: 4 } : {}),
     });
     const command =
       proxy && o.socat ? ['/bin/sh', '-c', BRIDGE_SCRIPT, 'sh', o.socat, spec.command] : [spec.command];
+    const limits = spec.limits ?? DEFAULT_LIMITS;
     const run = await runGuarded({
       file: o.bwrap,
       args: ['--args', '3', '--', ...command, ...spec.args],
       cwd: spec.cwd,
       env: {},
       fd3: encodeArgs(options),
+      ...(seccomp ? { fd4: seccomp } : {}),
       timeoutMs: spec.timeoutMs,
       maxOutputBytes: spec.maxOutputBytes,
-      limits: spec.limits ?? DEFAULT_LIMITS,
+      limits,
+      // RLIMIT_NPROC never holds for root: the engine counts the sandbox's processes instead.
+      ...(process.getuid?.() === 0
+        ? { processWatch: { limit: limits.processes, counter: sandboxProcessCounter } }
+        : {}),
       signal: spec.signal,
       onOutput: spec.onOutput,
     });

@@ -46,8 +46,18 @@ describe('bwrapOptions', () => {
       '/',
       '--dev',
       '/dev',
+      '--size',
+      String(64 * 1024 * 1024),
+      '--tmpfs',
+      '/dev/shm',
       '--proc',
       '/proc',
+      '--ro-bind',
+      '/proc/sys',
+      '/proc/sys',
+      '--ro-bind-try',
+      '/proc/sysrq-trigger',
+      '/proc/sysrq-trigger',
       '--tmpfs',
       '/home/ana',
       '--tmpfs',
@@ -65,8 +75,11 @@ describe('bwrapOptions', () => {
       '/home/ana',
       '--remount-ro',
       '/tmp',
+      '--remount-ro',
+      '/dev',
       '--unshare-pid',
       '--unshare-ipc',
+      '--unshare-uts',
       '--unshare-net',
       '--new-session',
       '--die-with-parent',
@@ -128,7 +141,7 @@ describe('bwrapOptions', () => {
       fs.writeFileSync(plain, 'nameserver 192.0.2.1\n');
       const base = networked(path.join(dir, 'missing.conf'));
       expect(networked(plain)).toEqual(base);
-      expect(base.filter((o) => o === '--ro-bind')).toHaveLength(2);
+      expect(base.filter((o) => o === '--ro-bind')).toHaveLength(3);
     });
   });
 });

@@ -11,6 +11,9 @@ export const PROXY_DIR = '/run/skilldeck-proxy';
 /** The loopback port the bridge listens on inside; the sandbox has its own network namespace, so it never collides. */
 export const BRIDGE_PORT = 3128;
 
+/** The size of the sandbox's private /dev/shm (Docker's default). */
+export const SHM_BYTES = 64 * 1024 * 1024;
+
 /** Variables that change how a loader or runtime behaves; never passed in (reference/sandbox-linux.md). */
 function isForbiddenEnv(name: string): boolean {
   return name.startsWith('LD_') || name.startsWith('DYLD_') || name === 'NODE_OPTIONS';
@@ -44,12 +47,28 @@ export function bwrapOptions(
     resolvConf?: string;
     /** An empty file with mode 000, bound over each of `layout.deniedFiles`; null: none made. */
     deniedSource?: string | null;
+    /** The fd bwrap reads the seccomp filter from (seccomp.ts); none when absent. */
+    seccompFd?: number;
   },
 ): string[] {
   const a = ['--unshare-user'];
   if (extra.disableUserns) a.push('--disable-userns');
   // Without --cap-drop ALL a root process inside can remount / read-write (reference/sandbox-linux.md).
-  a.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  a.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev');
+  // --dev's tmpfs holds up to half the RAM, outside the memory limit (RLIMIT_DATA): /dev is
+  // made read-only below, and /dev/shm (semaphores, shared memory) gets Docker's 64 MiB.
+  a.push('--size', String(SHM_BYTES), '--tmpfs', '/dev/shm', '--proc', '/proc');
+  // bwrap leaves /proc/sys writable, and root inside passes its mode check without any
+  // capability: sysctls act on the host's namespaces (kernel.core_pattern runs a program as
+  // host root). Read-only, like /proc/sysrq-trigger where the kernel has it.
+  a.push(
+    '--ro-bind',
+    '/proc/sys',
+    '/proc/sys',
+    '--ro-bind-try',
+    '/proc/sysrq-trigger',
+    '/proc/sysrq-trigger',
+  );
   for (const m of layout.masks) a.push('--tmpfs', m);
   for (const b of layout.binds) a.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
   if (extra.proxyDir) a.push('--ro-bind', extra.proxyDir, PROXY_DIR);
@@ -59,14 +78,16 @@ export function bwrapOptions(
   // binds inside them exist (not recursive: the binds keep their own flags), so a write to the
   // home or /tmp fails and is reported instead of vanishing with the tmpfs.
   for (const m of layout.masks) a.push('--remount-ro', m);
+  a.push('--remount-ro', '/dev');
   if (spec.grants.network === true) {
     // A resolv.conf that points into the masked /run (systemd-resolved) must come back for DNS.
     const resolv = resolvTarget(extra.resolvConf ?? '/etc/resolv.conf');
     if (resolv) a.push('--ro-bind', path.dirname(resolv), path.dirname(resolv));
   }
-  a.push('--unshare-pid', '--unshare-ipc');
+  a.push('--unshare-pid', '--unshare-ipc', '--unshare-uts');
   if (spec.grants.network !== true) a.push('--unshare-net');
   a.push('--new-session', '--die-with-parent', '--clearenv');
+  if (extra.seccompFd !== undefined) a.push('--seccomp', String(extra.seccompFd));
   for (const [k, v] of Object.entries(extra.env)) a.push('--setenv', k, v);
   a.push('--chdir', path.resolve(spec.cwd));
   return a;

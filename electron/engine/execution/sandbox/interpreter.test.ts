@@ -55,8 +55,36 @@ describe('resolveInterpreter', () => {
       ok: true,
       command: '/opt/SkillDeck/skilldeck',
       args: [path.join(dir, 'c.mjs')],
-      readPrefixes: ['/opt'],
+      readPrefixes: ['/opt/SkillDeck'],
       env: { ELECTRON_RUN_AS_NODE: '1' },
+    });
+  });
+
+  it("binds an interpreter's own folder and runtime folders, never the home it sits in", () => {
+    // `#!/home/ana/bin/tool`: the prefix of ~/bin/tool is the home, ~/.ssh included.
+    const home = path.join(dir, 'home');
+    writeTree(home, { 'bin/tool': '#!/bin/sh\nexec /bin/sh "$@"\n', '.ssh/id_rsa': 'k', 'lib/x': '' });
+    fs.chmodSync(path.join(home, 'bin/tool'), 0o755);
+    fs.writeFileSync(path.join(dir, 'by-tool'), `#!${home}/bin/tool\necho hi\n`);
+    const r = resolveInterpreter(path.join(dir, 'by-tool'));
+    if (!r.ok) throw new Error(r.error);
+    expect(r.readPrefixes).toEqual([path.join(home, 'bin'), path.join(home, 'lib')]);
+  });
+
+  it('never runs a python the shebang names by path to learn its prefix', () => {
+    const venv = path.join(dir, 'venv');
+    const ran = path.join(dir, 'python-ran');
+    writeTree(venv, { 'bin/python3': `#!/bin/sh\ntouch ${ran}\n`, 'pyvenv.cfg': 'home = /usr/bin\n' });
+    fs.chmodSync(path.join(venv, 'bin/python3'), 0o755);
+    fs.writeFileSync(path.join(dir, 'by-venv'), `#!${venv}/bin/python3\nprint(1)\n`);
+    const r = resolveInterpreter(path.join(dir, 'by-venv'));
+    expect(fs.existsSync(ran)).toBe(false);
+    expect(r).toEqual({
+      ok: true,
+      command: path.join(venv, 'bin/python3'),
+      args: [path.join(dir, 'by-venv')],
+      readPrefixes: [path.join(venv, 'bin'), path.join(venv, 'pyvenv.cfg')],
+      env: {},
     });
   });
 

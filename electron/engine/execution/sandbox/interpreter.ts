@@ -57,6 +57,19 @@ function realpath(p: string): string {
   }
 }
 
+/** What an interpreter needs of the prefix it sits in (`prefix/bin/x`), besides its own folder. */
+const RUNTIME = ['bin', 'lib', 'lib64', 'libexec', 'pyvenv.cfg'];
+
+/**
+ * The folders to bind for `exe`: its own, and its prefix's runtime folders that exist; never
+ * the whole prefix, which for `~/bin/x` or `/tmp/.mount_x/app` is the home or /tmp itself.
+ */
+function runtimeOf(exe: string): string[] {
+  const prefix = path.dirname(path.dirname(exe));
+  const dirs = RUNTIME.map((d) => path.join(prefix, d)).filter((d) => fs.existsSync(d));
+  return [...new Set([path.dirname(exe), ...dirs])];
+}
+
 /** `#!/usr/bin/env -S node --flag` → ['node', '--flag']; null without a shebang. */
 function readShebang(file: string): string[] | null {
   let head: string;
@@ -92,7 +105,7 @@ function pythonInfo(bin: string, env: NodeJS.ProcessEnv): { executable: string; 
     const [executable, prefix, basePrefix, userSite] = JSON.parse(run.stdout.trim()) as string[];
     if (executable) {
       const exe = realpath(executable);
-      const dirs = [prefix, basePrefix, path.dirname(path.dirname(exe))];
+      const dirs = [prefix, basePrefix, ...runtimeOf(exe)];
       if (userSite && fs.existsSync(userSite)) dirs.push(userSite);
       info = { executable: exe, prefixes: [...new Set(dirs.map(realpath))] };
     }
@@ -101,6 +114,14 @@ function pythonInfo(bin: string, env: NodeJS.ProcessEnv): { executable: string; 
   }
   pythonCache.set(bin, info);
   return info;
+}
+
+/**
+ * A python a shebang names by path, never run here: invoked by that path (a venv's python
+ * finds its venv from it), with its runtime folders and those of the file it links to.
+ */
+function namedPython(bin: string): { executable: string; prefixes: string[] } {
+  return { executable: bin, prefixes: [...new Set([...runtimeOf(bin), ...runtimeOf(realpath(bin))])] };
 }
 
 function nodeVersion(bin: string, env: Record<string, string | undefined>): string | null {
@@ -161,7 +182,9 @@ function interpreterFor(
         ok: false,
         error: `${base} is not installed (not on PATH); the script ${path.basename(script)} needs it`,
       };
-    const info = pythonInfo(bin, env);
+    // Only a python found on the host's PATH is asked where it lives: a path the shebang names
+    // may be the skill's own file, or one a run wrote, and asking means running it unsandboxed.
+    const info = name.includes('/') ? namedPython(bin) : pythonInfo(bin, env);
     if (!info) return { ok: false, error: `${bin} did not start: cannot run ${path.basename(script)}` };
     return {
       ok: true,
@@ -183,7 +206,7 @@ function interpreterFor(
     ok: true,
     command: exe,
     args: [...flags, script],
-    readPrefixes: [path.dirname(path.dirname(exe))],
+    readPrefixes: runtimeOf(exe),
     env: {},
   };
 }
@@ -216,7 +239,7 @@ function nodeFor(
     ok: true,
     command,
     args: [...args, script],
-    readPrefixes: [path.dirname(path.dirname(command))],
+    readPrefixes: runtimeOf(command),
     env: extraEnv,
   };
 }

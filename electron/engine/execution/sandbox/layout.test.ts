@@ -155,6 +155,17 @@ describe('planLayout: binds', () => {
     ]);
   });
 
+  it('binds a folder reached through a visible link into a hidden one at its target', () => {
+    // `hide` covers elsewhere/ (another skills folder); the skill is named through the link
+    // beside it, which stays visible, and bwrap cannot bind under a link.
+    const skillDir = path.join(root, 'link-to-elsewhere');
+    const layout = planLayout(spec({ skillDir }), { home, hide: [path.join(root, 'elsewhere')] });
+    expect(layout.binds).toEqual([
+      { path: path.join(root, 'elsewhere'), writable: false },
+      { path: cwd, writable: true },
+    ]);
+  });
+
   it('leaves a visible skill folder alone', () => {
     expect(planLayout(spec({ skillDir: '/usr/share' }), { home }).binds).toEqual([
       { path: cwd, writable: true },
@@ -198,6 +209,10 @@ describe('planLayout: root-only secrets', () => {
     const hiddenOne = path.join(home, '.ssh/id_rsa');
     expect(planLayout(spec(), { home, deny: [secret, hiddenOne] }).deniedFiles).toEqual([secret]);
     expect(planLayout(spec({ write: [secret] }), { home, deny: [secret] }).deniedFiles).toEqual([]);
+    expect(planLayout(spec({ read: [secret] }), { home, deny: [secret] }).deniedFiles).toEqual([]);
+    // A grant of the folder holding it is not a grant of the secret.
+    const folder = path.join(root, 'elsewhere');
+    expect(planLayout(spec({ read: [folder] }), { home, deny: [secret] }).deniedFiles).toEqual([secret]);
   });
 });
 

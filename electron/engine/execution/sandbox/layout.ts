@@ -120,6 +120,14 @@ function realDir(p: string): string | null {
   }
 }
 
+function realPath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 function exists(p: string): boolean {
   try {
     fs.lstatSync(p);
@@ -153,22 +161,33 @@ export function planLayout(
   }
 
   const hidden = (p: string) => masks.some((m) => isInside(p, m));
-  const writes = [spec.cwd, ...spec.grants.write].map((p) => path.resolve(p));
-  const reads = [spec.skillDir, ...spec.grants.read].map((p) => path.resolve(p)).filter(exists);
+  // Masks are real paths. A folder reached through a visible symlink (a linked node_modules,
+  // a skills folder behind a link) lies where its target is, and bwrap cannot make a bind
+  // point under a symlink: bind it at its target. Inside a mask the link is gone, so there
+  // the path itself is the bind point (bwrap follows the source's links).
+  const placed = (p: string) => {
+    const abs = path.resolve(p);
+    return hidden(abs) ? abs : realPath(abs);
+  };
+  const writes = [spec.cwd, ...spec.grants.write].map(placed);
+  const reads = [spec.skillDir, ...spec.grants.read].filter(exists).map(placed);
   const binds = new Map<string, boolean>();
   for (const w of writes) binds.set(w, true);
   for (const r of reads) {
     if (binds.get(r) === true) continue;
-    const isSkill = r === path.resolve(spec.skillDir);
+    const isSkill = r === placed(spec.skillDir);
     // A read path is visible already unless a mask hid it or a write bind would make it writable.
     const underWrite = writes.some((w) => isInside(r, w));
     if (isSkill ? hidden(r) || underWrite : hidden(r) && !underWrite) binds.set(r, false);
   }
-  const cwd = path.resolve(spec.cwd);
+  const cwd = placed(spec.cwd);
   const ordered = [...binds.entries()]
     .map(([p, writable]) => ({ path: p, writable }))
     .sort((a, b) => depth(a.path) - depth(b.path) || Number(a.path === cwd) - Number(b.path === cwd));
-  const deniedFiles = (opts.deny ?? secretFiles()).filter((f) => !hidden(f) && !binds.has(f));
+  // Granted by name (a write bind, or a read grant of that very file or socket), it stays.
+  const deniedFiles = (opts.deny ?? secretFiles()).filter(
+    (f) => !hidden(f) && !binds.has(f) && !reads.includes(f),
+  );
   return { masks, binds: ordered, deniedFiles };
 }
 

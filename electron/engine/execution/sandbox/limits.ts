@@ -112,7 +112,7 @@ const size = (bytes: number) =>
 
 /** The limits a finished run ran into, told exactly. */
 export function limitViolations(
-  run: { exitCode: number | null; signal: string | null; stderr: string },
+  run: { exitCode: number | null; signal: string | null; stderr: string; processesExceeded?: boolean },
   applied: AppliedLimits | null,
 ): Violation[] {
   if (!applied) return [];
@@ -132,7 +132,7 @@ export function limitViolations(
       target: `${applied.memoryBytes} bytes of memory`,
       message: `ran out of memory at its ${size(applied.memoryBytes)} memory limit`,
     });
-  if (applied.processLimit !== null && FORK_RE.test(run.stderr))
+  if (run.processesExceeded || (applied.processLimit !== null && FORK_RE.test(run.stderr)))
     out.push({
       kind: 'exec',
       target: `${applied.processes} processes`,

@@ -61,6 +61,7 @@ function bwrapProbeArgs(disableUserns: boolean, truePath: string): string[] {
     '/tmp',
     '--unshare-pid',
     '--unshare-ipc',
+    '--unshare-uts',
     '--unshare-net',
     '--new-session',
     '--die-with-parent',

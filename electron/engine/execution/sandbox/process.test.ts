@@ -70,15 +70,27 @@ describe('process backend', () => {
     expect(processesWith(`${marker}${digit}`)).toEqual([]);
   });
 
-  it('does not hang when a grandchild leaves the group holding the pipes (it survives: reported as a limit)', async () => {
+  it('does not hang when a grandchild leaves the group holding the pipes, nor leave it running', async () => {
     const started = Date.now();
     const r = await createProcessBackend().run(
-      spec('/bin/sh', ['-c', `setsid sleep ${marker}9 & echo parent done`]),
+      spec('/bin/sh', ['-c', `setsid sleep ${marker}9 & sleep 0.3; echo parent done`]),
     );
     expect(r.stdout).toBe('parent done\n');
     expect(Date.now() - started).toBeLessThan(3000);
     const escaped = processesWith(`${marker}9`);
     for (const pid of escaped) process.kill(pid, 'SIGKILL');
+    expect(escaped).toEqual([]);
+  });
+
+  it("a daemon (double fork, setsid, cd /) that keeps the run's TMPDIR does not outlive the run", async () => {
+    const tmpdir = path.join(root, 'run', '.tmp');
+    const grants = { ...spec('', []).grants, env: { PATH: '/usr/bin:/bin', TMPDIR: tmpdir } };
+    const daemon = `(cd / && setsid sh -c 'sleep ${marker}8' </dev/null >/dev/null 2>&1 &) ; sleep 0.3; echo forked`;
+    const r = await createProcessBackend().run(spec('/bin/sh', ['-c', daemon], { grants }));
+    expect(r.stdout).toBe('forked\n');
+    const escaped = processesWith(`${marker}8`);
+    for (const pid of escaped) process.kill(pid, 'SIGKILL');
+    expect(escaped).toEqual([]);
   });
 
   it('passes exactly the allow-listed environment, never loader hooks, and names a missed variable', async () => {

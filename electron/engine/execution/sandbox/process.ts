@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { sandboxEnv } from './bwrapArgs';
+import { killLeftovers } from './leftovers';
 import { DEFAULT_LIMITS } from './limits';
 import { runGuarded } from './spawn';
 import {
@@ -56,6 +57,8 @@ async function runProcess(spec: SandboxSpec, tier: 'process' | 'none'): Promise<
     signal: spec.signal,
     onOutput: spec.onOutput,
   });
+  // Whatever left the process group (setsid, a daemon) goes with the run too.
+  killLeftovers({ cwd: spec.cwd, tmpdir: spec.grants.env.TMPDIR });
   return sandboxResult(tier, run, {
     refusedHosts: [],
     // Files and network were not enforced, so only the output cap and the env filter can have stopped it.

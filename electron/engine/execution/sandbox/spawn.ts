@@ -2,6 +2,7 @@ import { execa } from 'execa';
 import { spawnSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { withLimits, type AppliedLimits, type ResourceLimits } from './limits';
+import { WATCH_MS } from './processWatch';
 
 /** How one guarded child process is started and stopped (shared by every backend). */
 export interface GuardedSpawn {
@@ -16,8 +17,15 @@ export interface GuardedSpawn {
   onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
   /** Bytes written to the child's fd 3 (bwrap `--args 3`), so secrets stay off the command line. */
   fd3?: Uint8Array;
+  /** Bytes written to the child's fd 4 (bwrap `--seccomp 4`); needs `fd3`. */
+  fd4?: Uint8Array;
   /** File-size and process limits, set through prlimit where the machine has it (limits.ts). */
   limits?: ResourceLimits;
+  /**
+   * Counts the run's processes (processWatch.ts), polled while it runs; past `limit` the
+   * run is stopped. For root, whom RLIMIT_NPROC never holds.
+   */
+  processWatch?: { limit: number; counter: (pid: number) => () => number };
 }
 
 export interface GuardedResult {
@@ -33,6 +41,8 @@ export interface GuardedResult {
   spawnError?: string;
   /** The resource limits it ran under, null when none could be set. */
   limits: AppliedLimits | null;
+  /** Stopped because it ran more processes than `processWatch.limit`. */
+  processesExceeded?: boolean;
 }
 
 /** Process groups still alive, killed when the engine exits normally (execa skips detached children). */
@@ -81,15 +91,15 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   let kept = 0;
   let truncated = false;
   let timedOut = false;
+  let processesExceeded = false;
   let cancelled = opts.signal?.aborted ?? false;
   if (cancelled) return { ...empty(), cancelled, durationMs: 0 };
   const limited = opts.limits
     ? withLimits(opts.file, opts.args, opts.limits)
     : { file: opts.file, args: opts.args, applied: null };
 
-  const stdio: ['ignore', 'pipe', 'pipe', Uint8Array] | ['ignore', 'pipe', 'pipe'] = opts.fd3
-    ? ['ignore', 'pipe', 'pipe', opts.fd3]
-    : ['ignore', 'pipe', 'pipe'];
+  const stdio: ['ignore', 'pipe', 'pipe', ...Uint8Array[]] = ['ignore', 'pipe', 'pipe'];
+  if (opts.fd3) stdio.push(opts.fd3, ...(opts.fd4 ? [opts.fd4] : []));
   let child;
   try {
     child = execa(limited.file, limited.args, {
@@ -141,6 +151,17 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   child.stdout?.on('data', take('stdout', out));
   child.stderr?.on('data', take('stderr', err));
 
+  const watch = opts.processWatch;
+  const count = watch && pid !== undefined ? watch.counter(pid) : null;
+  const watcher =
+    watch && count
+      ? setInterval(() => {
+          if (count() <= watch.limit) return;
+          processesExceeded = true;
+          stop();
+        }, WATCH_MS)
+      : undefined;
+
   const timer =
     opts.timeoutMs > 0 && opts.timeoutMs <= MAX_TIMER_MS
       ? setTimeout(() => {
@@ -157,6 +178,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   let grace: NodeJS.Timeout | undefined;
   child.once('exit', () => {
     clearTimeout(timer);
+    clearInterval(watcher);
     // Leftovers of a finished run (a backgrounded `sleep &`) do not outlive it.
     stop();
     grace = setTimeout(() => {
@@ -167,6 +189,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
 
   const result = await child;
   clearTimeout(timer);
+  clearInterval(watcher);
   if (grace) clearTimeout(grace);
   opts.signal?.removeEventListener('abort', onAbort);
   if (pid !== undefined) liveGroups.delete(pid);
@@ -177,7 +200,8 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     !result.isTerminated &&
     !timedOut &&
     !cancelled &&
-    !truncated
+    !truncated &&
+    !processesExceeded
       ? result.originalMessage || result.shortMessage
       : undefined;
   return {
@@ -190,6 +214,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     cancelled,
     durationMs: Math.round((performance.now() - started) * 10) / 10,
     ...(spawnError ? { spawnError } : {}),
+    ...(processesExceeded ? { processesExceeded } : {}),
     limits: limited.applied,
   };
 }

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+
+/**
+ * The kernel never applies RLIMIT_NPROC to root (limits.ts), so a root run could fork until
+ * the machine has no pids left. For such runs the engine counts the processes of the
+ * sandbox's PID namespace itself, this often, and stops the run past its limit.
+ */
+export const WATCH_MS = 20;
+
+const isPid = (name: string) => /^\d+$/.test(name);
+
+/**
+ * A counter of the processes in the PID namespace bwrap (`bwrapPid`, outside) made: its
+ * first child is the namespace's init, and that init's root holds the namespace's own
+ * /proc, which lists exactly them. 0 until that /proc exists and after it is gone.
+ */
+export function sandboxProcessCounter(bwrapPid: number): () => number {
+  let procDir: string | null = null;
+  return () => {
+    try {
+      if (!procDir) {
+        const init = fs
+          .readFileSync(`/proc/${bwrapPid}/task/${bwrapPid}/children`, 'utf8')
+          .trim()
+          .split(/\s+/)[0];
+        if (!init || !isPid(init)) return 0;
+        // Until bwrap mounts the namespace's own proc and pivots into it, the child's /proc is
+        // the host's (the same proc instance, so the same device): every process of the
+        // machine. Not counted, nor remembered, before it is a proc of its own.
+        const dir = `/proc/${init}/root/proc`;
+        if (fs.statSync(dir).dev === fs.statSync('/proc').dev) return 0;
+        procDir = dir;
+      }
+      return fs.readdirSync(procDir).filter(isPid).length;
+    } catch {
+      return 0;
+    }
+  };
+}

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+// A run as root keeps uid 0 inside the sandbox, without capabilities: it cannot read other
+// users' private files, but it still owns root's. Beyond the named secrets (layout.ts: password
+// hashes, SSH host keys) the system holds more that only root may read: TLS keys in
+// /etc/ssl/private, debconf's passwords.dat, NetworkManager's Wi-Fi secrets, a Kerberos keytab,
+// /boot's kernel symbol map. For root runs they are found by their mode and hidden.
+
+/** Where the system keeps its own files (users' homes, /tmp and /run are masked whole already). */
+export const SYSTEM_ROOTS = ['/etc', '/var', '/boot', '/opt', '/srv', '/usr/local'];
+const MAX_DEPTH = 5;
+/** A walk that stops here still hides what it found; it only bounds the time spent. */
+const MAX_ENTRIES = 50_000;
+
+export interface RootOnly {
+  /** Folders root owns that others may not enter or list: masked. */
+  dirs: string[];
+  /** Files root owns that others may not read: covered by an unreadable file. */
+  files: string[];
+}
+
+const cache = new Map<string, RootOnly>();
+
+/** Root's private folders and files under `roots` (symlinks not followed), found once per process. */
+export function rootOnly(roots: string[] = SYSTEM_ROOTS): RootOnly {
+  const key = roots.join('\0');
+  const known = cache.get(key);
+  if (known) return known;
+  const found: RootOnly = { dirs: [], files: [] };
+  let seen = 0;
+  const walk = (dir: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (++seen > MAX_ENTRIES) return;
+      if (!e.isDirectory() && !e.isFile()) continue;
+      const p = path.join(dir, e.name);
+      let st: fs.Stats;
+      try {
+        st = fs.lstatSync(p);
+      } catch {
+        continue;
+      }
+      const own = st.uid === 0;
+      if (e.isDirectory()) {
+        if (own && (st.mode & 0o005) !== 0o005) found.dirs.push(p);
+        else if (depth < MAX_DEPTH) walk(p, depth + 1);
+      } else if (own && (st.mode & 0o004) === 0) found.files.push(p);
+    }
+  };
+  // By real path: bwrap cannot bind over a file reached through a link.
+  for (const root of roots) {
+    try {
+      walk(fs.realpathSync(root), 1);
+    } catch {
+      // Not on this system.
+    }
+  }
+  cache.set(key, found);
+  return found;
+}

@@ -123,7 +123,10 @@ async function runBwrap(
       hide: [...(o.hide ?? []), ...privateToRoot.dirs],
       deny: [...(o.deny ?? secretFiles()), ...privateToRoot.files, ...listeningSockets()],
     });
-    const seccomp = seccompFilter({ unixSockets: spec.grants.network === true });
+    // The keyring calls only. With `network: true` the run shares the host's network namespace
+    // and so its abstract unix sockets (an X server's @/tmp/.X11-unix/X0): refusing
+    // socket(AF_UNIX) would close them, but it broke headless Chromium, which needs its own.
+    const seccomp = seccompFilter();
     const env = sandboxEnv(spec.grants.env, proxy ? `http://127.0.0.1:${BRIDGE_PORT}` : null);
     const options = bwrapOptions(spec, layout, {
       disableUserns: o.disableUserns,

@@ -23,15 +23,6 @@ interface Abi {
   denied: number[];
   /** x86-64's x32 calls carry bit 30 in the number and the x86-64 arch: refused whole. */
   x32?: boolean;
-  /** socket(2)'s number, and socketcall(2)'s where the ABI multiplexes through it (i386). */
-  socket: number;
-  socketcall?: number;
-}
-
-/** What the filter refuses besides the keyring. */
-export interface SeccompOptions {
-  /** Refuse socket(AF_UNIX, …): for runs sharing the host's network namespace. */
-  unixSockets?: boolean;
 }
 
 const LD_W_ABS = 0x20;
@@ -42,32 +33,28 @@ const RET_ALLOW = 0x7fff0000;
 const EPERM = 1;
 const RET_EPERM = 0x00050000 | EPERM;
 const X32_BIT = 0x40000000;
-/** Offsets in struct seccomp_data (args[0]'s low half on a little-endian machine). */
+/** Offsets in struct seccomp_data. */
 const NR = 0;
 const ARCH = 4;
-const ARG0 = 16;
-const AF_UNIX = 1;
 
 /** The ABIs a process of this machine can call the kernel through (its own and the 32-bit one). */
 const ABIS: Record<string, Abi[]> = {
   x64: [
-    { arch: 0xc000003e, denied: [248, 249, 250], x32: true, socket: 41 },
-    { arch: 0x40000003, denied: [286, 287, 288], socket: 359, socketcall: 102 },
+    { arch: 0xc000003e, denied: [248, 249, 250], x32: true },
+    { arch: 0x40000003, denied: [286, 287, 288] },
   ],
   arm64: [
-    { arch: 0xc00000b7, denied: [217, 218, 219], socket: 198 },
-    { arch: 0x40000028, denied: [309, 310, 311], socket: 281 },
+    { arch: 0xc00000b7, denied: [217, 218, 219] },
+    { arch: 0x40000028, denied: [309, 310, 311] },
   ],
 };
 
 /**
  * The filter as bwrap reads it: per ABI, load the arch, skip to the next ABI unless it
- * matches, refuse the keyring calls (and with `unixSockets` socketcall, and socket when its
- * first argument is AF_UNIX), allow the rest; a call from any other ABI is refused.
+ * matches, refuse the keyring calls, allow the rest; a call from any other ABI is refused.
  */
-export function seccompProgram(abis: Abi[], opts: SeccompOptions = {}): Insn[] {
-  const plain = (a: Abi) => [...a.denied, ...(opts.unixSockets && a.socketcall ? [a.socketcall] : [])];
-  const sizes = abis.map((a) => 4 + (a.x32 ? 1 : 0) + plain(a).length + (opts.unixSockets ? 3 : 0));
+export function seccompProgram(abis: Abi[]): Insn[] {
+  const sizes = abis.map((a) => 4 + (a.x32 ? 1 : 0) + a.denied.length);
   const deny = sizes.reduce((sum, n) => sum + n, 0);
   const prog: Insn[] = [];
   const toDeny = () => deny - prog.length - 1;
@@ -76,13 +63,7 @@ export function seccompProgram(abis: Abi[], opts: SeccompOptions = {}): Insn[] {
     prog.push({ code: JEQ_K, jt: 0, jf: sizes[i] - 2, k: abi.arch });
     prog.push({ code: LD_W_ABS, jt: 0, jf: 0, k: NR });
     if (abi.x32) prog.push({ code: JGE_K, jt: toDeny(), jf: 0, k: X32_BIT });
-    for (const nr of plain(abi)) prog.push({ code: JEQ_K, jt: toDeny(), jf: 0, k: nr });
-    if (opts.unixSockets) {
-      // Last, since it replaces the number in A with the argument: not socket(2) → allow.
-      prog.push({ code: JEQ_K, jt: 0, jf: 2, k: abi.socket });
-      prog.push({ code: LD_W_ABS, jt: 0, jf: 0, k: ARG0 });
-      prog.push({ code: JEQ_K, jt: toDeny(), jf: 0, k: AF_UNIX });
-    }
+    for (const nr of abi.denied) prog.push({ code: JEQ_K, jt: toDeny(), jf: 0, k: nr });
     prog.push({ code: RET_K, jt: 0, jf: 0, k: RET_ALLOW });
   });
   prog.push({ code: RET_K, jt: 0, jf: 0, k: RET_EPERM });
@@ -104,7 +85,7 @@ export function encodeProgram(prog: Insn[]): Uint8Array {
 }
 
 /** This machine's filter, or null on an architecture whose numbers are not known here. */
-export function seccompFilter(opts: SeccompOptions = {}, arch: string = process.arch): Uint8Array | null {
+export function seccompFilter(arch: string = process.arch): Uint8Array | null {
   const abis = ABIS[arch];
-  return abis ? encodeProgram(seccompProgram(abis, opts)) : null;
+  return abis ? encodeProgram(seccompProgram(abis)) : null;
 }

@@ -67,6 +67,19 @@ export const GROUPS = {
       'electron/engine/execution/sandbox/bwrap.limits.test.ts',
     ],
   },
+  // What only the engine can enforce around bwrap: the seccomp filter (the kernel keyring),
+  // the process count of a root run, and the search for root's private files.
+  hardening: {
+    mutate: [
+      'electron/engine/execution/sandbox/seccomp.ts',
+      'electron/engine/execution/sandbox/processWatch.ts',
+      'electron/engine/execution/sandbox/rootOnly.ts',
+    ],
+    testFiles: [
+      'electron/engine/execution/sandbox/{seccomp,processWatch}.test.ts',
+      'electron/engine/execution/sandbox/bwrap.{hardening,keyring}.test.ts',
+    ],
+  },
   // What a repair patch may touch, and the diff reading behind it.
   repair: {
     mutate: ['electron/engine/repair/guards.ts', 'electron/engine/repair/diffs.ts'],

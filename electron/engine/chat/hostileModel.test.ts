@@ -55,6 +55,18 @@ describe('a model that breaks off or says nothing', () => {
     for (const step of turn.steps) expect(step.answer_offset ?? 0).toBeLessThanOrEqual(turn.answer.length);
   });
 
+  it('an answer cut at the model’s output limit says so where it stops', async () => {
+    const { engine } = await setup();
+    server.enqueue({ text: 'The intro begins with a long', finishReason: 'length' });
+    const turn = await send(engine, 'what a lovely afternoon it is');
+    expect(turn.status).toBe('success');
+    expect(turn.answer).toBe(
+      "The intro begins with a long\n\n_(The answer was cut off at the model's output limit.)_",
+    );
+    server.enqueue({ text: 'A whole answer.' });
+    expect((await send(engine, 'what a lovely afternoon it is')).answer).toBe('A whole answer.');
+  });
+
   it('an empty answer is an error that says so, not a silent success', async () => {
     const { engine } = await setup();
     server.enqueue({ text: '' });

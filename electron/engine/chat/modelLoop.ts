@@ -149,6 +149,12 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
             : // No text and no call (an empty reply, a content filter): nothing to show as an answer.
               `it returned an empty answer${finish && finish !== 'stop' ? ` (finish reason: ${finish})` : ''}.`,
         );
+      if (finish === 'length') {
+        // The answer stops mid-sentence: say so where it stops, not only in a step.
+        const note = `${text.endsWith('\n') ? '' : '\n\n'}_(The answer was cut off at the model's output limit.)_`;
+        text += note;
+        o.onDelta(note);
+      }
       o.onStep({ ...modelStep, status: 'success' });
       return { text, usage, status: 'success' };
     }

@@ -76,7 +76,7 @@ export const GROUPS = {
       'electron/engine/execution/sandbox/rootOnly.ts',
     ],
     testFiles: [
-      'electron/engine/execution/sandbox/{seccomp,processWatch}.test.ts',
+      'electron/engine/execution/sandbox/{seccomp,processWatch,rootOnly}.test.ts',
       'electron/engine/execution/sandbox/bwrap.{hardening,keyring}.test.ts',
     ],
   },

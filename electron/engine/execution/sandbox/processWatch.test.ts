@@ -6,20 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../testing/fixtures';
 import { sandboxProcessCounter } from './processWatch';
 import { runGuarded } from './spawn';
-import { processesWith, waitFor } from './testing/harness';
+import { PID_NS, processesWith, waitFor } from './testing/harness';
 
-/** A bwrap with its own PID namespace and /proc, as a run gets, over the host's files read-only. */
-const PID_NS = [
-  '--ro-bind',
-  '/',
-  '/',
-  '--dev',
-  '/dev',
-  '--proc',
-  '/proc',
-  '--unshare-pid',
-  '--die-with-parent',
-];
 /** A shell starting `n` sleeps (marked, to find them from outside) and waiting for them. */
 const sleeps = (n: number, marker: string) => [
   '/bin/sh',

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../../testing/fixtures';
 import { encodeProgram, seccompFilter, seccompProgram } from './seccomp';
+import { PID_NS } from './testing/harness';
 
 // The filter's jumps, checked by running it: a tiny classic-BPF interpreter over the four
 // instructions it uses (bwrap.keyring.test.ts shows the real kernel refusing the calls).
@@ -132,21 +133,7 @@ describe.skipIf(process.platform !== 'linux' || !filter)('the filter under bwrap
     try {
       const r = spawnSync(
         'bwrap',
-        [
-          ...[
-            '--ro-bind',
-            '/',
-            '/',
-            '--dev',
-            '/dev',
-            '--proc',
-            '/proc',
-            '--unshare-pid',
-            '--die-with-parent',
-          ],
-          ...(withFilter ? ['--seccomp', '3'] : []),
-          ...['--', 'python3', '-c', PROBE],
-        ],
+        [...PID_NS, ...(withFilter ? ['--seccomp', '3'] : []), ...['--', 'python3', '-c', PROBE]],
         { stdio: ['ignore', 'pipe', 'pipe', fd], encoding: 'utf8', timeout: 5_000, killSignal: 'SIGKILL' },
       );
       if (r.status !== 0) throw new Error(`bwrap failed: ${r.stderr}`);

@@ -8,6 +8,19 @@ import { build } from 'esbuild';
 import { tempDir, writeTree } from '../../../../testing/fixtures';
 import type { SandboxGrants } from '../types';
 import { runPlans, type ProbeOutcome, type ProbePlan } from './planRunner';
+
+/** bwrap options for a plain PID namespace with its own /proc over the host's files, read-only. */
+export const PID_NS = [
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--unshare-pid',
+  '--die-with-parent',
+];
 import { probeFile, probeTree, type Lang, type ProbeContext, type ProbeName } from './probes';
 
 /** The throwaway non-root user the suite creates once (and leaves: other test files may be using it). */

@@ -1,5 +1,4 @@
-import type { ChatStep, ChatTurn } from '../../../../shared/contract';
-import { unreadySkill } from '../../../../shared/contract';
+import { unreadySkill, type ChatStep, type ChatTurn, type RouteCandidate } from '../../../../shared/contract';
 import type { Tone } from '../../ui/Badge';
 
 /** The routing chip on an answer: the skill that answered and its score, or plain chat. */
@@ -45,6 +44,8 @@ export interface TurnNotice {
   retry: boolean;
   /** Offer "Open model settings": the model is missing or did not answer. */
   modelSettings?: boolean;
+  /** The skill the message was for, which cannot run on this machine: what it lacks, how to install it. */
+  unready?: RouteCandidate;
 }
 
 const NO_MODEL_NOTICE: TurnNotice = {
@@ -73,6 +74,7 @@ export function turnNotice(turn: ChatTurn): TurnNotice | null {
         ? {
             ...NO_MODEL_NOTICE,
             title: `${unready.name} can’t run on this machine`,
+            unready,
             hint: 'Install what it needs, then Retry. With a model configured, chat would answer without it.',
           }
         : NO_MODEL_NOTICE;

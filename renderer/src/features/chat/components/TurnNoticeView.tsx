@@ -1,5 +1,5 @@
-import { unreadySkill, type ChatTurn } from '../../../../../shared/contract';
-import { InstallHints } from '../../routing/components/InstallHints';
+import type { ChatTurn } from '../../../../../shared/contract';
+import { InstallHints } from '../../../ui/InstallHints';
 import { InlineCode } from '../../../ui/InlineCode';
 import { ErrorIcon, InfoIcon, RefreshIcon, SlidersIcon, WarningIcon } from '../../../ui/icons';
 import { needsModel, turnNotice } from '../turnView';
@@ -21,7 +21,7 @@ export function TurnNoticeView({ turn, canRetry, onRetry }: TurnNoticeViewProps)
   const Icon = notice.tone === 'red' ? ErrorIcon : notice.tone === 'amber' ? WarningIcon : InfoIcon;
   const model = needsModel(turn);
   // A skill that fits but cannot run here: what it lacks and how to install it, not the engine's prose.
-  const unready = turn.status === 'no_model' && !turn.skill ? unreadySkill(turn.route) : null;
+  const { unready } = notice;
   const error = turn.error && turn.error !== 'Stopped.' && !unready ? turn.error : '';
   return (
     <div
@@ -49,7 +49,7 @@ export function TurnNoticeView({ turn, canRetry, onRetry }: TurnNoticeViewProps)
               </span>
             ))}
             .
-            <InstallHints candidate={unready} />
+            <InstallHints name={unready.name} install={unready.install} />
           </div>
         )}
         {/* The engine's no-model message already says where to go; the hint would repeat it. */}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { RouteCandidate } from '../../../../../shared/contract';
 import { InlineCode } from '../../../ui/InlineCode';
-import { InstallHints } from './InstallHints';
+import { InstallHints } from '../../../ui/InstallHints';
 import { ChevronIcon } from '../../../ui/icons';
 import { formatScore, STATUS_META, statusReason } from '../format';
 import { EvidenceList } from './EvidenceList';
@@ -73,7 +73,7 @@ export function CandidateRow({ candidate, threshold, primary, chosenByModel = fa
           </span>
         )}
       </p>
-      <InstallHints candidate={candidate} />
+      <InstallHints name={name} install={candidate.install} />
       <EvidenceList evidence={candidate.evidence ?? []} />
       {open && <FactorTable factors={candidate.factors} />}
     </li>

@@ -2,7 +2,7 @@ import type { DiagnosisReason } from '../../../../../../shared/contract';
 import { InlineCode } from '../../../../ui/InlineCode';
 import { ErrorIcon, WarningIcon } from '../../../../ui/icons';
 import { useSkillsStore } from '../../store';
-import { InstallHints } from '../../../routing/components/InstallHints';
+import { InstallHints } from '../../../../ui/InstallHints';
 import { SkillLink } from './ShadowLinks';
 
 const BINS = new Set<DiagnosisReason['code']>(['missing-bin', 'missing-any-bin']);
@@ -86,7 +86,7 @@ export function ReasonItem({ reason, skillName }: { reason: DiagnosisReason; ski
             <InlineCode text={reason.fix} />
           </div>
         )}
-        <InstallHints candidate={{ name: skillName, install: reason.install }} />
+        <InstallHints name={skillName} install={reason.install} />
       </div>
       <QuickFix reason={reason} skillName={skillName} />
     </li>

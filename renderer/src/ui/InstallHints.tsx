@@ -1,16 +1,18 @@
-import type { RouteCandidate } from '../../../../../shared/contract';
-import { CopyButton } from '../../../ui/CopyButton';
+import type { InstallHint } from '../../../shared/contract';
+import { CopyButton } from './CopyButton';
 import './installHints.css';
 
-/** How to install what an unavailable skill misses, from its own install entries: label, command, copy. */
-export function InstallHints({ candidate }: { candidate: Pick<RouteCandidate, 'name' | 'install'> }) {
-  const install = candidate.install ?? [];
+/**
+ * How to install what a skill misses, from its own install entries: label, command, copy. The
+ * score panel, the chat notice and the skill's Availability tab show it alike.
+ */
+export function InstallHints({ name, install = [] }: { name: string; install?: InstallHint[] }) {
   if (install.length === 0) return null;
   return (
     <ul
       className="install-hints"
       data-testid="install-hints"
-      aria-label={`How to install what ${candidate.name} needs`}
+      aria-label={`How to install what ${name} needs`}
     >
       {install.map((hint) => (
         <li key={hint.command}>

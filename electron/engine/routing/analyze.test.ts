@@ -20,6 +20,25 @@ describe('Chinese bridging (issue 10 §3, round 3)', () => {
     expect(variantsOf('图', '图').some((v) => v.via === 'synonym')).toBe(false);
   });
 
+  it('reads CC-CEDICT by sense, so the first two senses are meanings, not the first two words', () => {
+    // 地铁 "underground railway; subway; subway train": "subway" is the second sense (it was the
+    // third word), so its WordNet synonym "metro" reaches a Seoul Metro skill.
+    expect(translate('地铁')).toEqual(['underground railway', 'subway', 'train']);
+    expect(variantsOf('地铁几点到', '地铁').find((v) => v.term === 'metro')).toMatchObject({
+      via: 'synonym',
+      shown: 'metro',
+    });
+    // A sense of several words is a collocation: 总结 "to sum up" is summarize, as a translation…
+    expect(variantsOf('总结一下', '总结').find((v) => v.term === 'summariz')).toMatchObject({
+      via: 'translation',
+      shown: 'summarize',
+    });
+    // … and its words' own senses are not brought in ("up" → upward, astir).
+    expect(variantsOf('总结一下', '总结').map((v) => v.shown)).not.toContain('upward');
+    // A late sense brings no synonyms: 地铁's third, "train", is not "educate".
+    expect(variantsOf('地铁几点到', '地铁').some((v) => v.shown === 'educate')).toBe(false);
+  });
+
   it('drops resultative complements and aspect particles (整理成, 拆成)', () => {
     expect(analyzeQuery('把笔记整理成表格').map((g) => g.text)).not.toContain('成');
     expect(analyzeQuery('拆成几个任务').map((g) => g.text)).not.toContain('成');

@@ -33,11 +33,11 @@ export interface QueryGroup {
   weight: number;
 }
 
-/** Each later CC-CEDICT gloss of a word counts this much less than the one before, down to the floor. */
+/** Each later CC-CEDICT sense of a word counts this much less than the one before, down to the floor. */
 const GLOSS_DECAY = 0.15;
 const GLOSS_FLOOR = 0.4;
 
-/** How many of a Chinese word's first glosses bring their WordNet synonyms. */
+/** How many of a Chinese word's first senses bring their WordNet synonyms. */
 const SYNONYM_GLOSSES = 2;
 
 /** How much a request word weighs against a content word. */
@@ -213,27 +213,39 @@ function cjkVariants(word: string): Variant[] {
   for (const sub of subWords(word)) if (!isStopWord(sub)) addVariant(group, sub, 'exact', 0.8);
   // A lone character's glosses scatter over its many senses (调: adjust, tune, transfer…).
   const scale = Array.from(word).length === 1 ? 0.6 : 1;
-  // CC-CEDICT lists a word's senses commonest first; later glosses (老板 "boss" after the brand
-  // "Robam", 笑话 "mock" after "joke") are likelier a sense the user did not mean.
-  translate(word).forEach((english, i) => {
-    const sense = scale * Math.max(GLOSS_FLOOR, 1 - GLOSS_DECAY * i);
-    for (const term of expansionTerms(english)) addVariant(group, term, 'translation', sense, english);
+  // CC-CEDICT lists a word's senses commonest first; later senses (老板 "boss" after the brand
+  // "Robam", 笑话 "mock" after "joke") are likelier one the user did not mean.
+  translate(word).forEach((sense, i) => {
+    const weight = scale * Math.max(GLOSS_FLOOR, 1 - GLOSS_DECAY * i);
+    const words = expansionTerms(sense);
+    for (const term of words) addVariant(group, term, 'translation', weight, sense);
     // Morphology and the domain lexicon beyond a translation; synonyms only of the first senses,
     // since synonyms of a late sense drift.
-    for (const der of wordnet(english)?.der ?? []) {
-      if (!sameStem(english, der)) continue;
-      for (const term of expansionTerms(der)) addVariant(group, term, 'translation', 0.8 * sense, der);
+    const english = sense.split(' ');
+    for (const gloss of english) {
+      for (const der of wordnet(gloss)?.der ?? []) {
+        if (!sameStem(gloss, der)) continue;
+        for (const term of expansionTerms(der)) addVariant(group, term, 'translation', 0.8 * weight, der);
+      }
+      for (const other of domainLexicon().get(gloss) ?? [])
+        for (const term of expansionTerms(other)) addVariant(group, term, 'translation', 0.8 * weight, other);
     }
-    for (const other of domainLexicon().get(english) ?? [])
-      for (const term of expansionTerms(other)) addVariant(group, term, 'translation', 0.8 * sense, other);
-    // A gloss is one English word of several that say the same (图片 "picture", a skill says
-    // "image"): the first two senses of a word of two or more characters bring their WordNet
-    // synonyms, at a synonym's weight.
-    if (i < SYNONYM_GLOSSES && scale === 1)
-      for (const syn of wordnet(english)?.syn ?? []) {
-        const words = expansionTerms(syn);
-        for (const term of words)
-          addVariant(group, term, 'synonym', sense / Math.max(1, words.length - 0.5), syn);
+    // A sense of several words is a collocation ("sum up", "curriculum vitae"): its WordNet
+    // synonyms are other ways to translate the word (总结 → summarize), not a word's neighbours.
+    if (english.length > 1 && i < SYNONYM_GLOSSES)
+      for (const syn of wordnet(sense)?.syn ?? []) {
+        const synWords = expansionTerms(syn);
+        for (const term of synWords)
+          addVariant(group, term, 'translation', (0.8 * weight) / Math.max(1, synWords.length - 0.5), syn);
+      }
+    // A sense is said by one English word of several (图片 "picture", a skill says "image";
+    // 地铁 "subway", a skill says "metro"): the first two senses of a word of two or more
+    // characters bring their WordNet synonyms, at a synonym's weight.
+    else if (i < SYNONYM_GLOSSES && scale === 1)
+      for (const syn of wordnet(sense)?.syn ?? []) {
+        const synWords = expansionTerms(syn);
+        for (const term of synWords)
+          addVariant(group, term, 'synonym', weight / Math.max(1, synWords.length - 0.5), syn);
       }
   });
   return group.variants.map((v) => (v.via !== 'synonym' ? v : { ...v, bridged: true }));

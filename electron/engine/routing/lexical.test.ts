@@ -153,12 +153,12 @@ describe('lexical semantics (issue 10 §3)', () => {
     expect(evidence('表单', 'invoice-zh')).toEqual([
       expect.objectContaining({ word: '表单', via: 'translation', fields: ['translation'] }),
     ]);
-    // … but not 上课 (attend class → the synonym "form", as in a school's sixth form): a WordNet
+    // … but not 班级 (class → the synonym "form", as in a school's sixth form): a WordNet
     // synonym of a Chinese word's gloss meets a skill's English, never its own glossed Chinese.
-    expect(analyzeQuery('上课')[0].variants).toEqual(
+    expect(analyzeQuery('班级')[0].variants).toEqual(
       expect.arrayContaining([expect.objectContaining({ term: 'form', via: 'synonym' })]),
     );
-    expect(evidence('上课', 'invoice-zh')).toEqual([]);
+    expect(evidence('班级', 'invoice-zh')).toEqual([]);
     expect(evidence('收据', 'invoice-zh')).toEqual([expect.objectContaining({ word: '收据', via: 'exact' })]);
   });
 

@@ -63,16 +63,21 @@ export function subWords(word: string): string[] {
   return out;
 }
 
-/** CC-CEDICT English keywords of a Chinese word (天气 → weather), or of its parts when it has none. */
+/**
+ * CC-CEDICT's senses of a Chinese word in its order, each as the English keywords it adds
+ * (地铁 → "underground railway", "subway", "train"; 天气 → "weather"), or its parts' senses when
+ * it has none.
+ */
 export function translate(word: string): string[] {
   const direct = glossOf(word);
   if (direct.length > 0) return direct;
   const out: string[] = [];
-  for (const sub of subWords(word)) for (const w of glossOf(sub)) if (!out.includes(w)) out.push(w);
+  for (const sub of subWords(word))
+    for (const sense of glossOf(sub)) if (!out.includes(sense)) out.push(sense);
   return out;
 }
 
 function glossOf(word: string): string[] {
-  const keywords = zhTable().get(word)?.[1];
-  return keywords ? keywords.split(' ') : [];
+  const senses = zhTable().get(word)?.[1];
+  return senses ? senses.split(';') : [];
 }

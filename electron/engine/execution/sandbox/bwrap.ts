@@ -148,6 +148,7 @@ async function runBwrap(
       timeoutMs: spec.timeoutMs,
       maxOutputBytes: spec.maxOutputBytes,
       limits,
+      writable: [spec.cwd, ...spec.grants.write],
       // RLIMIT_NPROC never holds for root: the engine counts the sandbox's processes instead.
       ...(process.getuid?.() === 0
         ? { processWatch: { limit: limits.processes, counter: sandboxProcessCounter } }

@@ -21,12 +21,19 @@ export interface ResourceLimits {
    * process count it holds for root too.
    */
   memoryBytes: number;
+  /**
+   * The disk space the run may take in all, over every file it writes (diskWatch.ts: the engine
+   * watches the free space of the filesystems it can write to and stops it past this). Absent:
+   * not watched.
+   */
+  diskBytes?: number;
 }
 
 export const DEFAULT_LIMITS: ResourceLimits = {
   fileBytes: 1024 ** 3,
   processes: 256,
   memoryBytes: 4 * 1024 ** 3,
+  diskBytes: 4 * 1024 ** 3,
 };
 
 // Stryker disable next-line StringLiteral: util-linux installs both (one file on merged-/usr systems)
@@ -112,11 +119,28 @@ const size = (bytes: number) =>
 
 /** The limits a finished run ran into, told exactly. */
 export function limitViolations(
-  run: { exitCode: number | null; signal: string | null; stderr: string; processesExceeded?: boolean },
+  run: {
+    exitCode: number | null;
+    signal: string | null;
+    stderr: string;
+    processesExceeded?: boolean;
+    diskExceeded?: number;
+  },
   applied: AppliedLimits | null,
 ): Violation[] {
-  if (!applied) return [];
-  const out: Violation[] = [];
+  // Watched by the engine, not set through prlimit: it holds wherever the run did.
+  const disk: Violation[] =
+    run.diskExceeded !== undefined
+      ? [
+          {
+            kind: 'output',
+            target: `${run.diskExceeded} bytes of disk`,
+            message: `wrote more than ${size(run.diskExceeded)} to disk in all, its disk limit, and was stopped`,
+          },
+        ]
+      : [];
+  if (!applied) return disk;
+  const out: Violation[] = [...disk];
   if (run.signal === 'SIGXFSZ' || run.exitCode === SIGXFSZ_EXIT || FILE_SIZE_RE.test(run.stderr))
     out.push({
       // Not a path to grant: the run cannot be allowed past it, only told (kind `output`).

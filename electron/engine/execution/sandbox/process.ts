@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import { sandboxEnv } from './bwrapArgs';
 import { killLeftovers } from './leftovers';
 import { DEFAULT_LIMITS } from './limits';
@@ -54,6 +55,8 @@ async function runProcess(spec: SandboxSpec, tier: 'process' | 'none'): Promise<
     timeoutMs: spec.timeoutMs,
     maxOutputBytes: spec.maxOutputBytes,
     limits: spec.limits ?? DEFAULT_LIMITS,
+    // Nothing confines its writes: the home's and the temp folder's disks are watched too.
+    writable: [spec.cwd, ...spec.grants.write, os.homedir(), os.tmpdir()],
     signal: spec.signal,
     onOutput: spec.onOutput,
   });

@@ -54,6 +54,7 @@ async function runSeatbelt(
       timeoutMs: spec.timeoutMs,
       maxOutputBytes: spec.maxOutputBytes,
       limits: spec.limits ?? DEFAULT_LIMITS,
+      writable: [spec.cwd, ...spec.grants.write],
       signal: spec.signal,
       onOutput: spec.onOutput,
     });

@@ -2,6 +2,7 @@ import { execa } from 'execa';
 import { spawnSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { withLimits, type AppliedLimits, type ResourceLimits } from './limits';
+import { DISK_WATCH_MS, diskSpaceMeter } from './diskWatch';
 import { WATCH_MS } from './processWatch';
 
 /** How one guarded child process is started and stopped (shared by every backend). */
@@ -26,6 +27,11 @@ export interface GuardedSpawn {
    * run is stopped. For root, whom RLIMIT_NPROC never holds.
    */
   processWatch?: { limit: number; counter: (pid: number) => () => number };
+  /**
+   * Where the run can write (its scratch folder, its write grants): the free space of their
+   * filesystems is watched, and past `limits.diskBytes` taken the run is stopped.
+   */
+  writable?: string[];
 }
 
 export interface GuardedResult {
@@ -43,6 +49,8 @@ export interface GuardedResult {
   limits: AppliedLimits | null;
   /** Stopped because it ran more processes than `processWatch.limit`. */
   processesExceeded?: boolean;
+  /** Stopped because it took more disk than this, its `limits.diskBytes`. */
+  diskExceeded?: number;
 }
 
 /** Process groups still alive, killed when the engine exits normally (execa skips detached children). */
@@ -92,11 +100,15 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   let truncated = false;
   let timedOut = false;
   let processesExceeded = false;
+  let diskExceeded = false;
   let cancelled = opts.signal?.aborted ?? false;
   if (cancelled) return { ...empty(), cancelled, durationMs: 0 };
   const limited = opts.limits
     ? withLimits(opts.file, opts.args, opts.limits)
     : { file: opts.file, args: opts.args, applied: null };
+
+  const diskLimit = opts.limits?.diskBytes;
+  const diskTaken = diskLimit !== undefined && opts.writable ? diskSpaceMeter(opts.writable) : null;
 
   const stdio: ['ignore', 'pipe', 'pipe', ...Uint8Array[]] = ['ignore', 'pipe', 'pipe'];
   if (opts.fd3) stdio.push(opts.fd3, ...(opts.fd4 ? [opts.fd4] : []));
@@ -162,6 +174,15 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
         }, WATCH_MS)
       : undefined;
 
+  const diskWatcher =
+    diskTaken && diskLimit !== undefined
+      ? setInterval(() => {
+          if (diskTaken() <= diskLimit) return;
+          diskExceeded = true;
+          stop();
+        }, DISK_WATCH_MS)
+      : undefined;
+
   const timer =
     opts.timeoutMs > 0 && opts.timeoutMs <= MAX_TIMER_MS
       ? setTimeout(() => {
@@ -179,6 +200,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   child.once('exit', () => {
     clearTimeout(timer);
     clearInterval(watcher);
+    clearInterval(diskWatcher);
     // Leftovers of a finished run (a backgrounded `sleep &`) do not outlive it.
     stop();
     grace = setTimeout(() => {
@@ -190,6 +212,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   const result = await child;
   clearTimeout(timer);
   clearInterval(watcher);
+  clearInterval(diskWatcher);
   if (grace) clearTimeout(grace);
   opts.signal?.removeEventListener('abort', onAbort);
   if (pid !== undefined) liveGroups.delete(pid);
@@ -201,7 +224,8 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     !timedOut &&
     !cancelled &&
     !truncated &&
-    !processesExceeded
+    !processesExceeded &&
+    !diskExceeded
       ? result.originalMessage || result.shortMessage
       : undefined;
   return {
@@ -215,6 +239,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     durationMs: Math.round((performance.now() - started) * 10) / 10,
     ...(spawnError ? { spawnError } : {}),
     ...(processesExceeded ? { processesExceeded } : {}),
+    ...(diskExceeded && diskLimit !== undefined ? { diskExceeded: diskLimit } : {}),
     limits: limited.applied,
   };
 }

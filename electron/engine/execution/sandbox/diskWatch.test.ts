@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../testing/fixtures';
+import { classifyRun } from '../classify';
+import { createBwrapBackend } from './bwrap';
+import { diskSpaceMeter } from './diskWatch';
+import { DEFAULT_LIMITS } from './limits';
+import { createProcessBackend } from './process';
+import type { SandboxBackend, SandboxSpec } from './types';
+
+const MiB = 1024 * 1024;
+
+/** Bytes under `dir`, every file counted. */
+function treeBytes(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) total += fs.statSync(path.join(entry.parentPath, entry.name)).size;
+  return total;
+}
+
+function writeSynced(file: string, bytes: number): void {
+  const fd = fs.openSync(file, 'w');
+  try {
+    fs.writeSync(fd, Buffer.alloc(bytes, 1));
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+// RLIMIT_FSIZE caps one file; a loop of files under it would still fill the disk. The engine
+// watches the free space of what a run can write to and stops it past its disk limit.
+describe('the disk limit', () => {
+  let root: string;
+  beforeAll(() => {
+    root = tempDir('skilldeck-disk-');
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('meters the free space taken since it was made, each filesystem once', () => {
+    const dir = path.join(root, 'meter');
+    fs.mkdirSync(dir);
+    // Two paths on one filesystem, one of them not made yet (a write grant): counted once.
+    const taken = diskSpaceMeter([dir, path.join(dir, 'not', 'yet'), root]);
+    writeSynced(path.join(dir, 'a.bin'), 48 * MiB);
+    // The machine's free space moves with everything else on it too: a margin either way.
+    expect(taken()).toBeGreaterThan(40 * MiB);
+    expect(taken()).toBeLessThan(96 * MiB);
+    fs.rmSync(path.join(dir, 'a.bin'));
+    expect(taken()).toBeLessThan(16 * MiB);
+  });
+
+  it('meters nothing for paths with no existing folder above them', () => {
+    expect(diskSpaceMeter([])()).toBe(0);
+  });
+
+  const loop = [
+    'mkdir -p out',
+    'i=0',
+    // Files of 4 MiB, each under the file-size limit, without end.
+    'while :; do head -c 4194304 /dev/zero > out/f$i || exit 3; i=$((i+1)); done',
+  ].join('\n');
+
+  const spec = (cwd: string): SandboxSpec => ({
+    command: '/bin/bash',
+    args: ['-c', loop],
+    cwd,
+    skillDir: root,
+    grants: {
+      read: [],
+      write: [],
+      network: false,
+      env: { PATH: '/usr/bin:/bin', HOME: root },
+      declared: { read: [], write: [] },
+    },
+    timeoutMs: 60_000,
+    maxOutputBytes: 64 * 1024,
+    limits: { ...DEFAULT_LIMITS, fileBytes: 16 * MiB, diskBytes: 64 * MiB },
+  });
+
+  const backends: [string, () => SandboxBackend][] = [
+    ['bwrap', () => createBwrapBackend({ home: root })],
+    ['process', () => createProcessBackend()],
+  ];
+
+  it.for(backends)(
+    '%s: a run that writes file after file is stopped at its disk limit, and told',
+    async ([name, make]) => {
+      const cwd = path.join(root, `run-${name}`);
+      fs.mkdirSync(cwd, { recursive: true });
+      const r = await make().run(spec(cwd));
+      expect(r.setupError).toBeUndefined();
+      expect(r.timedOut).toBe(false);
+      // Stopped by the watch within a poll or two of passing 64 MiB, not by the 60 s timeout.
+      expect(r.durationMs).toBeLessThan(30_000);
+      const written = treeBytes(cwd);
+      expect(written).toBeGreaterThan(60 * MiB);
+      expect(written).toBeLessThan(64 * MiB + 256 * MiB);
+      expect(r.violations).toContainEqual({
+        kind: 'output',
+        target: `${64 * MiB} bytes of disk`,
+        message: 'wrote more than 64 MiB to disk in all, its disk limit, and was stopped',
+      });
+      const verdict = classifyRun(r);
+      expect(verdict.status).toBe('blocked');
+      expect(verdict.error).toMatch(/its disk limit/);
+    },
+    90_000,
+  );
+
+  it('leaves a run that stays under its disk limit alone', async () => {
+    const cwd = path.join(root, 'run-small');
+    fs.mkdirSync(cwd, { recursive: true });
+    const r = await createBwrapBackend({ home: root }).run({
+      ...spec(cwd),
+      args: ['-c', 'mkdir -p out && head -c 8388608 /dev/zero > out/one && sync && echo done'],
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('done\n');
+    expect(r.violations).toEqual([]);
+  });
+});

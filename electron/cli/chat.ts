@@ -35,6 +35,9 @@ function printTurn(turn: ChatTurn): void {
  * with `--json`); approvals follow `--approve` / `--deny`, a terminal is asked otherwise,
  * and with no terminal they are denied. Exit 0 when the turn succeeded, 1 otherwise.
  */
+/** Between the text of a skill's reply that stopped short and the fallback's answer after it. */
+const RESTARTED = '(The reply above stopped short; the fallback answers:)';
+
 export async function chatCommand(message: string, flags: ChatFlags): Promise<number> {
   if (!message.trim()) {
     process.stderr.write(`The message is empty.\n${USAGE}`);
@@ -53,8 +56,14 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
       ? () => undefined
       : engine.events.subscribe((name, payload) => {
           if (name !== 'chat.delta') return;
-          streamed += (payload as { text: string }).text;
-          process.stdout.write((payload as { text: string }).text);
+          const { text, restart } = payload as { text: string; restart?: boolean };
+          // A fallback answers afresh: what streamed before it stays on screen, so say where it ends.
+          if (restart && streamed) {
+            process.stdout.write(`\n\n${RESTARTED}\n\n`);
+            streamed = '';
+          }
+          streamed += text;
+          process.stdout.write(text);
         });
     let sent;
     try {
@@ -74,7 +83,7 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
       // An answer the turn set whole (no model, a skill that cannot run here) or started afresh
       // after a failed stream was not streamed: print what the terminal has not shown.
       if (turn.answer.startsWith(streamed)) process.stdout.write(turn.answer.slice(streamed.length));
-      else process.stdout.write(`\n\n${turn.answer}`);
+      else process.stdout.write(`\n\n${RESTARTED}\n\n${turn.answer}`);
       if (!turn.answer.endsWith('\n')) process.stdout.write('\n');
       printTurn(turn);
     }

@@ -92,6 +92,17 @@ describe('skilldeck chat', () => {
     expect(none.stdout).toContain('answering without a skill needs a model');
     expect(none.stderr).toContain('no_model');
   });
+
+  it('says where a skill’s reply that broke off ends and the fallback’s answer starts', async () => {
+    server.enqueue({ text: ['The first half of a ', 'reply that ', 'never ends'], dropAfter: 2 });
+    server.enqueue({ text: 'A whole answer.' });
+    const r = await cliRun(['chat', '$tone-check is this warm enough: hello there']);
+    expect(r.code).toBe(0);
+    // Each text once: the broken reply, the marker, the answer (it was printed twice, glued on).
+    expect(r.stdout).toMatch(
+      /^The first half of a [^\n]*\n\n\(The reply above stopped short; the fallback answers:\)\n\nA whole answer\.\n$/,
+    );
+  });
 });
 
 describe('skilldeck chat --json', () => {

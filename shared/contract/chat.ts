@@ -148,8 +148,16 @@ export const chatRequests = {
 export const chatEvents = {
   /** A turn started (its route is known). */
   'chat.turnStarted': ChatTurn,
-  /** Streamed answer text. */
-  'chat.delta': z.object({ conversation_id: z.string(), turn_id: z.string(), text: z.string() }),
+  /**
+   * Streamed answer text. `restart`: the answer starts over with this text (a fallback answers
+   * afresh after a skill failed); what streamed before belongs to the failed step, not the answer.
+   */
+  'chat.delta': z.object({
+    conversation_id: z.string(),
+    turn_id: z.string(),
+    text: z.string(),
+    restart: z.boolean().optional(),
+  }),
   /** A step was added or changed. */
   'chat.step': z.object({ conversation_id: z.string(), turn_id: z.string(), step: ChatStep }),
   /** A turn ended (any status). */

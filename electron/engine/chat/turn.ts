@@ -82,9 +82,12 @@ export async function runTurn(
     else turn.steps[at] = step;
     events.emit('chat.step', { ...ids, step });
   };
+  // Set when a fallback starts the answer over: its first text says so to the window and the CLI.
+  let restarting = false;
   const delta = (text: string) => {
     turn.answer += text;
-    events.emit('chat.delta', { ...ids, text });
+    events.emit('chat.delta', { ...ids, text, ...(restarting ? { restart: true } : {}) });
+    restarting = false;
   };
   const hooks: ChatHooks = {
     history,
@@ -318,6 +321,7 @@ export async function runTurn(
     if (!turn.answer) return;
     turn.answer = '';
     for (const step of turn.steps) step.answer_offset = 0;
+    restarting = true;
   };
   const result = await follow(run, runStep, startOver);
   // An instruction skill that could not start for want of a model says so as a status.

@@ -86,6 +86,7 @@ describe('the disk limit', () => {
 
   it.for(backends)(
     '%s: a run that writes file after file is stopped at its disk limit, and told',
+    { timeout: 90_000 },
     async ([name, make]) => {
       const cwd = path.join(root, `run-${name}`);
       fs.mkdirSync(cwd, { recursive: true });
@@ -106,7 +107,6 @@ describe('the disk limit', () => {
       expect(verdict.status).toBe('blocked');
       expect(verdict.error).toMatch(/its disk limit/);
     },
-    90_000,
   );
 
   it('leaves a run that stays under its disk limit alone', async () => {

@@ -5,7 +5,7 @@ import { client, errorMessage } from '../../lib/client';
 import { createLatestRequester } from '../routing/latest';
 import { useRoutingStore } from '../routing/store';
 import { readOpenConversation, writeOpenConversation } from './preference';
-import { appendDeltas, mergeLoaded, runningTurn, upsertStep, upsertTurn } from './thread';
+import { appendDeltas, mergeLoaded, runningTurn, startedOver, upsertStep, upsertTurn } from './thread';
 
 type Status = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -102,10 +102,18 @@ export const useChatStore = create<Store>()((set, get) => {
     const c = client();
     c.on('chat.turnStarted', onTurn);
     c.on('chat.turnFinished', onTurn);
-    c.on('chat.delta', ({ conversation_id, turn_id, text }) => {
+    c.on('chat.delta', ({ conversation_id, turn_id, text, restart }) => {
       const held = live.get(turn_id);
-      if (held) live.set(turn_id, { ...held, answer: held.answer + text });
+      if (held) {
+        const base = restart ? startedOver(held) : held;
+        live.set(turn_id, { ...base, answer: base.answer + text });
+      }
       if (conversation_id !== get().activeId) return;
+      if (restart) {
+        // A fallback answers afresh: what the failed skill streamed is on its card, not the answer.
+        deltas.delete(turn_id);
+        set((s) => ({ turns: s.turns.map((t) => (t.turn_id === turn_id ? startedOver(t) : t)) }));
+      }
       deltas.set(turn_id, (deltas.get(turn_id) ?? '') + text);
       if (!frame) frame = requestAnimationFrame(flushDeltas);
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { turn } from './testTurns';
-import { appendDeltas, mergeLoaded, runningTurn, upsertStep, upsertTurn } from './thread';
+import { appendDeltas, mergeLoaded, runningTurn, startedOver, upsertStep, upsertTurn } from './thread';
 
 describe('the open conversation follows chat events', () => {
   it('adds a started turn and replaces it when it finishes', () => {
@@ -22,6 +22,19 @@ describe('the open conversation follows chat events', () => {
       ]),
     );
     expect(next.map((t) => t.answer)).toEqual(['full', 'Hello']);
+  });
+
+  it('starts a running turn’s answer over when a fallback answers afresh, and leaves a finished one', () => {
+    const failed = turn('a', {
+      answer: 'The first half of a ',
+      steps: [{ id: 'run:1', kind: 'run', name: 'tone-check', status: 'failure', answer_offset: 12 }],
+    });
+    const over = startedOver(failed);
+    expect(over.answer).toBe('');
+    expect(over.steps[0].answer_offset).toBe(0);
+    expect(appendDeltas([over], new Map([['a', 'A whole answer.']]))[0].answer).toBe('A whole answer.');
+    const done = turn('b', { status: 'success', answer: 'kept' });
+    expect(startedOver(done)).toBe(done);
   });
 
   it('updates a step in place by its id and ignores finished turns', () => {

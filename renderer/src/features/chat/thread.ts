@@ -26,6 +26,16 @@ export function appendDeltas(turns: readonly ChatTurn[], deltas: ReadonlyMap<str
   });
 }
 
+/**
+ * A running turn whose answer starts over (`chat.delta` with `restart`: a fallback after a failed
+ * skill): the text so far belonged to the failed step, so the answer and the steps' places in it
+ * go back to the start, as the engine's own turn did. A finished turn is left alone.
+ */
+export function startedOver(turn: ChatTurn): ChatTurn {
+  if (turn.status !== 'running') return turn;
+  return { ...turn, answer: '', steps: turn.steps.map((s) => ({ ...s, answer_offset: 0 })) };
+}
+
 /** A step added or changed (steps keep their id within a turn, so cards update in place). */
 export function upsertStep(turns: readonly ChatTurn[], turnId: string, step: ChatStep): ChatTurn[] {
   return turns.map((t) => {

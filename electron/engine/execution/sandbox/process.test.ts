@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../testing/fixtures';
+import { DEFAULT_LIMITS } from './limits';
 import { createProcessBackend, PROCESS_UNENFORCED } from './process';
 import { processesWith, waitFor } from './testing/harness';
 import type { SandboxSpec } from './types';
@@ -153,4 +154,34 @@ describe('process backend', () => {
     expect(r.setupError).toMatch(/could not start \/nonexistent\/tool/);
     expect(r.exitCode).toBeNull();
   });
+  it('stops a fork loop at the process limit — as root by counting its process group', async () => {
+    // RLIMIT_NPROC holds a user; the kernel never applies it to root, so for root the engine
+    // counts the run's process group (it had run to the timeout).
+    const started = performance.now();
+    const r = await createProcessBackend().run(
+      spec(
+        '/usr/bin/python3',
+        [
+          '-c',
+          [
+            'import subprocess, time',
+            'kids = []',
+            'for _ in range(200):',
+            '    kids.append(subprocess.Popen(["sleep", "30"]))',
+            'print("started", len(kids))',
+            'time.sleep(30)',
+          ].join('\n'),
+        ],
+        { timeoutMs: 40_000, limits: { ...DEFAULT_LIMITS, processes: 30 } },
+      ),
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(r.timedOut).toBe(false);
+    expect(r.stdout).not.toContain('started 200');
+    expect(r.violations).toContainEqual({
+      kind: 'exec',
+      target: '30 processes',
+      message: 'tried to start more than 30 processes, its process limit',
+    });
+  }, 60_000);
 });

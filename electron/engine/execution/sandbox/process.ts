@@ -3,6 +3,7 @@ import os from 'node:os';
 import { sandboxEnv } from './bwrapArgs';
 import { killLeftovers } from './leftovers';
 import { DEFAULT_LIMITS } from './limits';
+import { GROUP_WATCH_MS, processGroupCounter } from './processWatch';
 import { runGuarded } from './spawn';
 import {
   blankResult,
@@ -47,6 +48,7 @@ async function runProcess(spec: SandboxSpec, tier: 'process' | 'none'): Promise<
   } catch (error) {
     return blankResult(tier, `could not create a writable folder: ${(error as Error).message}`);
   }
+  const limits = spec.limits ?? DEFAULT_LIMITS;
   const run = await runGuarded({
     file: spec.command,
     args: spec.args,
@@ -54,7 +56,11 @@ async function runProcess(spec: SandboxSpec, tier: 'process' | 'none'): Promise<
     env: sandboxEnv(spec.grants.env, null),
     timeoutMs: spec.timeoutMs,
     maxOutputBytes: spec.maxOutputBytes,
-    limits: spec.limits ?? DEFAULT_LIMITS,
+    limits,
+    // RLIMIT_NPROC never holds for root: the engine counts the run's process group instead.
+    ...(process.platform === 'linux' && process.getuid?.() === 0
+      ? { processWatch: { limit: limits.processes, counter: processGroupCounter, everyMs: GROUP_WATCH_MS } }
+      : {}),
     // Nothing confines its writes: the home's and the temp folder's disks are watched too.
     writable: [spec.cwd, ...spec.grants.write, os.homedir(), os.tmpdir()],
     signal: spec.signal,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../testing/fixtures';
-import { sandboxProcessCounter } from './processWatch';
+import { groupOfStat, processGroupCounter, sandboxProcessCounter } from './processWatch';
 import { runGuarded } from './spawn';
 import { PID_NS, processesWith, waitFor } from './testing/harness';
 
@@ -171,5 +171,24 @@ describe('runGuarded with a process watch', () => {
     expect(r.processesExceeded).toBeUndefined();
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('done\n');
+  });
+});
+
+describe('counting a process group (the process tier)', () => {
+  it('reads the group from a stat line, a command with blanks and parentheses included', () => {
+    expect(groupOfStat('4242 (my (odd) prog) S 1 4240 4240 0 -1 4194560')).toBe(4240);
+    expect(groupOfStat('garbage')).toBeNull();
+  });
+
+  it('counts the processes of one group, its leader with them, and no other', async () => {
+    const mark = marker();
+    const [file, ...args] = sleeps(5, mark);
+    const child = spawn(file, args, { detached: true, stdio: 'ignore' });
+    started.push(child);
+    await waitFor(() => processesWith(mark).length === 5);
+    // The shell and its five sleeps; this test's own group is another one.
+    expect(processGroupCounter(child.pid!)()).toBe(6);
+    expect(processGroupCounter(2 ** 22 + 7)()).toBe(0);
+    process.kill(-child.pid!, 'SIGKILL');
   });
 });

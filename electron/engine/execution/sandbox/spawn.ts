@@ -26,7 +26,7 @@ export interface GuardedSpawn {
    * Counts the run's processes (processWatch.ts), polled while it runs; past `limit` the
    * run is stopped. For root, whom RLIMIT_NPROC never holds.
    */
-  processWatch?: { limit: number; counter: (pid: number) => () => number };
+  processWatch?: { limit: number; counter: (pid: number) => () => number; everyMs?: number };
   /**
    * Where the run can write (its scratch folder, its write grants): the free space of their
    * filesystems is watched, and past `limits.diskBytes` taken the run is stopped.
@@ -171,7 +171,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
           if (count() <= watch.limit) return;
           processesExceeded = true;
           stop();
-        }, WATCH_MS)
+        }, watch.everyMs ?? WATCH_MS)
       : undefined;
 
   const diskWatcher =

@@ -67,16 +67,18 @@ export const GROUPS = {
       'electron/engine/execution/sandbox/bwrap.limits.test.ts',
     ],
   },
-  // What only the engine can enforce around bwrap: the seccomp filter (the kernel keyring),
-  // the process count of a root run, and the search for root's private files.
+  // What only the engine can enforce around the sandbox: the seccomp filter (the kernel
+  // keyring), the process count of a root run, the disk a run takes, and the search for root's
+  // private files.
   hardening: {
     mutate: [
       'electron/engine/execution/sandbox/seccomp.ts',
       'electron/engine/execution/sandbox/processWatch.ts',
+      'electron/engine/execution/sandbox/diskWatch.ts',
       'electron/engine/execution/sandbox/rootOnly.ts',
     ],
     testFiles: [
-      'electron/engine/execution/sandbox/{seccomp,processWatch,rootOnly}.test.ts',
+      'electron/engine/execution/sandbox/{seccomp,processWatch,diskWatch,rootOnly}.test.ts',
       'electron/engine/execution/sandbox/bwrap.{hardening,keyring}.test.ts',
     ],
   },

@@ -51,7 +51,16 @@ describe('the disk limit', () => {
     expect(taken()).toBeLessThan(16 * MiB);
   });
 
-  it('meters nothing for paths with no existing folder above them', () => {
+  it('meters a write grant that does not exist yet on the disk of its nearest existing folder', () => {
+    const dir = path.join(root, 'grant');
+    fs.mkdirSync(dir);
+    const taken = diskSpaceMeter([path.join(dir, 'out', 'not', 'made')]);
+    writeSynced(path.join(dir, 'b.bin'), 48 * MiB);
+    expect(taken()).toBeGreaterThan(40 * MiB);
+    fs.rmSync(path.join(dir, 'b.bin'));
+  });
+
+  it('meters nothing when given nothing to watch', () => {
     expect(diskSpaceMeter([])()).toBe(0);
   });
 

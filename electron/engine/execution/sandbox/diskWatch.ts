@@ -9,26 +9,22 @@ import path from 'node:path';
  */
 export const DISK_WATCH_MS = 100;
 
-/** The nearest existing folder at or above `p` (a write grant may not exist yet). */
+/** The nearest existing path at or above `p` (a write grant may not exist yet). */
 function existingAncestor(p: string): string | null {
-  let dir = path.resolve(p);
-  for (;;) {
-    try {
-      if (fs.statSync(dir).isDirectory()) return dir;
-    } catch {
-      // Not there (yet): look above.
-    }
-    const up = path.dirname(dir);
-    if (up === dir) return null;
-    dir = up;
+  let at = path.resolve(p);
+  while (!fs.existsSync(at)) {
+    const up = path.dirname(at);
+    if (up === at) return null;
+    at = up;
   }
+  return at;
 }
 
-/** Bytes an unprivileged writer can still use on the filesystem holding `dir`, or null. */
-function available(dir: string): number | null {
+/** Bytes an unprivileged writer can still use on the filesystem holding `at`, or null. */
+function available(at: string): number | null {
   try {
-    const s = fs.statfsSync(dir, { bigint: true });
-    return Number(s.bavail * s.bsize);
+    const s = fs.statfsSync(at);
+    return s.bavail * s.bsize;
   } catch {
     return null;
   }
@@ -40,20 +36,17 @@ function available(dir: string): number | null {
  * download elsewhere counts too; the limit is generous for that reason.
  */
 export function diskSpaceMeter(paths: readonly string[]): () => number {
-  const start = new Map<number, { dir: string; free: number }>();
+  // One entry per filesystem (by device): two paths on one disk are one free-space figure.
+  const start = new Map<number, { at: string; free: number }>();
   for (const p of paths) {
-    const dir = existingAncestor(p);
-    if (!dir) continue;
-    const free = available(dir);
-    // Stryker disable next-line ConditionalExpression: a filesystem statfs cannot read is not watched either way
-    if (free === null) continue;
-    const dev = fs.statSync(dir).dev;
-    if (!start.has(dev)) start.set(dev, { dir, free });
+    const at = existingAncestor(p);
+    const free = at === null ? null : available(at);
+    if (at !== null && free !== null) start.set(fs.statSync(at).dev, { at, free });
   }
   return () => {
     let taken = 0;
-    for (const { dir, free } of start.values()) {
-      const now = available(dir);
+    for (const { at, free } of start.values()) {
+      const now = available(at);
       if (now !== null) taken = Math.max(taken, free - now);
     }
     return taken;

@@ -217,11 +217,13 @@ function cjkVariants(word: string): Variant[] {
   // "Robam", 笑话 "mock" after "joke") are likelier one the user did not mean.
   translate(word).forEach((sense, i) => {
     const weight = scale * Math.max(GLOSS_FLOOR, 1 - GLOSS_DECAY * i);
-    const words = expansionTerms(sense);
-    for (const term of words) addVariant(group, term, 'translation', weight, sense);
+    // Each word of the sense as itself, so the score panel names the word a skill holds ("time"
+    // of 过期 "exceed time limit"), not the whole sense.
+    const english = sense.split(' ');
+    for (const gloss of english)
+      for (const term of expansionTerms(gloss)) addVariant(group, term, 'translation', weight, gloss);
     // Morphology and the domain lexicon beyond a translation; synonyms only of the first senses,
     // since synonyms of a late sense drift.
-    const english = sense.split(' ');
     for (const gloss of english) {
       for (const der of wordnet(gloss)?.der ?? []) {
         if (!sameStem(gloss, der)) continue;

@@ -65,6 +65,8 @@ export const GROUPS = {
     testFiles: [
       'electron/engine/execution/sandbox/limits.test.ts',
       'electron/engine/execution/sandbox/bwrap.limits.test.ts',
+      // How a run stopped at its disk limit is told.
+      'electron/engine/execution/sandbox/diskWatch.test.ts',
     ],
   },
   // What only the engine can enforce around the sandbox: the seccomp filter (the kernel

@@ -1,0 +1,70 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../testing/fixtures';
+import type { RoutingIndex } from './lexicon';
+import { route } from './router';
+import { splitInstruction } from './text';
+import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
+
+const md = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nDo the thing.\n`;
+
+/** A skill-authoring skill beside skills for the tasks a new skill might be asked to do. */
+const SKILLS: Record<string, string> = {
+  'skill-creator/SKILL.md': md(
+    'skill-creator',
+    "Create new skills, modify and improve existing skills, and measure skill performance. Use when users want to create a skill from scratch, edit, or optimize an existing skill, run evals to test a skill, benchmark skill performance with variance analysis, or optimize a skill's description for better triggering accuracy.",
+  ),
+  'changelog-generator/SKILL.md': md(
+    'changelog-generator',
+    'Generates user-facing changelogs from git commits. Use when preparing release notes.',
+  ),
+  'pdf-summarizer/SKILL.md': md('pdf-summarizer', 'Summarizes PDF documents into key points.'),
+  'invoice-organizer/SKILL.md': md(
+    'invoice-organizer',
+    'Organizes invoices and receipts (发票) into folders by vendor and month.',
+  ),
+};
+
+let index: RoutingIndex;
+beforeAll(async () => {
+  const dir = tempDir('skilldeck-new-skill-');
+  writeTree(dir, SKILLS);
+  index = indexOf(await catalogOf(dir));
+});
+const primary = (query: string) => route(index, query, defaultConfig(), readyContext()).plan.primary;
+
+describe('a request for a new skill', () => {
+  it('keeps the request and drops what the new skill is to do', () => {
+    // …in the words skill-authoring skills use for the request: write, make, build a skill all
+    // mean create one.
+    expect(splitInstruction('help me write a new skill that formats changelogs')).toEqual({
+      instruction: 'help me create a new skill',
+      payload: '',
+    });
+    expect(splitInstruction('build me an agent skill for posting to Slack').instruction).toBe(
+      'create me an agent skill',
+    );
+    expect(splitInstruction('帮我写一个技能，用来整理发票').instruction).toBe('帮我 create a new skill');
+    expect(splitInstruction('写一个整理发票的技能').instruction).toBe(' create a new skill');
+    // A request about an installed skill, or for something else to be written, is not one.
+    expect(splitInstruction('make the pdf skill faster').instruction).toBe('make the pdf skill faster');
+    expect(splitInstruction('write a script that renames files').instruction).toBe(
+      'write a script that renames files',
+    );
+  });
+
+  it('goes to the skill-authoring skill, not to a skill for the task the new skill will do', () => {
+    expect(primary('help me write a new skill that formats changelogs')).toBe('skill-creator');
+    expect(primary('create a skill that summarizes PDFs')).toBe('skill-creator');
+    expect(primary('帮我写一个技能，用来整理发票')).toBe('skill-creator');
+    expect(primary('写一个整理发票的技能')).toBe('skill-creator');
+  });
+
+  it('leaves the task itself to its skill', () => {
+    expect(primary('generate the changelog for the v2 release from the git commits')).toBe(
+      'changelog-generator',
+    );
+    expect(primary('summarize this PDF document into key points')).toBe('pdf-summarizer');
+    expect(primary('把这些发票按供应商整理好')).toBe('invoice-organizer');
+  });
+});

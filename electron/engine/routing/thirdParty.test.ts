@@ -115,16 +115,16 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // of the 75 routed right) and measured 0.776 / 0 of 164 / 0.826 (zh) / 9 of 74 and 0.818 / 0.4 %:
   // the floors came down because the dev set grew, not because routing lost ground. With round
   // 2's calibration kept (round 5's refit reverted, see the corpus README) it measures 0.769 /
-  // 0 of 164 / 0.809 (zh) / 9 of 74 and 0.815 / 0.1 %. Reading CC-CEDICT by sense (round 7):
-  // 0.772 / 0 of 164 / 0.817 (zh) / 9 of 74 and 0.815 / 0.1 %. The floors are the measured
-  // values, so a change that loses ground here shows at once.
-  it('keeps the measured floors: P@1 ≥ 0.772, false triggers ≤ 0.01, Chinese ≥ 0.817, paraphrases ≥ 0.121', () => {
+  // 0 of 164 / 0.809 (zh) / 9 of 74 and 0.815 / 0.1 %. Round 7 (CC-CEDICT by sense, shrink ≈
+  // compress, requests for a new skill): 0.776 / 0 of 164 / 0.817 (zh) / 9 of 74 and 0.817 /
+  // 0.1 %. The floors are the measured values, so a change that loses ground here shows at once.
+  it('keeps the measured floors: P@1 ≥ 0.776, false triggers ≤ 0.01, Chinese ≥ 0.817, paraphrases ≥ 0.121', () => {
     const all = slice(table.dev.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.772);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.776);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.01);
     expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.817);
     expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.121);
-    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.814);
+    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.816);
     expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.01);
   });
 });

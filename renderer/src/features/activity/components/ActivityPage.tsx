@@ -9,6 +9,8 @@ import { MetricCards } from './MetricCards';
 import { RouteDetail } from './RouteDetail';
 import { RouteList } from './RouteList';
 import '../../routing/routing.css';
+import '../../routing/candidates.css';
+import '../../routing/details.css';
 import '../activity.css';
 
 export function ActivityPage() {

@@ -8,6 +8,8 @@ import { ConversationList } from './ConversationList';
 import { Thread } from './Thread';
 import { ThreadHeader } from './ThreadHeader';
 import '../../routing/routing.css';
+import '../../routing/candidates.css';
+import '../../routing/details.css';
 import '../chat.css';
 import '../composer.css';
 import '../thread.css';

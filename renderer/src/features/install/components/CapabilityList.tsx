@@ -11,6 +11,8 @@ import {
 } from '../../../ui/icons';
 import { capabilityKind, isSensitive, type CapabilityKind } from '../model';
 import '../install.css';
+import '../preview.css';
+import '../outcome.css';
 
 const ICONS: Record<CapabilityKind, ReactNode> = {
   run: <PlayIcon size={14} />,

@@ -8,6 +8,8 @@ import { ResultView } from './ResultView';
 import { SourceForm } from './SourceForm';
 import { StagingView } from './StagingView';
 import '../install.css';
+import '../preview.css';
+import '../outcome.css';
 
 const SIZES = {
   form: 'small',

@@ -6,6 +6,9 @@ import { ErrorIcon, UndoIcon } from '../../../ui/icons';
 import { useRepairStore } from '../store';
 import { RevisionItem } from './RevisionItem';
 import '../repair.css';
+import '../review.css';
+import '../hunks.css';
+import '../history.css';
 
 /** The skill detail's Repairs tab (issue 9 item 6): every revision, newest first, each undoable. */
 export function RepairHistoryTab({ summary }: { summary: SkillSummary }) {

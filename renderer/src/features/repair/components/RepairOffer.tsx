@@ -6,6 +6,9 @@ import { ChevronIcon, ErrorIcon, InfoIcon, SparkIcon } from '../../../ui/icons';
 import { repairsOf, reviewHash } from '../model';
 import { useRepairStore } from '../store';
 import '../repair.css';
+import '../review.css';
+import '../hunks.css';
+import '../history.css';
 
 const NONE: never[] = [];
 

@@ -10,6 +10,9 @@ import { ApplyResult } from './ApplyResult';
 import { ProposalReview } from './ProposalReview';
 import { RepairSteps } from './RepairSteps';
 import '../repair.css';
+import '../review.css';
+import '../hunks.css';
+import '../history.css';
 
 const NONE: never[] = [];
 const subscribe = (onChange: () => void) => {

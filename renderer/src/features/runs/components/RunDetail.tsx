@@ -14,6 +14,7 @@ import { RunOutput } from './RunOutput';
 import { RunTimeline } from './RunTimeline';
 import { RunViolations } from './RunViolations';
 import '../runs.css';
+import '../timeline.css';
 
 const NO_CHUNKS: never[] = [];
 

@@ -5,6 +5,7 @@ import { useRunsStore } from '../store';
 import { RunDetail } from './RunDetail';
 import { RunForm } from './RunForm';
 import '../runs.css';
+import '../timeline.css';
 
 const POLICY_WORDS = {
   ask: 'asks you before each run',

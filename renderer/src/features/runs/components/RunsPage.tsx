@@ -7,6 +7,7 @@ import { useRunsStore } from '../store';
 import { RunDetail } from './RunDetail';
 import { RunList } from './RunList';
 import '../runs.css';
+import '../timeline.css';
 
 /** Recent runs, newest first, live; the selected one with its timeline (issue 7 item 8). */
 export function RunsPage() {

@@ -9,6 +9,8 @@ import { RoutingSettings } from './RoutingSettings';
 import { ModelSettings } from '../../models/components/ModelSettings';
 import { useSettingsStore } from '../store';
 import '../../routing/routing.css';
+import '../../routing/candidates.css';
+import '../../routing/details.css';
 import '../settings.css';
 
 export function SettingsPage() {

@@ -10,6 +10,8 @@ import { DetailHeader } from './DetailHeader';
 import { DetailTabs } from './DetailTabs';
 import { TabContent } from './TabContent';
 import './detail.css';
+import './metadata.css';
+import './files.css';
 
 // Long enough to skip skills flown past with ↑/↓, short enough not to feel like waiting.
 const DETAIL_DELAY_MS = 120;

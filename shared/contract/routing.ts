@@ -152,6 +152,11 @@ export const ActivationPlan = z.object({
   /** Human-readable account of the decision. */
   routing_reason: z.string(),
   parameters: z.object({ task: z.string() }),
+  /**
+   * The message asks for no skill ("without using any skill", "不用技能"): plain chat, and it
+   * offers the model no skill either. Absent otherwise.
+   */
+  no_skill: z.literal(true).optional(),
 });
 export type ActivationPlan = z.infer<typeof ActivationPlan>;
 

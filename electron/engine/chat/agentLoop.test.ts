@@ -251,6 +251,22 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
 });
 
 describe('plain chat offers the model the skills the router came close to', () => {
+  it('offers the model no skill when the message asks for none', async () => {
+    const { engine } = await setup();
+    server.enqueue({ text: 'A guide starts with who it is for.' });
+    const turn = await send(engine, 'without using any skill, could you write a guide for my project?');
+    expect(turn.route.plan).toMatchObject({ primary: null, no_skill: true });
+    expect(turn).toMatchObject({
+      status: 'success',
+      skill: null,
+      answer: 'A guide starts with who it is for.',
+    });
+    const [request] = server.chatRequests();
+    expect(request.tools ?? []).toEqual([]);
+    expect(messageText(request.messages[0])).not.toContain('doc-helper');
+    expect(engine.execution.list(10)).toHaveLength(0);
+  });
+
   it('runs the one the model picks with run_skill and answers from its result, once', async () => {
     const { engine } = await setup();
     server.enqueue(

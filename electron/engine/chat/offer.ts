@@ -25,11 +25,13 @@ export interface SkillOffer {
 }
 
 /**
- * The offer for a turn's route: none when the arbiter already judged the candidates, else the
- * closest below-T skills and, in a small catalog, every other skill the model may choose.
+ * The offer for a turn's route: none when the arbiter already judged the candidates or the
+ * message asks for no skill, else the closest below-T skills and, in a small catalog, every
+ * other skill the model may choose.
  */
 export function skillOffer(route: RouteEvent, catalog: ChoosableSkill[]): SkillOffer {
-  if (route.model?.arbiter) return { offerable: [], closest: [], others: [] };
+  // The arbiter already judged the candidates; a message that asks for no skill gets none.
+  if (route.model?.arbiter || route.plan.no_skill) return { offerable: [], closest: [], others: [] };
   const excluded = new Set(
     route.candidates.filter((c) => c.status === 'vetoed' || c.status === 'unavailable').map((c) => c.id),
   );

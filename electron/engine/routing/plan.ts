@@ -13,6 +13,8 @@ export interface PlanOptions {
   maxParallel: number;
   /** Query unit → IDF weight, for the minimal cover. */
   unitWeight: ReadonlyMap<string, number>;
+  /** The message asks for no skill: nothing is selected unless named explicitly. */
+  noSkill?: boolean;
 }
 
 /** Scores this close count as "near-equal" (routing spec §7: then cheaper, then more successful). */
@@ -55,6 +57,12 @@ export function decide(
       // routing spec §6.2: unmet prerequisites mark it unavailable — even when forced (safety).
       c.status = 'unavailable';
       c.reason = `missing ${c.missing.join(', ')}`;
+    } else if (c.recalled.negated) {
+      c.status = 'vetoed';
+      c.reason = 'the message says not to use it';
+    } else if (options.noSkill && !isForced(c) && c.score >= threshold) {
+      c.status = 'vetoed';
+      c.reason = 'the message asks for no skill';
     } else if (c.matchedAntiTriggers.length > 0 && !isForced(c)) {
       c.status = 'vetoed';
       c.reason = `anti-trigger “${c.matchedAntiTriggers[0]}” is in the query`;
@@ -179,6 +187,8 @@ export function buildPlan(
     .filter((c) => c.score >= options.threshold / 2)
     .slice(0, 2)
     .map((c) => ({ type: 'skill' as const, id: c.recalled.doc.id, name: c.recalled.doc.name }));
+  // A message that asks for no skill falls back to no skill either.
+  if (options.noSkill && selected.length === 0) fallback.length = 0;
   fallback.push({ type: 'generic_chat' }, { type: 'ask_user' });
   const rank = Math.max(-1, ...selected.map((c) => COST_RANK[c.recalled.doc.metadata.costHint]));
   return {
@@ -191,6 +201,7 @@ export function buildPlan(
     estimated_cost: rank < 0 ? 'none' : (['low', 'medium', 'high'] as const)[rank],
     routing_reason: reasonFor(candidates, selected, options),
     parameters: { task },
+    ...(options.noSkill && selected.length === 0 ? { no_skill: true as const } : {}),
   };
 }
 
@@ -204,6 +215,10 @@ function reasonFor(
     parts.push(`No routable skill named ${options.unknownForced.map((n) => `“${n}”`).join(', ')}.`);
   }
   const primary = selected[0];
+  if (!primary && options.noSkill) {
+    parts.push('The message asks for no skill; plain chat.');
+    return parts.join(' ');
+  }
   if (!primary) {
     const unready = candidates.find(
       (c) => c.status === 'unavailable' && (isForced(c) || c.score >= options.threshold),

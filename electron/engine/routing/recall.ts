@@ -26,6 +26,8 @@ export interface Recalled {
   matchedTriggers: string[];
   /** Implicit triggers (name, "Use when …" items, when_to_use) whose words are all in the query. */
   implicitHits: ImplicitPhrase[];
+  /** The message says not to use this skill ("don't use the weather skill"). */
+  negated?: true;
 }
 
 export interface RecallResult {
@@ -36,6 +38,8 @@ export interface RecallResult {
   instruction: string;
   /** Names the user forced that match no routable skill (reported in routing_reason). */
   unknownForced: string[];
+  /** The message asks for no skill at all ("without using any skill", "不用技能"). */
+  noSkill: boolean;
   candidates: Recalled[];
   /** The query's BM25F match over the index (scores, routable mass). */
   match: QueryMatch;
@@ -52,12 +56,52 @@ const FORCED_RES: { re: RegExp; reportMiss: boolean; words?: boolean }[] = [
     words: true,
   },
   // "use the Braintree Automation skill": a name of up to four words.
-  { re: new RegExp(String.raw`\buse (?:the )?(${NAME}(?: ${NAME}){0,3}) skill\b`, 'giu'), reportMiss: true },
+  // "use a skill", "use your best skill" name none.
+  {
+    re: new RegExp(
+      String.raw`\buse (?:the )?(?!(?:a|an|any|some|my|your|our|this|that|another|one|no)\s)(${NAME}(?: ${NAME}){0,3}) skill\b`,
+      'giu',
+    ),
+    reportMiss: true,
+  },
   {
     re: new RegExp(String.raw`(?:使用|用)\s*(${NAME}(?: ${NAME}){0,3})\s*(?:skill|技能)`, 'giu'),
     reportMiss: true,
   },
 ];
+
+/**
+ * A skill the message rules out: "don't use the weather skill", "instead of $weather",
+ * "不要用 weather 技能". The span neither forces the skill nor counts as words of the request.
+ */
+const NEGATED_USE_RES: RegExp[] = [
+  new RegExp(
+    String.raw`\b(?:don'?t|do not|never|not|without|no need to|instead of|rather than)\s+(?:use|using|call|calling|run|running|invoke|invoking)\s+(?:the\s+)?\$?(${NAME}(?: ${NAME}){0,3})\s+skill\b`,
+    'giu',
+  ),
+  new RegExp(
+    String.raw`\b(?:don'?t|do not|never|not|without|instead of|rather than)\s+(?:use\s+|using\s+)?\$(${NAME})`,
+    'giu',
+  ),
+  new RegExp(
+    String.raw`(?:不要|别|不用|无需|不必|不需要)\s*(?:使用|用|调用)\s*(${NAME}(?: ${NAME}){0,3})\s*(?:skill|技能)`,
+    'giu',
+  ),
+];
+
+/** The message asks for no skill at all: plain chat, whatever its words match. */
+const NO_SKILL_RE =
+  /\b(?:(?:don'?t|do not|never)(?:\s+(?:want|need)\s+to)?\s+(?:use|call|run|invoke)|without(?:\s+(?:using|calling|running|invoking))?|no need (?:to use|for))\s+(?:any|a)\s+skills?\b|\bwithout\s+skills\b|(?:不要|别|不用|无需|不必|不需要)\s*(?:使用|用|调用)?\s*(?:任何)?\s*(?:skill|技能)/giu;
+
+/** The skill a ruled-out name means: the whole name, or its last words ("the old weather" → weather). */
+function negatedDoc(index: RoutingIndex, name: string): SkillDoc | undefined {
+  const words = name.split(' ');
+  for (let k = 0; k < words.length; k++) {
+    const doc = forcedDoc(index, words.slice(k).join(' '));
+    if (doc) return doc;
+  }
+  return undefined;
+}
 
 /** Up to three words after a `$name`: the rest of a name with blanks ("$Braintree Automation"). */
 const NAME_TAIL_RE = new RegExp(String.raw`^(?: ${NAME}){1,3}`, 'u');
@@ -174,11 +218,23 @@ export function recall(
   const candidates: Recalled[] = [];
   const seen = new Set<number>();
   const unknownForced: string[] = [];
-  let task = query;
+  // What the message rules out goes first: it is neither forced nor words of the request.
+  // Stryker disable next-line Regex: a fresh RegExp, so `test` never starts from a previous lastIndex
+  const noSkill = new RegExp(NO_SKILL_RE.source, 'iu').test(query);
+  let said = query.replace(NO_SKILL_RE, ' ');
+  const negated = new Set<number>();
+  for (const re of NEGATED_USE_RES)
+    said = said.replace(re, (_span, name: string) => {
+      const doc = negatedDoc(index, name);
+      if (doc) negated.add(doc.index);
+      return ' ';
+    });
+  let task = said;
 
   for (const { re, reportMiss, words = false } of FORCED_RES) {
-    for (const match of query.matchAll(re)) {
-      const { doc, name, text } = forcedTarget(index, query, match, words);
+    for (const match of said.matchAll(re)) {
+      const { doc, name, text } = forcedTarget(index, said, match, words);
+      if (doc && negated.has(doc.index)) continue;
       if (!doc || eligibility.disabled.has(doc.name) || !doc.metadata.invocation.user) {
         // A several-word "use … skill" that names nothing is just a sentence ("use your best skill").
         if (reportMiss && !name.includes(' ') && !unknownForced.includes(name)) unknownForced.push(name);
@@ -248,7 +304,8 @@ export function recall(
     seen.add(doc.index);
     candidates.push({ doc, source: 'semantic', matchedTriggers: [], implicitHits: [] });
   }
-  return { prepared, task, instruction, unknownForced, candidates, match };
+  for (const c of candidates) if (negated.has(c.doc.index)) c.negated = true;
+  return { prepared, task, instruction, unknownForced, noSkill, candidates, match };
 }
 
 /**

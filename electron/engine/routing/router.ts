@@ -72,7 +72,12 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
     calibration: config.calibration,
   };
   const scored = recalled.candidates.map((c) => scoreCandidate(c, prepared, config.weights, ctx));
-  const options = { threshold: config.threshold, maxParallel: config.maxParallel, unitWeight };
+  const options = {
+    threshold: config.threshold,
+    maxParallel: config.maxParallel,
+    unitWeight,
+    noSkill: recalled.noSkill,
+  };
   const { candidates: decided, selected, notes } = decide(scored, options);
   const plan = buildPlan(decided, selected, recalled.task, {
     ...options,

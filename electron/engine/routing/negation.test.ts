@@ -1,0 +1,81 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../testing/fixtures';
+import type { RoutingIndex } from './lexicon';
+import { route } from './router';
+import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
+
+const md = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nDo the thing.\n`;
+
+const SKILLS: Record<string, string> = {
+  'weather/SKILL.md': md(
+    'weather',
+    'Current weather and forecasts for any city. Use when the user asks about weather, temperature, rain or umbrellas.',
+  ),
+  'weathercli/SKILL.md': md('weathercli', 'Weather forecasts from the command line.'),
+  'pdf-summarizer/SKILL.md': md('pdf-summarizer', 'Summarizes PDF documents into key points.'),
+};
+
+let index: RoutingIndex;
+beforeAll(async () => {
+  const dir = tempDir('skilldeck-negation-');
+  writeTree(dir, SKILLS);
+  index = indexOf(await catalogOf(dir));
+});
+const routeOf = (query: string) => route(index, query, defaultConfig(), readyContext());
+const statusOf = (query: string, name: string) => routeOf(query).candidates.find((c) => c.name === name);
+
+// A message that rules a skill out, or asks for none, is obeyed: the words that name the skill
+// neither force it nor count for it (they had forced it: "don't use the weather skill" contains
+// "use the weather skill").
+describe('a message that says which skill not to use', () => {
+  it('never forces the skill it rules out, in English and Chinese', () => {
+    expect(routeOf('use the weather skill for Paris tomorrow').plan.primary).toBe('weather');
+    expect(routeOf("don't use the weather skill, just tell me if umbrellas help").plan.primary).toBeNull();
+    expect(routeOf('do not use $weather — is rain likely in Paris tomorrow?').plan.primary).not.toBe(
+      'weather',
+    );
+    expect(routeOf('不要用 weather 技能，直接告诉我伦敦冬天冷不冷').plan.primary).toBeNull();
+  });
+
+  it('vetoes it, saying why, when the rest of the message still matches it', () => {
+    const weather = statusOf("don't use $weather, what's the weather forecast for Paris?", 'weather');
+    expect(weather).toMatchObject({ status: 'vetoed', reason: 'the message says not to use it' });
+  });
+
+  it('leaves the other skills to be chosen', () => {
+    expect(routeOf('instead of the weather skill, use weathercli for the Paris forecast').plan.primary).toBe(
+      'weathercli',
+    );
+  });
+});
+
+describe('a message that asks for no skill', () => {
+  it('goes to plain chat, saying so, whatever its words match', () => {
+    const query = "without using any skill, what's the weather forecast for Berlin tomorrow?";
+    expect(routeOf("what's the weather forecast for Berlin tomorrow?").plan.primary).toBe('weather');
+    const r = routeOf(query);
+    expect(r.plan.primary).toBeNull();
+    expect(r.plan.routing_reason).toBe('The message asks for no skill; plain chat.');
+    expect(r.candidates.find((c) => c.name === 'weather')).toMatchObject({
+      status: 'vetoed',
+      reason: 'the message asks for no skill',
+    });
+    expect(
+      routeOf("I don't want to use a skill for this: summarize the weather report").plan.primary,
+    ).toBeNull();
+    expect(routeOf('不用任何技能，告诉我明天伦敦的天气预报').plan.primary).toBeNull();
+  });
+
+  it('still runs a skill the same message names with $', () => {
+    expect(routeOf('without using any skill, $pdf-summarizer report.pdf').plan.primary).toBe(
+      'pdf-summarizer',
+    );
+  });
+
+  it('reads "use a skill" as no name ("a" is no skill), and routes the rest', () => {
+    const r = routeOf('use a skill to get the weather forecast for Paris');
+    expect(r.plan.routing_reason).not.toMatch(/No routable skill named/);
+    expect(r.plan.primary).toBe('weather');
+  });
+});

@@ -55,7 +55,7 @@ test('typing a query shows the expected primary with its bars and the threshold 
   expect(problems).toEqual([]);
 });
 
-test('the score panel names what matched: trigger, translation, lexicon, similar word (issue 10)', async ({
+test('the score panel names what matched: trigger, translation, lexicon, similar word, spelling (issue 10)', async ({
   page,
   workspace,
 }, testInfo) => {
@@ -95,6 +95,14 @@ test('the score panel names what matched: trigger, translation, lexicon, similar
     .first();
   await expect(similar).toContainText('forget ≈');
   await attachShot(page, testInfo, 'score-panel-evidence-similar', routing.panel());
+
+  // A word no skill uses and no dictionary knows, one letter from one a skill does: a typo.
+  await routing.type('tidy up my reciepts for the accountant');
+  await expect(routing.primary()).toHaveAttribute('data-skill-name', 'invoice-organizer');
+  await expect(
+    routing.candidate('invoice-organizer').locator('[data-testid="evidence-item"][data-kind="spelling"]'),
+  ).toContainText('reciepts');
+  await attachShot(page, testInfo, 'score-panel-evidence-spelling', routing.panel());
   expect(problems).toEqual([]);
 });
 

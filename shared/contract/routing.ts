@@ -79,6 +79,7 @@ export const EvidenceKind = z.enum([
   'lexicon',
   'translation',
   'similar',
+  'spelling',
   'embedding',
   'arbiter',
 ]);

@@ -5,9 +5,10 @@ import { segment, subWords, translate } from './zh';
 /**
  * How a query word reached a skill's word (issue 10 §3, and the evidence the score panel names):
  * the word itself, a WordNet synonym or related word, the curated domain lexicon, a CC-CEDICT
- * translation, or a word similar by static word embedding.
+ * translation, a word similar by static word embedding, or a skill's word one letter away from a
+ * word no skill uses (a typo: "wether" → weather; match.ts, since it depends on the catalog).
  */
-export type Via = 'exact' | 'synonym' | 'related' | 'lexicon' | 'translation' | 'similar';
+export type Via = 'exact' | 'synonym' | 'related' | 'lexicon' | 'translation' | 'similar' | 'spelling';
 
 /** One index term a query word may match, with how much a match is worth (exact = 1). */
 export interface Variant {
@@ -52,6 +53,8 @@ export const VIA_WEIGHT: Record<Via, number> = {
   related: 0.35,
   // Below a WordNet synonym: GloVe neighbours are related words, sometimes opposites (colder ≈ warmer).
   similar: 0.55,
+  // The user's own word, mistyped: nearly as good as the word, but "Paris" is also one letter from "pairs".
+  spelling: 0.7,
 };
 
 /** The weight of a multi-character word's second gloss: its first two senses stand for the word itself. */

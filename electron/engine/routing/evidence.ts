@@ -45,6 +45,7 @@ const KIND_TEXT: Record<EvidenceKind, string> = {
   lexicon: 'domain lexicon',
   translation: 'translation',
   similar: 'similar word',
+  spelling: 'spelling',
   embedding: 'embedding',
   arbiter: 'model arbiter',
 };

@@ -1,6 +1,6 @@
 import type { SkillMetadata, SkillSummary } from '../../../shared/contract';
 import { buildDoc, type SkillDoc } from './skillDoc';
-import { fold, nameSlug, stem, type Phrase } from './text';
+import { fold, lemmaOf, nameSlug, stem, type Phrase } from './text';
 
 export { buildDoc, FIELD, type FieldName, type ImplicitPhrase, type SkillDoc } from './skillDoc';
 
@@ -89,6 +89,7 @@ export class RoutingIndex {
   private readonly names = new Map<string, number[]>();
   avgLength = 1;
   avgTextLength = 1;
+  private readonly neighbours = new Map<string, SpellingNeighbour[]>();
 
   constructor(skills: IndexedSkill[]) {
     for (const skill of skills) {
@@ -213,6 +214,41 @@ export class RoutingIndex {
     return this.names.get(term) ?? [];
   }
 
+  /**
+   * The terms of skills' names, triggers and descriptions that a word one letter away from
+   * `word` stands for (an insertion, deletion, substitution or swap of two neighbours: "wether" →
+   * weather), for a word no skill uses. Every such spelling is stemmed as the query's words are
+   * and looked up (about 54 per letter): no table to build, so the first typo costs what the next
+   * one does. Memoized.
+   */
+  spellingNeighbours(word: string): SpellingNeighbour[] {
+    let near = this.neighbours.get(word);
+    if (near) return near;
+    const own = stem(lemmaOf(word));
+    const found = new Set<string>();
+    for (const spelled of editsOf(word)) {
+      if (spelled.length < MIN_SPELLED) continue;
+      // A short stem is one letter from too much: "boting" (for boeing) would stand for "bot".
+      const term = stem(lemmaOf(spelled));
+      if (term.length >= MIN_SPELLED && term !== own && (this.postings.get(term)?.meta ?? 0) > 0)
+        found.add(term);
+    }
+    near = [...found].sort().map((term) => ({ term, shown: this.surfaceOf(term) }));
+    if (this.neighbours.size > 5000) this.neighbours.clear();
+    this.neighbours.set(word, near);
+    return near;
+  }
+
+  /** A word of the skills' metadata that `term` is the stem of ("weather" for weath), for the score panel. */
+  private surfaceOf(term: string): string {
+    for (const d of this.postings.get(term)?.metaDocs.slice(0, 5) ?? []) {
+      const { name, description } = this.docs[d].metadata;
+      for (const word of fold(`${name} ${description}`).match(/[a-z]+/g) ?? [])
+        if (stem(lemmaOf(word)) === term) return word;
+    }
+    return term;
+  }
+
   /** Trigger phrases that start with one of `keys` (candidates to verify against the query). */
   triggersFor(keys: Iterable<string>): TriggerRef[] {
     const out: TriggerRef[] = [];
@@ -221,5 +257,29 @@ export class RoutingIndex {
       if (refs) for (const ref of refs) out.push(ref);
     }
     return out;
+  }
+}
+
+/** Words shorter than this are not given spelling neighbours (too many words are one letter apart). */
+const MIN_SPELLED = 4;
+
+/** A term of the skills a mistyped word may stand for, and a word of theirs it is the stem of. */
+export interface SpellingNeighbour {
+  term: string;
+  shown: string;
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Every word one insertion, deletion, substitution or swap of adjacent letters from `word`. */
+function* editsOf(word: string): Generator<string> {
+  for (let i = 0; i <= word.length; i++) {
+    const head = word.slice(0, i);
+    const tail = word.slice(i);
+    for (const letter of LETTERS) yield head + letter + tail;
+    if (i === word.length) break;
+    yield head + tail.slice(1);
+    if (i + 1 < word.length) yield head + tail[1] + tail[0] + tail.slice(2);
+    for (const letter of LETTERS) if (letter !== tail[0]) yield head + letter + tail.slice(1);
   }
 }

@@ -1,5 +1,6 @@
-import { SECOND_GLOSS_WEIGHT, type QueryGroup, type Variant, type Via } from './analyze';
+import { SECOND_GLOSS_WEIGHT, VIA_WEIGHT, type QueryGroup, type Variant, type Via } from './analyze';
 import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
+import { isEnglishWord } from './text';
 
 /** BM25 saturation (the usual k1 = 1.2); length normalization is per field, in the index (lexicon.ts). */
 const K1 = 1.2;
@@ -47,12 +48,48 @@ export interface QueryMatch {
 export const POOL_SIZE = 48;
 
 /**
- * The user's own word, or a Chinese word's first two English glosses (图片 → picture: what an
- * English speaker would have typed): looked up however common, at the IDF it has. Other
- * expansions of a common word say too little to be worth the walk.
+ * The user's own word (or what its typo stands for), or a Chinese word's first two English glosses
+ * (图片 → picture: what an English speaker would have typed): looked up however common, at the IDF
+ * it has. Other expansions of a common word say too little to be worth the walk.
  */
 const ownWord = (variant: Variant): boolean =>
-  variant.via === 'exact' || (variant.via === 'translation' && variant.weight >= SECOND_GLOSS_WEIGHT);
+  variant.via === 'exact' ||
+  variant.via === 'spelling' ||
+  (variant.via === 'translation' && variant.weight >= SECOND_GLOSS_WEIGHT);
+
+/** A word shorter than this is not read as a typo: "cat" is one letter from too many words. */
+const TYPO_MIN_LETTERS = 5;
+
+/**
+ * A word no skill uses and no dictionary knows, typed in letters, that is one letter from words
+ * skills do use ("wheather", "sumarize", "recieve"): those words stand for it too, below the word
+ * itself. Words skills use, English words ("bones" is not a typo of "tones"), request words and
+ * names with digits are left as typed.
+ */
+export function withSpelling(index: RoutingIndex, groups: QueryGroup[]): QueryGroup[] {
+  return groups.map((group) => {
+    const own = group.variants[0];
+    if (
+      !own ||
+      own.via !== 'exact' ||
+      group.weight < 1 ||
+      group.surface.length < TYPO_MIN_LETTERS ||
+      !/^[a-z]+$/.test(group.surface) ||
+      index.postingsOf(own.term) ||
+      isEnglishWord(group.surface)
+    )
+      return group;
+    const near = index.spellingNeighbours(group.surface);
+    if (near.length === 0) return group;
+    const spelled: Variant[] = near.map(({ term, shown }) => ({
+      term,
+      weight: VIA_WEIGHT.spelling,
+      via: 'spelling',
+      shown,
+    }));
+    return { ...group, variants: [...group.variants, ...spelled] };
+  });
+}
 
 /** BM25's saturation of a length-normalized (BM25F pseudo-)frequency. */
 const termScore = (idf: number, tf: number) => (idf * tf * (K1 + 1)) / (tf + K1);
@@ -98,7 +135,8 @@ function scratchOf(index: RoutingIndex): Scratch {
  * counts once per skill, by its best variant, so synonyms and translations widen recall
  * without adding up. Then coordination and the name bonus.
  */
-export function matchQuery(index: RoutingIndex, groups: QueryGroup[]): QueryMatch {
+export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch {
+  const groups = withSpelling(index, typed);
   const scratch = scratchOf(index);
   const { total, best, reached, stamp, touched } = scratch;
   const reach: number[] = [];

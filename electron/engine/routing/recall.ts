@@ -254,7 +254,8 @@ export function recall(
   const queryTerms = new Set<string>();
   for (const group of match.groups)
     for (const v of group.variants)
-      if (v.via === 'exact' || v.via === 'translation' || v.via === 'lexicon') queryTerms.add(v.term);
+      if (v.via === 'exact' || v.via === 'translation' || v.via === 'lexicon' || v.via === 'spelling')
+        queryTerms.add(v.term);
   const refs = index.triggersFor(new Set(prepared.words)).filter((ref) => phraseHits(ref.phrase, prepared));
   const refsOf = (d: number) => refs.filter((ref) => ref.docs.includes(d));
   for (const c of candidates)

@@ -134,6 +134,11 @@ export const EVIDENCE_META: Record<EvidenceKind, { label: string; tone: Tone; he
     tone: 'violet',
     help: 'A word with a close static word embedding (GloVe), weighed below WordNet',
   },
+  spelling: {
+    label: 'spelling',
+    tone: 'neutral',
+    help: 'A word of the skill one letter away from one no skill uses: read as a typo',
+  },
   embedding: { label: 'embedding', tone: 'accent', help: 'Similar by a model embedding' },
   arbiter: { label: 'arbiter', tone: 'amber', help: 'Chosen by the model arbiter' },
 };

@@ -5,10 +5,9 @@ import type { RoutingIndex } from './lexicon';
 import { matchQuery } from './match';
 import { route } from './router';
 import { terms } from './text';
-import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
+import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
 
-const md = (name: string, description: string, body: string) =>
-  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\n${body}\n`;
+const md = skillMd;
 /** Four kilobytes of prose that is about nothing a query asks for. */
 const FILLER = Array.from(
   { length: 60 },

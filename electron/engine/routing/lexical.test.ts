@@ -10,12 +10,11 @@ import { explainMatch, matchQuery } from './match';
 import { evaluateCalibration, fitCalibration, querySet } from './quality/fit';
 import { route } from './router';
 import { lemmaOf, terms } from './text';
-import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
+import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
 import { segment, subWords, translate } from './zh';
 
 /** Third-party style skills: no declared triggers, the way most corpus skills are written. */
-const md = (name: string, description: string, body = 'Do the thing.') =>
-  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\n${body}\n`;
+const md = skillMd;
 const SKILLS: Record<string, string> = {
   'weather/SKILL.md': md('weather', 'Current weather and forecasts for a city: rain, temperature and wind.'),
   'car-rental/SKILL.md': md('car-rental', 'Compares automobile rental prices at airports and stations.'),

@@ -4,10 +4,9 @@ import { analyzeQuery } from './analyze';
 import type { RoutingIndex } from './lexicon';
 import { explainMatch, matchQuery } from './match';
 import { route } from './router';
-import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
+import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
 
-const md = (name: string, description: string) =>
-  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nDo the thing.\n`;
+const md = skillMd;
 
 let index: RoutingIndex;
 beforeAll(async () => {

@@ -11,14 +11,13 @@ import { tempDir, writeTree } from '../../testing/fixtures';
 import { ModelRouting } from './model';
 import { route } from './router';
 import { RoutingService } from './service';
-import { defaultConfig, indexOf, readyContext } from './testHelpers';
+import { defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
 
 /**
  * Issue 10 §4–5 against the scripted OpenAI-compatible server: deterministic embedding vectors
  * (a hash of the text's tokens), a scripted arbiter choice, and a server too slow to wait for.
  */
-const md = (name: string, description: string) =>
-  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nDo the thing.\n`;
+const md = skillMd;
 
 let server: ModelServer;
 let slow: ModelServer;

@@ -4,10 +4,9 @@ import { analyzeQuery, GENERIC_WEIGHT, sameStem } from './analyze';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
 import { stem, terms } from './text';
-import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
+import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
 
-const md = (name: string, description: string) =>
-  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nDo the thing.\n`;
+const md = skillMd;
 
 let index: RoutingIndex;
 beforeAll(async () => {

@@ -3,10 +3,9 @@ import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
 import { splitInstruction } from './text';
-import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
+import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
 
-const md = (name: string, description: string) =>
-  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nDo the thing.\n`;
+const md = skillMd;
 
 /** A skill-authoring skill beside skills for the tasks a new skill might be asked to do. */
 const SKILLS: Record<string, string> = {

@@ -33,3 +33,7 @@ export const readyContext = (patch: Partial<ScoreContext> = {}): ScoreContext =>
   env: {},
   ...patch,
 });
+
+/** A SKILL.md with a name, a description and a body ("Do the thing." unless given). */
+export const skillMd = (name: string, description: string, body = 'Do the thing.') =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\n${body}\n`;

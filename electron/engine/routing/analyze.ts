@@ -32,6 +32,22 @@ export interface QueryGroup {
   variants: Variant[];
   /** 1, or GENERIC_WEIGHT for a request word ("grab", "tomorrow"; data/generic.txt). */
   weight: number;
+  /**
+   * English compounds this Chinese word and the next one may translate to together, when
+   * CC-CEDICT has no entry for the pair (工作 "work" + 流 "flow" → workflow): match.ts keeps
+   * those a skill uses and reads the two as one word.
+   */
+  joins?: Join[];
+}
+
+/** A compound of two neighbouring Chinese words' glosses (analyzeQuery). */
+export interface Join {
+  /** The index term of the compound. */
+  term: string;
+  /** The compound as an English word, for the score panel. */
+  shown: string;
+  /** The next word, that the compound takes in. */
+  next: string;
 }
 
 /** Each later CC-CEDICT sense of a word counts this much less than the one before, down to the floor. */
@@ -140,11 +156,14 @@ export function analyzeQuery(text: string): QueryGroup[] {
     for (const [i, word] of words.entries()) {
       if (isStopWord(word) || byText.has(word) || reduplicated(word, words[i + 1])) continue;
       byText.add(word);
+      const next = words[i + 1];
+      const joins = next && !isStopWord(next) ? joinsOf(word, next) : [];
       groups.push({
         text: word,
         surface: word,
         variants: cached(`c:${word}`, () => cjkVariants(word)),
         weight: 1,
+        ...(joins.length > 0 ? { joins } : {}),
       });
     }
   }
@@ -209,6 +228,31 @@ function cached(key: string, build: () => Variant[]): Variant[] {
   }
   return variants;
 }
+
+/** How many of each word's first senses a compound is built from. */
+const JOIN_SENSES = 3;
+
+/** English compounds of one-word glosses of `word` and `next` (工作 + 流 → workflow), cached. */
+function joinsOf(word: string, next: string): Join[] {
+  const key = `${word} ${next}`;
+  let joins = joinCache.get(key);
+  if (joins) return joins;
+  joins = [];
+  const oneWord = (w: string) =>
+    translate(w)
+      .slice(0, JOIN_SENSES)
+      .filter((sense) => /^[a-z]+$/.test(sense));
+  for (const head of oneWord(word))
+    for (const tail of oneWord(next)) {
+      const shown = head + tail;
+      if (shown.length >= 6 && !joins.some((j) => j.shown === shown))
+        joins.push({ term: stem(lemmaOf(shown)), shown, next });
+    }
+  if (joinCache.size > 20_000) joinCache.clear();
+  joinCache.set(key, joins);
+  return joins;
+}
+const joinCache = new Map<string, Join[]>();
 
 function cjkVariants(word: string): Variant[] {
   const group: QueryGroup = { text: word, surface: word, variants: [], weight: 1 };

@@ -91,6 +91,34 @@ export function withSpelling(index: RoutingIndex, groups: QueryGroup[]): QueryGr
   });
 }
 
+/**
+ * Two neighbouring Chinese words whose glosses make an English compound a skill uses (工作 "work"
+ * + 流 "flow" → workflow, which CC-CEDICT does not list): each of the two may match the
+ * compound, at a first gloss's weight, besides what it means alone — so a skill that says
+ * "workflow" covers both words as one that says "dark mode" covers 暗黑 and 模式.
+ */
+export function withJoins(index: RoutingIndex, groups: QueryGroup[]): QueryGroup[] {
+  if (!groups.some((g) => g.joins)) return groups;
+  const out = [...groups];
+  groups.forEach((group, g) => {
+    const hits = (group.joins ?? []).filter((j) => (index.postingsOf(j.term)?.meta ?? 0) > 0);
+    if (hits.length === 0) return;
+    const joined: Variant[] = hits.map((j) => ({
+      term: j.term,
+      weight: JOIN_WEIGHT,
+      via: 'translation',
+      shown: j.shown,
+    }));
+    out[g] = { ...out[g], variants: [...out[g].variants, ...joined] };
+    const n = groups.findIndex((other) => other.text === hits[0].next);
+    if (n >= 0) out[n] = { ...out[n], variants: [...out[n].variants, ...joined] };
+  });
+  return out;
+}
+
+/** A compound's weight: a first gloss's. */
+const JOIN_WEIGHT = VIA_WEIGHT.translation;
+
 /** BM25's saturation of a length-normalized (BM25F pseudo-)frequency. */
 const termScore = (idf: number, tf: number) => (idf * tf * (K1 + 1)) / (tf + K1);
 
@@ -136,7 +164,7 @@ function scratchOf(index: RoutingIndex): Scratch {
  * without adding up. Then coordination and the name bonus.
  */
 export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch {
-  const groups = withSpelling(index, typed);
+  const groups = withSpelling(index, withJoins(index, typed));
   const scratch = scratchOf(index);
   const { total, best, reached, stamp, touched } = scratch;
   const reach: number[] = [];

@@ -1,6 +1,6 @@
 import { SECOND_GLOSS_WEIGHT, VIA_WEIGHT, type QueryGroup, type Variant, type Via } from './analyze';
 import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
-import { isEnglishWord } from './text';
+import { withSpelling } from './spelling';
 
 /** BM25 saturation (the usual k1 = 1.2); length normalization is per field, in the index (lexicon.ts). */
 const K1 = 1.2;
@@ -56,40 +56,6 @@ const ownWord = (variant: Variant): boolean =>
   variant.via === 'exact' ||
   variant.via === 'spelling' ||
   (variant.via === 'translation' && variant.weight >= SECOND_GLOSS_WEIGHT);
-
-/** A word shorter than this is not read as a typo: "cat" is one letter from too many words. */
-const TYPO_MIN_LETTERS = 5;
-
-/**
- * A word no skill uses and no dictionary knows, typed in letters, that is one letter from words
- * skills do use ("wheather", "sumarize", "recieve"): those words stand for it too, below the word
- * itself. Words skills use, English words ("bones" is not a typo of "tones"), request words and
- * names with digits are left as typed.
- */
-export function withSpelling(index: RoutingIndex, groups: QueryGroup[]): QueryGroup[] {
-  return groups.map((group) => {
-    const own = group.variants[0];
-    if (
-      !own ||
-      own.via !== 'exact' ||
-      group.weight < 1 ||
-      group.surface.length < TYPO_MIN_LETTERS ||
-      !/^[a-z]+$/.test(group.surface) ||
-      index.postingsOf(own.term) ||
-      isEnglishWord(group.surface)
-    )
-      return group;
-    const near = index.spellingNeighbours(group.surface);
-    if (near.length === 0) return group;
-    const spelled: Variant[] = near.map(({ term, shown }) => ({
-      term,
-      weight: VIA_WEIGHT.spelling,
-      via: 'spelling',
-      shown,
-    }));
-    return { ...group, variants: [...group.variants, ...spelled] };
-  });
-}
 
 /**
  * Two neighbouring Chinese words whose glosses make an English compound a skill uses (工作 "work"

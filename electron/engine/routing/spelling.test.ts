@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
-import { isEnglishWord } from './text';
+import { isEnglishWord } from './spelling';
 import { route } from './router';
 import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
 

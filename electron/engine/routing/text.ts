@@ -136,27 +136,6 @@ function derivedBase(word: string): string | null {
   return null;
 }
 
-/** Bases an inflected word may come from: bones → bone, tried → try, mapping → map. */
-const INFLECTIONS: [RegExp, string[]][] = [
-  [/ies$/, ['y']],
-  [/es$/, ['e', '']],
-  [/s$/, ['']],
-  [/ied$/, ['y']],
-  [/ed$/, ['e', '']],
-  [/(.)\1ed$/, ['$1']],
-  [/ing$/, ['e', '']],
-  [/(.)\1ing$/, ['$1']],
-];
-
-/** True when WordNet knows the word or the word it inflects ("bones", "mapped"): an English word, not a typo. */
-export function isEnglishWord(word: string): boolean {
-  const lemma = lemmaOf(word);
-  if (lemma !== word || wordnet(word) !== null) return true;
-  return INFLECTIONS.some(([suffix, bases]) =>
-    bases.some((base) => suffix.test(word) && wordnet(word.replace(suffix, base)) !== null),
-  );
-}
-
 /**
  * A light suffix stemmer, enough that invoice/invoices, download/downloading and
  * organize/organizing/organized meet, with the derivations WordNet confirms (derivedBase);

@@ -1,0 +1,64 @@
+import { VIA_WEIGHT, type QueryGroup, type Variant } from './analyze';
+import { wordnet } from './lexdata';
+import type { RoutingIndex } from './lexicon';
+import { lemmaOf } from './text';
+
+/**
+ * Typos (the user's own word, mistyped): a word no skill uses and no dictionary knows is read as
+ * the skills' words one letter away from it (RoutingIndex.spellingNeighbours).
+ */
+
+/** Bases an inflected word may come from: bones → bone, tried → try, mapping → map. */
+const INFLECTIONS: [RegExp, string[]][] = [
+  [/ies$/, ['y']],
+  [/es$/, ['e', '']],
+  [/s$/, ['']],
+  [/ied$/, ['y']],
+  [/ed$/, ['e', '']],
+  [/(.)\1ed$/, ['$1']],
+  [/ing$/, ['e', '']],
+  [/(.)\1ing$/, ['$1']],
+];
+
+/** True when WordNet knows the word or the word it inflects ("bones", "mapped"): an English word, not a typo. */
+export function isEnglishWord(word: string): boolean {
+  const lemma = lemmaOf(word);
+  if (lemma !== word || wordnet(word) !== null) return true;
+  return INFLECTIONS.some(([suffix, bases]) =>
+    bases.some((base) => suffix.test(word) && wordnet(word.replace(suffix, base)) !== null),
+  );
+}
+
+/** A word shorter than this is not read as a typo: "cat" is one letter from too many words. */
+const TYPO_MIN_LETTERS = 5;
+
+/**
+ * A word no skill uses and no dictionary knows, typed in letters, that is one letter from words
+ * skills do use ("wheather", "sumarize", "recieve"): those words stand for it too, below the word
+ * itself. Words skills use, English words ("bones" is not a typo of "tones"), request words and
+ * names with digits are left as typed.
+ */
+export function withSpelling(index: RoutingIndex, groups: QueryGroup[]): QueryGroup[] {
+  return groups.map((group) => {
+    const own = group.variants[0];
+    if (
+      !own ||
+      own.via !== 'exact' ||
+      group.weight < 1 ||
+      group.surface.length < TYPO_MIN_LETTERS ||
+      !/^[a-z]+$/.test(group.surface) ||
+      index.postingsOf(own.term) ||
+      isEnglishWord(group.surface)
+    )
+      return group;
+    const near = index.spellingNeighbours(group.surface);
+    if (near.length === 0) return group;
+    const spelled: Variant[] = near.map(({ term, shown }) => ({
+      term,
+      weight: VIA_WEIGHT.spelling,
+      via: 'spelling',
+      shown,
+    }));
+    return { ...group, variants: [...group.variants, ...spelled] };
+  });
+}

@@ -121,6 +121,20 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       expect(informational(query), query).toBe(true);
   });
 
+  it('reads a question with a typo in the word that makes it one as the same question', () => {
+    for (const query of [
+      "What's the differvnce between weather and climate?",
+      'Tell me about the histroy of the umbrella',
+      'Can you explian what a monad is?',
+      'Recomend a laptop for students',
+    ])
+      expect(informational(query), query).toBe(true);
+    expect(primary("What's the differvnce between weather and climate?")).toBeNull();
+    // Only words a dictionary does not know are respelled: "different" is a word, not a typo.
+    expect(informational("what's the different weather in Paris this weekend")).toBe(false);
+    expect(informational('why is the payments pod down? chekc it with kubectl')).toBe(false);
+  });
+
   it('routes the lookup and not the knowledge question', () => {
     expect(primary('How did YouTube get its name?')).toBeNull();
     expect(primary('how many subscribers does my YouTube channel have right now?')).toBe('youtube-stats');

@@ -5,6 +5,7 @@ import { evidenceFor } from './evidence';
 import type { RoutingIndex, SkillDoc } from './lexicon';
 import { holdsVariant, type QueryMatch } from './match';
 import type { Recalled } from './recall';
+import { respell } from './spelling';
 import { phraseHits, phraseOverlap, terms, type PreparedQuery } from './text';
 
 export type Weights = Settings['routing']['weights'];
@@ -68,15 +69,25 @@ const PERSONAL_RE =
 const FOLLOWED_BY_REQUEST_RE =
   /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|show|list|find|get|fetch|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind)\b|[?？]\s*(?:请|帮我|给我|顺便|用)/iu;
 
+/** The words of five letters or more the question patterns read: a typo in one of them ("What's the differvnce…") must not turn a question into a task. */
+const QUESTION_WORDS = [
+  ...new Set(
+    [QUESTION_RE, KNOWLEDGE_RE, FOLLOWED_BY_REQUEST_RE].flatMap((re) => re.source.match(/[a-z]{5,}/g) ?? []),
+  ),
+];
+
 /**
  * True for a question that asks to learn rather than to do (spec §6.1 rule recall reads
  * "the intent classification result"): "How do I password protect a PDF?" wants an answer,
  * not pdf-to-text. A question about a concrete file ("What does page 3 of a.pdf say?") is a task.
  */
-export function isInformational(instruction: string, task: string): boolean {
-  const rest = task.slice(task.indexOf(instruction) + instruction.length).replace(/^\s*[:：]\s*/u, '');
+export function isInformational(typedInstruction: string, typedTask: string): boolean {
+  const typedRest = typedTask.slice(typedTask.indexOf(typedInstruction) + typedInstruction.length);
+  const [instruction, task, rest] = [typedInstruction, typedTask, typedRest].map((s) =>
+    respell(s, QUESTION_WORDS),
+  );
   if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return false;
-  if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest)) return true;
+  if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return true;
   return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task);
 }
 /**

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
-import { isEnglishWord } from './spelling';
+import { isEnglishWord, oneEditApart, respell } from './spelling';
 import { route } from './router';
 import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
 
@@ -73,5 +73,32 @@ describe('an English word', () => {
       expect(isEnglishWord(word), word).toBe(true);
     for (const word of ['wheather', 'sumarize', 'invioces', 'differvnce'])
       expect(isEnglishWord(word), word).toBe(false);
+  });
+});
+
+describe('respelling for patterns that read words as typed', () => {
+  it('knows one edit from two', () => {
+    for (const [a, b] of [
+      ['differvnce', 'difference'],
+      ['histroy', 'history'],
+      ['recomend', 'recommend'],
+      ['explains', 'explain'],
+    ])
+      expect(oneEditApart(a, b), `${a} ${b}`).toBe(true);
+    for (const [a, b] of [
+      ['history', 'history'],
+      ['hsitroy', 'history'],
+      ['recomment', 'recommend '],
+      ['explainer', 'explain'],
+    ])
+      expect(oneEditApart(a, b), `${a} ${b}`).toBe(false);
+  });
+
+  it('respells only words no dictionary knows, keeping the rest of the text as typed', () => {
+    expect(respell("What's the differvnce, Bob?", ['difference', 'meaning'])).toBe(
+      "What's the difference, Bob?",
+    );
+    expect(respell('the different meanings', ['difference', 'meaning'])).toBe('the different meanings');
+    expect(respell('a qwzxyv word', ['difference'])).toBe('a qwzxyv word');
   });
 });

@@ -62,3 +62,29 @@ export function withSpelling(index: RoutingIndex, groups: QueryGroup[]): QueryGr
     return { ...group, variants: [...group.variants, ...spelled] };
   });
 }
+
+/** True when one insertion, deletion, substitution or swap of neighbours turns `a` into `b`. */
+export function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length)
+    return (
+      a.slice(i + 1) === b.slice(i + 1) ||
+      (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2))
+    );
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/**
+ * The text with each mistyped word read as the word of `vocabulary` it is one letter from
+ * ("differvnce" → "difference"), for patterns that read words as typed. Words a dictionary
+ * knows stay as they are.
+ */
+export function respell(text: string, vocabulary: readonly string[]): string {
+  return text.replace(/\b[a-z]{5,}\b/giu, (word) => {
+    const lower = word.toLowerCase();
+    if (vocabulary.includes(lower) || isEnglishWord(lower)) return word;
+    return vocabulary.find((v) => oneEditApart(lower, v)) ?? word;
+  });
+}

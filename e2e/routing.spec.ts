@@ -106,6 +106,31 @@ test('the score panel names what matched: trigger, translation, lexicon, similar
   expect(problems).toEqual([]);
 });
 
+test.describe('a pasted thing whose shape says what it is', () => {
+  test.use({
+    seedFiles: {
+      'ip-lookup/SKILL.md':
+        '---\nname: ip-lookup\ndescription: Geolocate IP addresses: city, country and network owner of an IP.\n---\n# ip-lookup\n\nLook the address up.\n',
+    },
+  });
+
+  test('an IP address reaches the IP skill, and the panel says it was recognized (issue 10)', async ({
+    page,
+    workspace,
+  }, testInfo) => {
+    const problems = watchConsole(page);
+    const routing = new RoutingPage(page);
+    await routing.open(workspace.url);
+    await routing.type('where in the world is 203.0.113.9?');
+    await expect(routing.primary()).toHaveAttribute('data-skill-name', 'ip-lookup');
+    await expect(
+      routing.candidate('ip-lookup').locator('[data-testid="evidence-item"][data-kind="entity"]'),
+    ).toContainText('203.0.113.9');
+    await attachShot(page, testInfo, 'score-panel-evidence-entity', routing.panel());
+    expect(problems).toEqual([]);
+  });
+});
+
 test('typing $name forces that skill', async ({ page, workspace }, testInfo) => {
   const problems = watchConsole(page);
   const routing = new RoutingPage(page);

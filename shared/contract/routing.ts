@@ -67,7 +67,8 @@ export const CostLevel = z.enum(['low', 'medium', 'high']);
  * What made a skill match (issue 10 §6): a declared trigger phrase, an implicit trigger (the
  * skill's name, an item of its "Use when …" clause, `when_to_use`, its body's "When to use"
  * lines), the query's own word, a WordNet synonym or related word, the curated domain
- * lexicon, a CC-CEDICT translation; `embedding` and `arbiter` are reserved for the model-backed
+ * lexicon, a CC-CEDICT translation, a similar word, a typo's neighbour, a recognized thing (an IP
+ * address → ip); `embedding` and `arbiter` are reserved for the model-backed
  * sources.
  */
 export const EvidenceKind = z.enum([
@@ -80,6 +81,7 @@ export const EvidenceKind = z.enum([
   'translation',
   'similar',
   'spelling',
+  'entity',
   'embedding',
   'arbiter',
 ]);

@@ -1,14 +1,17 @@
 import { domainLexicon, genericWords, similarWords, wordnet } from './lexdata';
 import { CJK_RUN_RE, fold, isStopWord, lemmaOf, stem, wordTerms } from './text';
 import { segment, subWords, translate } from './zh';
+import { entityGroups } from './entities';
 
 /**
  * How a query word reached a skill's word (issue 10 §3, and the evidence the score panel names):
  * the word itself, a WordNet synonym or related word, the curated domain lexicon, a CC-CEDICT
  * translation, a word similar by static word embedding, or a skill's word one letter away from a
- * word no skill uses (a typo: "wether" → weather; match.ts, since it depends on the catalog).
+ * word no skill uses (a typo: "wether" → weather; match.ts, since it depends on the catalog), or
+ * the words for a thing whose shape says what it is (an IP address → ip; entities.ts).
  */
-export type Via = 'exact' | 'synonym' | 'related' | 'lexicon' | 'translation' | 'similar' | 'spelling';
+export type Via =
+  'exact' | 'synonym' | 'related' | 'lexicon' | 'translation' | 'similar' | 'spelling' | 'entity';
 
 /** One index term a query word may match, with how much a match is worth (exact = 1). */
 export interface Variant {
@@ -71,6 +74,8 @@ export const VIA_WEIGHT: Record<Via, number> = {
   similar: 0.55,
   // The user's own word, mistyped: nearly as good as the word, but "Paris" is also one letter from "pairs".
   spelling: 0.7,
+  // A thing the user pasted whose shape says what it is (entities.ts): as sure as the domain lexicon.
+  entity: 0.8,
 };
 
 /** The weight of a multi-character word's second gloss: its first two senses stand for the word itself. */
@@ -146,7 +151,8 @@ const LATIN_RE =
 export function analyzeQuery(text: string): QueryGroup[] {
   const groups: QueryGroup[] = [];
   const byText = new Set<string>();
-  const folded = fold(text);
+  const entities = entityGroups(fold(text));
+  const folded = entities.rest;
   const latin: string[] = [];
   let last = 0;
   for (const match of folded.matchAll(CJK_RUN_RE)) {
@@ -185,6 +191,7 @@ export function analyzeQuery(text: string): QueryGroup[] {
     );
     groups.push({ text: term, surface: word, variants, weight: weak ? GENERIC_WEIGHT : 1 });
   }
+  groups.push(...entities.groups);
   return withoutEchoes(groups);
 }
 

@@ -46,6 +46,7 @@ const KIND_TEXT: Record<EvidenceKind, string> = {
   translation: 'translation',
   similar: 'similar word',
   spelling: 'spelling',
+  entity: 'recognized',
   embedding: 'embedding',
   arbiter: 'model arbiter',
 };

@@ -55,6 +55,7 @@ export const POOL_SIZE = 48;
 const ownWord = (variant: Variant): boolean =>
   variant.via === 'exact' ||
   variant.via === 'spelling' ||
+  variant.via === 'entity' ||
   (variant.via === 'translation' && variant.weight >= SECOND_GLOSS_WEIGHT);
 
 /**

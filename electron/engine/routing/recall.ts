@@ -254,8 +254,7 @@ export function recall(
   const queryTerms = new Set<string>();
   for (const group of match.groups)
     for (const v of group.variants)
-      if (v.via === 'exact' || v.via === 'translation' || v.via === 'lexicon' || v.via === 'spelling')
-        queryTerms.add(v.term);
+      if (['exact', 'translation', 'lexicon', 'spelling', 'entity'].includes(v.via)) queryTerms.add(v.term);
   const refs = index.triggersFor(new Set(prepared.words)).filter((ref) => phraseHits(ref.phrase, prepared));
   const refsOf = (d: number) => refs.filter((ref) => ref.docs.includes(d));
   for (const c of candidates)

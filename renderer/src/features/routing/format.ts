@@ -139,6 +139,11 @@ export const EVIDENCE_META: Record<EvidenceKind, { label: string; tone: Tone; he
     tone: 'neutral',
     help: 'A word of the skill one letter away from one no skill uses: read as a typo',
   },
+  entity: {
+    label: 'recognized',
+    tone: 'blue',
+    help: 'Something pasted whose shape says what it is (an IP address, an Ethereum address, a cron line)',
+  },
   embedding: { label: 'embedding', tone: 'accent', help: 'Similar by a model embedding' },
   arbiter: { label: 'arbiter', tone: 'amber', help: 'Chosen by the model arbiter' },
 };

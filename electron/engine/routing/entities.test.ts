@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../testing/fixtures';
+import { analyzeQuery } from './analyze';
+import { entityGroups } from './entities';
+import type { RoutingIndex } from './lexicon';
+import { route } from './router';
+import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
+
+const kinds = (text: string) => entityGroups(text).groups.map((g) => g.text.replace('entity:', ''));
+
+describe('things whose shape says what they are', () => {
+  it('recognizes IP addresses, Ethereum addresses and hashes, cron lines', () => {
+    expect(kinds('where in the world is 203.0.113.9?')).toEqual(['IP address']);
+    expect(kinds('block 10.0.0.0/8 on the firewall')).toEqual(['IP address']);
+    expect(kinds('ping 2001:db8::1 from here')).toEqual(['IPv6 address']);
+    expect(kinds('who deployed 0x5564886ca2C518d1964E5FCea4f423b41Db9F561?')).toEqual(['Ethereum address']);
+    expect(kinds(`what did 0x${'ab12'.repeat(16)} do`)).toEqual(['transaction hash']);
+    expect(kinds('查一下以太坊合约0xBB9bc244D798123fDe783fCc1C72d3Bb8C189413是谁部署的')).toEqual([
+      'Ethereum address',
+    ]);
+    expect(kinds('what does 0 7 * * 1-5 mean')).toEqual(['cron expression']);
+    expect(kinds('run it */15 * * * * please')).toEqual(['cron expression']);
+  });
+
+  it('leaves look-alikes alone: versions, times, short hex, plain numbers', () => {
+    for (const text of [
+      'upgrade to v1.2.3.4',
+      'section 1.2.300.4 of the spec',
+      'meet at 12:30:45',
+      'the colour 0x123456',
+      'ship 1 2 3 4 5 boxes',
+      'release 3.12.1',
+      'call 010.1.1.1',
+    ])
+      expect(kinds(text), text).toEqual([]);
+  });
+
+  it('reads the thing as one word of the query, its digits as none', () => {
+    const groups = analyzeQuery('where in the world is 203.0.113.9?');
+    expect(groups.map((g) => g.text)).toEqual(['world', 'entity:IP address']);
+    expect(groups[1].surface).toBe('203.0.113.9 (IP address)');
+    expect(groups[1].variants.map((v) => [v.term, v.via])).toEqual([['ip', 'entity']]);
+  });
+});
+
+describe('routing a pasted thing', () => {
+  let index: RoutingIndex;
+  beforeAll(async () => {
+    const dir = tempDir('skilldeck-entities-');
+    writeTree(dir, {
+      'ip-lookup/SKILL.md': skillMd(
+        'ip-lookup',
+        'Geolocate IP addresses: city, country and network owner of an IP.',
+      ),
+      'contract-history/SKILL.md': skillMd(
+        'contract-history',
+        'Who deployed an Ethereum contract, when, and what it did.',
+      ),
+      'weather/SKILL.md': skillMd('weather', 'Current weather and forecasts for a city.'),
+    });
+    index = indexOf(await catalogOf(dir));
+  });
+  const result = (query: string) => route(index, query, defaultConfig(), readyContext());
+
+  it('routes an IP address to the skill for IP addresses, and says why', () => {
+    const r = result('where in the world is 203.0.113.9?');
+    expect(r.plan.primary).toBe('ip-lookup');
+    const evidence = r.candidates[0].evidence.find((e) => e.kind === 'entity');
+    expect(evidence).toMatchObject({ query: '203.0.113.9 (IP address)', matched: 'ip' });
+    expect(r.candidates[0].reason).toContain('recognized 203.0.113.9 (IP address) → ip');
+  });
+
+  it('routes an Ethereum address to the contract skill, in Chinese too; alone it is no request', () => {
+    const address = '0x5564886ca2C518d1964E5FCea4f423b41Db9F561';
+    expect(result(`who deployed ${address}?`).plan.primary).toBe('contract-history');
+    expect(result(`这个${address}是谁部署的`).plan.primary).toBe('contract-history');
+    expect(result(address).plan.primary).toBeNull();
+    expect(result(address).candidates[0].name).toBe('contract-history');
+  });
+
+  it('does not make a version number an IP lookup', () => {
+    expect(
+      result('is the forecast app at version 3.12.1 yet').candidates.some((c) => c.name === 'ip-lookup'),
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,91 @@
+import { VIA_WEIGHT, type QueryGroup } from './analyze';
+import { lemmaOf, stem } from './text';
+
+/**
+ * Things users paste that say what they want done with them though no word names it: "where in
+ * the world is 203.0.113.9?" is an IP lookup, "who deployed 0x5564…F561?" an Ethereum contract, a
+ * bare "0 7 * * 1-5" a cron schedule. Each recognized kind adds one query word that stands for
+ * the words a skill for it uses, at the domain lexicon's weight (analyze.ts VIA_WEIGHT.entity).
+ * Only shapes that mean one thing: an e-mail address or a URL says nothing about what to do.
+ */
+interface EntityKind {
+  /** What the score panel calls it. */
+  name: string;
+  re: RegExp;
+  /** Rejects look-alikes the pattern alone would take ("1.2.300.4" is no IP address). */
+  accept?: (match: string) => boolean;
+  /** The words a skill for it says. */
+  words: string[];
+}
+
+const octets = (m: string) =>
+  m
+    .split('/')[0]
+    .split('.')
+    .every((o) => Number(o) <= 255 && (o === '0' || !o.startsWith('0')));
+
+const ENTITY_KINDS: EntityKind[] = [
+  {
+    name: 'IP address',
+    // Not a version or a section number: no letter or dot glued on either side.
+    re: /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?(?![\w.]|\.\d)/g,
+    accept: octets,
+    words: ['ip'],
+  },
+  {
+    name: 'IPv6 address',
+    re: /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:])/gi,
+    // Clock times (12:30:45) have no hex letter and no "::".
+    accept: (m) => (m.includes('::') || /[a-f]/i.test(m)) && m.split(':').length >= 3,
+    words: ['ip', 'ipv6'],
+  },
+  {
+    name: 'Ethereum address',
+    re: /(?<![\w])0x[0-9a-f]{40}(?![0-9a-z])/gi,
+    words: ['ethereum', 'evm', 'contract', 'wallet'],
+  },
+  {
+    name: 'transaction hash',
+    re: /(?<![\w])0x[0-9a-f]{64}(?![0-9a-z])/gi,
+    words: ['ethereum', 'evm', 'transaction'],
+  },
+  {
+    name: 'cron expression',
+    // Five fields of digits, stars, steps, ranges and lists, one of them with a star.
+    re: /(?<![\w*/,-])(?:[\d*][\d*/,-]*\s+){4}[\d*][\d*/,-]*(?![\w*/,-])/g,
+    accept: (m) => m.includes('*'),
+    words: ['cron', 'crontab'],
+  },
+];
+
+/** Long matches are quoted by their start in the score panel. */
+const quote = (s: string) => (s.length > 14 ? `${s.slice(0, 10)}…` : s);
+
+/**
+ * One query word per kind of thing recognized in the text (in the order of ENTITY_KINDS), and the
+ * text with every recognized thing blanked out: its digits ("203", "0") are no words of the query.
+ */
+export function entityGroups(text: string): { groups: QueryGroup[]; rest: string } {
+  const groups: QueryGroup[] = [];
+  let rest = text;
+  for (const kind of ENTITY_KINDS) {
+    const matches = [...rest.matchAll(kind.re)].filter((m) => kind.accept?.(m[0].trim()) ?? true);
+    if (matches.length === 0) continue;
+    const found = matches[0][0].trim();
+    for (const m of matches.reverse())
+      rest = rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(m.index + m[0].length);
+    const variants = kind.words.map((word) => ({
+      term: stem(lemmaOf(word)),
+      weight: VIA_WEIGHT.entity,
+      via: 'entity' as const,
+      shown: word,
+    }));
+    groups.push({
+      text: `entity:${kind.name}`,
+      surface: `${quote(found)} (${kind.name})`,
+      variants,
+      weight: 1,
+    });
+  }
+  return { groups, rest };
+}

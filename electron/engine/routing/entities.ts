@@ -69,11 +69,13 @@ export function entityGroups(text: string): { groups: QueryGroup[]; rest: string
   const groups: QueryGroup[] = [];
   let rest = text;
   for (const kind of ENTITY_KINDS) {
-    const matches = [...rest.matchAll(kind.re)].filter((m) => kind.accept?.(m[0].trim()) ?? true);
-    if (matches.length === 0) continue;
-    const found = matches[0][0].trim();
-    for (const m of matches.reverse())
-      rest = rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(m.index + m[0].length);
+    let found: string | null = null;
+    rest = rest.replace(kind.re, (m) => {
+      if (!(kind.accept?.(m.trim()) ?? true)) return m;
+      found ??= m.trim();
+      return ' '.repeat(m.length);
+    });
+    if (found === null) continue;
     const variants = kind.words.map((word) => ({
       term: stem(lemmaOf(word)),
       weight: VIA_WEIGHT.entity,

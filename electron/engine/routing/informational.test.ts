@@ -135,6 +135,25 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
     expect(informational('why is the payments pod down? chekc it with kubectl')).toBe(false);
   });
 
+  it('reads a question after a greeting or a filler as the same question', () => {
+    for (const query of [
+      'btw why is the sky blue?',
+      'ok so how does a VPN work?',
+      'Hi! Can you explain what a monad is?',
+      'Hey, what is the fastest way to learn Rust?',
+      '你好，请问如何备份数据库',
+      '对了，微信是哪一年推出的',
+    ])
+      expect(informational(query), query).toBe(true);
+    for (const query of [
+      'Hey, check the weather in Paris',
+      'ok so what did I bench last week?',
+      '你好，帮我查一下明天的天气',
+    ])
+      expect(informational(query), query).toBe(false);
+    expect(primary('hi! how do weather forecasters predict hurricanes?')).toBeNull();
+  });
+
   it('routes the lookup and not the knowledge question', () => {
     expect(primary('How did YouTube get its name?')).toBeNull();
     expect(primary('how many subscribers does my YouTube channel have right now?')).toBe('youtube-stats');

@@ -77,6 +77,14 @@ const QUESTION_WORDS = [
 ];
 
 /**
+ * Greetings and fillers before a question ("Hi! Can you explain…", "ok so how does…", "btw why…",
+ * 你好，请问…, 对了，为什么…): the question patterns read the start of the message, so they go first.
+ */
+const LEAD_IN_RE =
+  /^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|well|oh|um+|uh+|hmm+|btw|by the way|quick question|also|and|but|anyway)\b[\s,.!:;-]*|(?:你好|您好|嗨|哈喽|那个|嗯|哦|对了|顺便问一下|另外|还有)[\s，,。.！!：:]*)+/iu;
+const withoutLeadIn = (text: string) => text.replace(LEAD_IN_RE, '');
+
+/**
  * True for a question that asks to learn rather than to do (spec §6.1 rule recall reads
  * "the intent classification result"): "How do I password protect a PDF?" wants an answer,
  * not pdf-to-text. A question about a concrete file ("What does page 3 of a.pdf say?") is a task.
@@ -84,7 +92,7 @@ const QUESTION_WORDS = [
 export function isInformational(typedInstruction: string, typedTask: string): boolean {
   const typedRest = typedTask.slice(typedTask.indexOf(typedInstruction) + typedInstruction.length);
   const [instruction, task, rest] = [typedInstruction, typedTask, typedRest].map((s) =>
-    respell(s, QUESTION_WORDS),
+    withoutLeadIn(respell(s, QUESTION_WORDS)),
   );
   if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return false;
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return true;

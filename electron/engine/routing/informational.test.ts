@@ -154,6 +154,25 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
     expect(primary('hi! how do weather forecasters predict hurricanes?')).toBeNull();
   });
 
+  it('reads news that something works now as no request, unless a request or a problem follows', () => {
+    for (const query of [
+      'I finally fixed the bug, it was a missing semicolon',
+      'it works now, thanks!',
+      'I just got the build working',
+      'I solved it, the env var was wrong',
+      '终于搞定了，原来是少了个分号',
+    ])
+      expect(informational(query), query).toBe(true);
+    for (const query of [
+      'I fixed the bug, now write a test for it',
+      'I fixed the login bug but the signup one is still there, can you look?',
+      'it works on my machine but fails in CI',
+      '搞定了，帮我提交一下',
+      'fix the bug',
+    ])
+      expect(informational(query), query).toBe(false);
+  });
+
   it('routes the lookup and not the knowledge question', () => {
     expect(primary('How did YouTube get its name?')).toBeNull();
     expect(primary('how many subscribers does my YouTube channel have right now?')).toBe('youtube-stats');

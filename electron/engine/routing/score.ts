@@ -85,7 +85,29 @@ const LEAD_IN_RE =
 const withoutLeadIn = (text: string) => text.replace(LEAD_IN_RE, '');
 
 /**
- * True for a question that asks to learn rather than to do (spec §6.1 rule recall reads
+ * The user reporting that something now works ("I finally fixed the bug, it was a missing
+ * semicolon", "it works now", 终于搞定了): news, not a request — unless a request follows
+ * ("…, now write a test for it").
+ */
+const REPORT_RE =
+  /^\s*(?:i (?:finally |just |already )?(?:fixed|solved|figured out|sorted out|got (?:[\w'-]+ ){1,3}?(?:working|to work))\b|(?:it|that|this|everything) (?:finally |now )?works?(?: now)?(?=\s*(?:$|[,.!，。！]|thanks?\b|thank you))|(?:我)?(?:终于|已经|刚刚?)?(?:搞定|解决|修好|弄好)了)/iu;
+const REQUEST_AFTER_RE =
+  /(?:^|[,，.。;；!！]\s*|\b(?:now|please|can you|could you|would you|help me|then)\s+)(?:check|fix|run|write|add|create|make|update|review|deploy|test|send|show|find|explain|help|commit|push|open)\b|[?？]|(?:请|帮我|给我|再|接下来)/iu;
+
+/** "…but the signup one still fails": what follows the report is a problem, not news. */
+const CONTRAST_RE = /\b(?:but|still|except|fails?|failing|error|broken|however)\b|但是|还是|可是|不过|报错/iu;
+
+/** True for a report that something works now, with nothing asked or wrong after it (REPORT_RE). */
+function isReport(instruction: string): boolean {
+  const match = REPORT_RE.exec(instruction);
+  if (match === null) return false;
+  const after = instruction.slice(match[0].length);
+  return !REQUEST_AFTER_RE.test(after) && !CONTRAST_RE.test(after);
+}
+
+/**
+ * True for a question that asks to learn rather than to do, or news that something works now
+ * (isReport) — neither asks for a skill (spec §6.1 rule recall reads
  * "the intent classification result"): "How do I password protect a PDF?" wants an answer,
  * not pdf-to-text. A question about a concrete file ("What does page 3 of a.pdf say?") is a task.
  */
@@ -96,6 +118,7 @@ export function isInformational(typedInstruction: string, typedTask: string): bo
   );
   if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return false;
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return true;
+  if (isReport(instruction)) return true;
   return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task);
 }
 /**

@@ -127,8 +127,9 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // compress, requests for a new skill): 0.776 / 0 of 164 / 0.817 (zh) / 9 of 74 and 0.817 /
   // 0.1 %. Round 8 (compounds of two Chinese words' glosses: 工作流 → workflow): 0.779 / 0 of 164
   // / 0.826 (zh). Round 9 added 30 dev negatives (remarks), two of which fire: 2 of 194, and on
-  // the sampled catalogs 23 of 1,552 (from 1 of 1,312). The floors are the measured values, so a
-  // change that loses ground shows at once.
+  // the sampled catalogs 23 of 1,552 (from 1 of 1,312); news that something works now read as no
+  // request: 19 of 1,552. The floors are the measured values, so a change that loses ground shows
+  // at once.
   it('keeps the measured floors: P@1 ≥ 0.779, false triggers ≤ 0.011, Chinese ≥ 0.826, paraphrases ≥ 0.121', () => {
     const all = slice(table.dev.skilldeck, 'all');
     expect(all.p_at_1!).toBeGreaterThanOrEqual(0.779);
@@ -136,7 +137,7 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
     expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.826);
     expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.121);
     expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.816);
-    expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.015);
+    expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.0125);
   });
 
   // Spelling neighbours (lexicon.ts) measured 225 of 307 typo'd English dev queries (false

@@ -173,6 +173,23 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       expect(informational(query), query).toBe(false);
   });
 
+  it('reads a question about the assistant itself as chat, not a task', () => {
+    for (const query of [
+      "What's your favourite programming language and why?",
+      'Do you like jazz?',
+      'Are you a real person?',
+      'Who made you?',
+      '你最喜欢哪种编程语言',
+      '你是谁',
+    ])
+      expect(informational(query), query).toBe(true);
+    for (const query of [
+      'what is your status page showing right now?',
+      'do you have my calendar for tomorrow?',
+    ])
+      expect(informational(query), query).toBe(false);
+  });
+
   it('routes the lookup and not the knowledge question', () => {
     expect(primary('How did YouTube get its name?')).toBeNull();
     expect(primary('how many subscribers does my YouTube channel have right now?')).toBe('youtube-stats');

@@ -6,6 +6,14 @@ import { InstallHint } from './skills';
  * because this is the exact shape `skilldeck route --json` prints.
  */
 
+/**
+ * A `$` word that is an amount or a stock ticker, not a skill to force (DESIGN §3's `$name`):
+ * `$5`, `$3.50`, `$1,200`, `$2k`, and one to five capitals as typed — `$TSLA`, `$BRK.B`. The
+ * router looks names up first, so a skill that really is named so is still forced.
+ */
+export const isAmountOrTicker = (typed: string): boolean =>
+  /^\d[\d,.]*[kmb]?$/i.test(typed) || /^[A-Z]{1,5}(?:\.[A-Z])?$/.test(typed);
+
 /** The six scoring factors, in the order DESIGN §3 lists them. */
 export const FACTOR_NAMES = [
   'intent_match',

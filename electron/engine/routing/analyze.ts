@@ -151,7 +151,7 @@ const LATIN_RE =
 export function analyzeQuery(text: string): QueryGroup[] {
   const groups: QueryGroup[] = [];
   const byText = new Set<string>();
-  const entities = entityGroups(fold(text));
+  const entities = entityGroups(text, fold(text));
   const folded = entities.rest;
   const latin: string[] = [];
   let last = 0;

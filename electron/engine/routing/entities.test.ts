@@ -20,6 +20,8 @@ describe('things whose shape says what they are', () => {
     ]);
     expect(kinds('what does 0 7 * * 1-5 mean')).toEqual(['cron expression']);
     expect(kinds('run it */15 * * * * please')).toEqual(['cron expression']);
+    expect(kinds('is $NVDA a buy right now?')).toEqual(['stock ticker']);
+    expect(kinds('$BRK.B 现在能买吗')).toEqual(['stock ticker']);
   });
 
   it('leaves look-alikes alone: versions, times, short hex, plain numbers', () => {
@@ -31,6 +33,9 @@ describe('things whose shape says what they are', () => {
       'ship 1 2 3 4 5 boxes',
       'release 3.12.1',
       'call 010.1.1.1',
+      'it costs $5',
+      '$weather Berlin',
+      'export $PATH first',
     ])
       expect(kinds(text), text).toEqual([]);
   });
@@ -57,6 +62,10 @@ describe('routing a pasted thing', () => {
         'Who deployed an Ethereum contract, when, and what it did.',
       ),
       'weather/SKILL.md': skillMd('weather', 'Current weather and forecasts for a city.'),
+      'stock-quotes/SKILL.md': skillMd(
+        'stock-quotes',
+        'Real-time stock quotes, charts and news for a ticker.',
+      ),
     });
     index = indexOf(await catalogOf(dir));
   });
@@ -83,5 +92,14 @@ describe('routing a pasted thing', () => {
     expect(
       result('is the forecast app at version 3.12.1 yet').candidates.some((c) => c.name === 'ip-lookup'),
     ).toBe(false);
+  });
+
+  it('reads $TSLA as a ticker and $5 as an amount, not as skills to force', () => {
+    const r = result('is $NVDA a buy right now?');
+    expect(r.plan.primary).toBe('stock-quotes');
+    expect(r.plan.routing_reason).not.toMatch(/No routable skill named/);
+    expect(result('send $5 to Bob for lunch').plan.routing_reason).not.toMatch(/No routable skill named/);
+    expect(result('$weather Berlin').candidates[0]).toMatchObject({ name: 'weather', source: 'forced' });
+    expect(result('$tsla please').plan.routing_reason).toMatch(/No routable skill named “tsla”/);
   });
 });

@@ -4,7 +4,7 @@ import { lemmaOf, stem } from './text';
 /**
  * Things users paste that say what they want done with them though no word names it: "where in
  * the world is 203.0.113.9?" is an IP lookup, "who deployed 0x5564…F561?" an Ethereum contract, a
- * bare "0 7 * * 1-5" a cron schedule. Each recognized kind adds one query word that stands for
+ * bare "0 7 * * 1-5" a cron schedule, "is $NVDA a buy?" a stock. Each recognized kind adds one query word that stands for
  * the words a skill for it uses, at the domain lexicon's weight (analyze.ts VIA_WEIGHT.entity).
  * Only shapes that mean one thing: an e-mail address or a URL says nothing about what to do.
  */
@@ -12,6 +12,11 @@ interface EntityKind {
   /** What the score panel calls it. */
   name: string;
   re: RegExp;
+  /**
+   * Read in the message as typed, not folded (a ticker is capitals), and left in the text: its
+   * letters are no skill's words anyway.
+   */
+  cased?: true;
   /** Rejects look-alikes the pattern alone would take ("1.2.300.4" is no IP address). */
   accept?: (match: string) => boolean;
   /** The words a skill for it says. */
@@ -23,6 +28,21 @@ const octets = (m: string) =>
     .split('/')[0]
     .split('.')
     .every((o) => Number(o) <= 255 && (o === '0' || !o.startsWith('0')));
+
+const SHELL_VARIABLES = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'SHELL',
+  'PWD',
+  'TERM',
+  'LANG',
+  'HOST',
+  'UID',
+  'IFS',
+  'TZ',
+  'MAIL',
+]);
 
 const ENTITY_KINDS: EntityKind[] = [
   {
@@ -50,6 +70,15 @@ const ENTITY_KINDS: EntityKind[] = [
     words: ['ethereum', 'evm', 'transaction'],
   },
   {
+    // $TSLA, $BRK.B (recall.ts reads them as no skill to force: isAmountOrTicker).
+    name: 'stock ticker',
+    re: /(?<![\w$])\$[A-Z]{1,5}(?:\.[A-Z])?(?![\w.])/g,
+    cased: true,
+    // $PATH, $HOME: shell variables are capitals too.
+    accept: (m) => !SHELL_VARIABLES.has(m.slice(1)),
+    words: ['stock', 'ticker', 'quote'],
+  },
+  {
     name: 'cron expression',
     // Five fields of digits, stars, steps, ranges and lists, one of them with a star.
     re: /(?<![\w*/,-])(?:[\d*][\d*/,-]*\s+){4}[\d*][\d*/,-]*(?![\w*/,-])/g,
@@ -62,19 +91,22 @@ const ENTITY_KINDS: EntityKind[] = [
 const quote = (s: string) => (s.length > 14 ? `${s.slice(0, 10)}…` : s);
 
 /**
- * One query word per kind of thing recognized in the text (in the order of ENTITY_KINDS), and the
- * text with every recognized thing blanked out: its digits ("203", "0") are no words of the query.
+ * One query word per kind of thing recognized in the message (in the order of ENTITY_KINDS), and
+ * its folded text with every recognized thing blanked out: its digits ("203", "0") are no words.
  */
-export function entityGroups(text: string): { groups: QueryGroup[]; rest: string } {
+export function entityGroups(typed: string, folded = typed): { groups: QueryGroup[]; rest: string } {
   const groups: QueryGroup[] = [];
-  let rest = text;
+  let rest = folded;
   for (const kind of ENTITY_KINDS) {
     let found: string | null = null;
-    rest = rest.replace(kind.re, (m) => {
-      if (!(kind.accept?.(m.trim()) ?? true)) return m;
-      found ??= m.trim();
-      return ' '.repeat(m.length);
-    });
+    if (kind.cased)
+      found = [...typed.matchAll(kind.re)].find((m) => kind.accept?.(m[0]) ?? true)?.[0] ?? null;
+    else
+      rest = rest.replace(kind.re, (m) => {
+        if (!(kind.accept?.(m.trim()) ?? true)) return m;
+        found ??= m.trim();
+        return ' '.repeat(m.length);
+      });
     if (found === null) continue;
     const variants = kind.words.map((word) => ({
       term: stem(lemmaOf(word)),

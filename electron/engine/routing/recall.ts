@@ -1,4 +1,4 @@
-import type { CandidateSource } from '../../../shared/contract';
+import { isAmountOrTicker, type CandidateSource } from '../../../shared/contract';
 import { analyzeQuery, type QueryGroup } from './analyze';
 import type { ImplicitPhrase, RoutingIndex, SkillDoc, TriggerRef } from './lexicon';
 import { matchQuery, topDocs, type QueryMatch } from './match';
@@ -236,8 +236,10 @@ export function recall(
       const { doc, name, text } = forcedTarget(index, said, match, words);
       if (doc && negated.has(doc.index)) continue;
       if (!doc || eligibility.disabled.has(doc.name) || !doc.metadata.invocation.user) {
-        // A several-word "use … skill" that names nothing is just a sentence ("use your best skill").
-        if (reportMiss && !name.includes(' ') && !unknownForced.includes(name)) unknownForced.push(name);
+        // A several-word "use … skill" that names nothing is just a sentence ("use your best skill");
+        // "$5" and "$TSLA" that name nothing are an amount and a ticker.
+        const misnamed = !name.includes(' ') && !(words && !doc && isAmountOrTicker(name));
+        if (reportMiss && misnamed && !unknownForced.includes(name)) unknownForced.push(name);
         continue;
       }
       task = task.replace(text, ' ');

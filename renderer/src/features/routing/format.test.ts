@@ -60,6 +60,8 @@ describe('routing formatters', () => {
     expect(forcedHint('$json', names)).toEqual({ forcing: [], unknown: ['json'] });
     // A price is not a skill name at all.
     expect(forcedHint('it costs $5', names)).toEqual({ forcing: [], unknown: [] });
+    expect(forcedHint('is $TSLA up, and $BRK.B? $3.50 a share', names)).toEqual({ forcing: [], unknown: [] });
+    expect(forcedHint('$tsla', names)).toEqual({ forcing: [], unknown: ['tsla'] });
     expect(forcedHint('$Save-Note and $save-note', names)).toEqual({ forcing: ['save-note'], unknown: [] });
   });
 });

@@ -1,11 +1,12 @@
-import type {
-  CandidateSource,
-  CandidateStatus,
-  EvidenceKind,
-  Factor,
-  FallbackStep,
-  MatchEvidence,
-  RouteEvent,
+import {
+  isAmountOrTicker,
+  type CandidateSource,
+  type CandidateStatus,
+  type EvidenceKind,
+  type Factor,
+  type FallbackStep,
+  type MatchEvidence,
+  type RouteEvent,
 } from '../../../../shared/contract';
 import type { Tone } from '../../ui/Badge';
 
@@ -88,24 +89,28 @@ export function fallbackLabel(step: FallbackStep): string {
 
 /** `$json-format` / `/json-format` at a word start: what the user typed to force a skill (DESIGN §3). */
 export function forcedNames(text: string): string[] {
-  const names: string[] = [];
-  for (const match of text.matchAll(/(?:^|\s)[$/]([a-z0-9][a-z0-9-]*)/gi)) names.push(match[1].toLowerCase());
-  return names;
+  return typedForcedNames(text).map((name) => name.toLowerCase());
 }
+
+const typedForcedNames = (text: string): string[] =>
+  [...text.matchAll(/(?:^|\s)[$/]([a-z0-9][a-z0-9-]*)/gi)].map((match) => match[1]);
 
 /**
  * What the composer says of the draft's `$name`s: those that name a skill (forced), and
- * word-like ones that name none (a price like `$5` is neither).
+ * word-like ones that name none — an amount (`$5`) or a ticker (`$TSLA`) is neither.
  */
 export function forcedHint(
   text: string,
   skillNames: ReadonlySet<string>,
 ): { forcing: string[]; unknown: string[] } {
-  const names = [...new Set(forcedNames(text))];
-  return {
-    forcing: names.filter((name) => skillNames.has(name)),
-    unknown: names.filter((name) => !skillNames.has(name) && /[a-z]/.test(name)),
-  };
+  const forcing = new Set<string>();
+  const unknown = new Set<string>();
+  for (const typed of typedForcedNames(text)) {
+    const name = typed.toLowerCase();
+    if (skillNames.has(name)) forcing.add(name);
+    else if (!isAmountOrTicker(typed) && /[a-z]/.test(name)) unknown.add(name);
+  }
+  return { forcing: [...forcing], unknown: [...unknown] };
 }
 
 /** How the score panel names each kind of evidence (issue 10 §6), and its tint. */

@@ -81,7 +81,8 @@ export class RepairPage {
   /** The file shown in the diff has loaded in Monaco, both sides drawn. */
   async diffReady(path: string) {
     await expect(this.diffPane()).toHaveAttribute('data-path', path);
-    await expect(this.diffPane().locator('.monaco-diff-editor')).toBeVisible();
+    // The first diff parses Monaco's bundle: on a loaded 2-core machine that once took over 10 s.
+    await expect(this.diffPane().locator('.monaco-diff-editor')).toBeVisible({ timeout: 30_000 });
     await expect(this.proposedSide()).not.toBeEmpty();
   }
 

@@ -20,7 +20,11 @@ export const GROUPS = {
     testFiles: ['electron/engine/skills/validator*.test.ts'],
   },
   routing: {
-    mutate: ['electron/engine/routing/score.ts', 'electron/engine/routing/recall.ts'],
+    mutate: [
+      'electron/engine/routing/score.ts',
+      'electron/engine/routing/messageKind.ts',
+      'electron/engine/routing/recall.ts',
+    ],
     // Not the third-party dev-set evaluation (thirdParty.test.ts): it measures the router over
     // the whole corpus, seven seconds for every mutant, and its floors are aggregate rates.
     testFiles: ['electron/engine/routing/**/!(thirdParty).test.ts'],

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
-import { isInformational } from './score';
+import { isInformational } from './messageKind';
 import { splitInstruction } from './text';
 import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
 

@@ -8,7 +8,8 @@ import { autoSelectable, MAX_RULE_CANDIDATES, recall, type Recalled, type Semant
 import { analyzeQuery } from './analyze';
 import { describeEvidence } from './evidence';
 import { matchQuery } from './match';
-import { creativeKind, isInformational, scoreCandidate, type ScoreContext, type Scored } from './score';
+import { creativeKind, isInformational } from './messageKind';
+import { scoreCandidate, type ScoreContext, type Scored } from './score';
 import { prepareQuery, splitInstruction } from './text';
 
 /** The live knobs of one routing call (settings `routing` and `skills`, DESIGN §3). */

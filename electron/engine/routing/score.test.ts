@@ -7,7 +7,6 @@ import {
   combine,
   intentFeatures,
   intentMatch,
-  isInformational,
   isPhraseHit,
   readiness,
   scoreCandidate,
@@ -16,6 +15,7 @@ import {
   type ScoreQuery,
   type Weights,
 } from './score';
+import { isInformational } from './messageKind';
 import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
 import { prepareQuery } from './text';
 

@@ -3,7 +3,7 @@ import { tempDir, writeTree } from '../../testing/fixtures';
 import { implicitTriggers } from './implicit';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
-import { creativeKind } from './score';
+import { creativeKind } from './messageKind';
 import { terms } from './text';
 import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
 

@@ -1,0 +1,101 @@
+import { respell } from './spelling';
+import { terms } from './text';
+
+// What kind of message a query is, read from the shape of its words before any skill is scored:
+// a question that asks to learn, news that something works, a request to write a creative piece
+// (routing spec §6.1: rule recall reads "the intent classification result").
+
+/** Questions by their first words (after any greeting: LEAD_IN_RE). */
+const QUESTION_RE =
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
+/** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
+const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
+/**
+ * A question about how the world is or was — history, causes, definitions, how things work,
+ * opinions — rather than about the user's own things or the live state of something: "How did
+ * YouTube get its name?", "What language is Kubernetes written in?", "股票和基金有什么区别".
+ * Read only when PERSONAL_RE finds nothing (see isInformational).
+ */
+const KNOWLEDGE_RE =
+  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|解释)/iu;
+/**
+ * The user's own things, or the live state of something: a knowledge-style question with one of
+ * these ("how long until the next train", "what did I bench last week", "这个pod为什么一直重启")
+ * asks for a lookup a skill does.
+ */
+const PERSONAL_RE =
+  /\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|ours|us|this|these|here|now|today|tonight|tomorrow|yesterday|currently|current|latest|next|live|real-?time)\b|我|咱|这个|这些|这篇|这段|这份|现在|今天|今晚|明天|昨天|最新|实时|目前/iu;
+
+/**
+ * A question followed by a request ("why is the payments pod crash-looping? check it with
+ * kubectl", "洗完了没有？顺便把冰箱调到3度"): the question is the request's context, the message a task.
+ */
+const FOLLOWED_BY_REQUEST_RE =
+  /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|show|list|find|get|fetch|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind)\b|[?？]\s*(?:请|帮我|给我|顺便|用)/iu;
+
+/** The words of five letters or more the question patterns read: a typo in one of them ("What's the differvnce…") must not turn a question into a task. */
+const QUESTION_WORDS = [
+  ...new Set(
+    [QUESTION_RE, KNOWLEDGE_RE, FOLLOWED_BY_REQUEST_RE].flatMap((re) => re.source.match(/[a-z]{5,}/g) ?? []),
+  ),
+];
+
+/**
+ * Greetings and fillers before a question ("Hi! Can you explain…", "ok so how does…", "btw why…",
+ * 你好，请问…, 对了，为什么…): the question patterns read the start of the message, so they go first.
+ */
+const LEAD_IN_RE =
+  /^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|well|oh|um+|uh+|hmm+|btw|by the way|quick question|also|and|but|anyway)\b[\s,.!:;-]*|(?:你好|您好|嗨|哈喽|那个|嗯|哦|对了|顺便问一下|另外|还有)[\s，,。.！!：:]*)+/iu;
+const withoutLeadIn = (text: string) => text.replace(LEAD_IN_RE, '');
+
+/**
+ * The user reporting that something now works ("I finally fixed the bug, it was a missing
+ * semicolon", "it works now", 终于搞定了): news, not a request — unless a request follows
+ * ("…, now write a test for it").
+ */
+const REPORT_RE =
+  /^\s*(?:i (?:finally |just |already )?(?:fixed|solved|figured out|sorted out|got (?:[\w'-]+ ){1,3}?(?:working|to work))\b|(?:it|that|this|everything) (?:finally |now )?works?(?: now)?(?=\s*(?:$|[,.!，。！]|thanks?\b|thank you))|(?:我)?(?:终于|已经|刚刚?)?(?:搞定|解决|修好|弄好)了)/iu;
+const REQUEST_AFTER_RE =
+  /(?:^|[,，.。;；!！]\s*|\b(?:now|please|can you|could you|would you|help me|then)\s+)(?:check|fix|run|write|add|create|make|update|review|deploy|test|send|show|find|explain|help|commit|push|open)\b|[?？]|(?:请|帮我|给我|再|接下来)/iu;
+
+/** "…but the signup one still fails": what follows the report is a problem, not news. */
+const CONTRAST_RE = /\b(?:but|still|except|fails?|failing|error|broken|however)\b|但是|还是|可是|不过|报错/iu;
+
+/** True for a report that something works now, with nothing asked or wrong after it (REPORT_RE). */
+function isReport(instruction: string): boolean {
+  const match = REPORT_RE.exec(instruction);
+  if (match === null) return false;
+  const after = instruction.slice(match[0].length);
+  return !REQUEST_AFTER_RE.test(after) && !CONTRAST_RE.test(after);
+}
+
+/**
+ * True for a question that asks to learn rather than to do, or news that something works now
+ * (isReport) — neither asks for a skill (spec §6.1 rule recall reads
+ * "the intent classification result"): "How do I password protect a PDF?" wants an answer,
+ * not pdf-to-text. A question about a concrete file ("What does page 3 of a.pdf say?") is a task.
+ */
+export function isInformational(typedInstruction: string, typedTask: string): boolean {
+  const typedRest = typedTask.slice(typedTask.indexOf(typedInstruction) + typedInstruction.length);
+  const [instruction, task, rest] = [typedInstruction, typedTask, typedRest].map((s) =>
+    withoutLeadIn(respell(s, QUESTION_WORDS)),
+  );
+  if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return false;
+  if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return true;
+  if (isReport(instruction)) return true;
+  return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task);
+}
+/**
+ * A request to write a piece of creative text ("write a poem about rain", "a toast for my best
+ * friend's wedding", 讲个笑话): the piece is the task and the rest its topic, so a skill that does
+ * not do such pieces (a weather skill, a wedding planner) hears only its topic. Group 1 is the kind.
+ */
+const CREATIVE_RE =
+  /\b(?:write|compose|draft|pen|make up|give|tell|come up with|create)\s+(?:me\s+|us\s+)?(?:a|an|some|one|two|three|\d+)?\s*(?:[\w'-]+\s+){0,2}?(poems?|haikus?|limericks?|sonnets?|stor(?:y|ies)|tales?|fables?|songs?|lyrics|jingles?|jokes?|puns?|riddles?|toasts?|speech(?:es)?|eulog(?:y|ies)|essays?|raps?|verses?|odes?|ballads?|slogans?|taglines?|messages?|cards?|wish(?:es)?|greetings?)\b|(?:写|作|编|讲|说)[^，。！？,.!?]{0,12}?(诗歌|诗|笑话|故事|歌词|祝酒词|段子|对联|散文|童话|祝福语|贺卡|贺词)/iu;
+
+/** The index term of the creative piece a request asks to write, or null (see CREATIVE_RE). */
+export function creativeKind(instruction: string): string | null {
+  const match = CREATIVE_RE.exec(instruction);
+  if (!match) return null;
+  return match[1] ? (terms(match[1])[0] ?? null) : (match[2] ?? null);
+}

@@ -6,13 +6,16 @@ import { InstallHint } from './skills';
  * because this is the exact shape `skilldeck route --json` prints.
  */
 
+/** A stock ticker as typed after `$`: one to five capitals, and a share class (`BRK.B`). */
+export const TICKER = String.raw`[A-Z]{1,5}(?:\.[A-Z])?`;
+const AMOUNT_OR_TICKER_RE = new RegExp(String.raw`^(?:\d[\d,.]*[kKmMbB]?|${TICKER})$`);
+
 /**
  * A `$` word that is an amount or a stock ticker, not a skill to force (DESIGN §3's `$name`):
  * `$5`, `$3.50`, `$1,200`, `$2k`, and one to five capitals as typed — `$TSLA`, `$BRK.B`. The
  * router looks names up first, so a skill that really is named so is still forced.
  */
-export const isAmountOrTicker = (typed: string): boolean =>
-  /^\d[\d,.]*[kmb]?$/i.test(typed) || /^[A-Z]{1,5}(?:\.[A-Z])?$/.test(typed);
+export const isAmountOrTicker = (typed: string): boolean => AMOUNT_OR_TICKER_RE.test(typed);
 
 /** The six scoring factors, in the order DESIGN §3 lists them. */
 export const FACTOR_NAMES = [
@@ -76,8 +79,7 @@ export const CostLevel = z.enum(['low', 'medium', 'high']);
  * skill's name, an item of its "Use when …" clause, `when_to_use`, its body's "When to use"
  * lines), the query's own word, a WordNet synonym or related word, the curated domain
  * lexicon, a CC-CEDICT translation, a similar word, a typo's neighbour, a recognized thing (an IP
- * address → ip); `embedding` and `arbiter` are reserved for the model-backed
- * sources.
+ * address → ip); `embedding` and `arbiter` are reserved for the model-backed sources.
  */
 export const EvidenceKind = z.enum([
   'declared_trigger',

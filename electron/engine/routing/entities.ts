@@ -1,12 +1,14 @@
-import { VIA_WEIGHT, type QueryGroup } from './analyze';
+import { TICKER } from '../../../shared/contract';
+import { VIA_WEIGHT, type QueryGroup, type Variant } from './analyze';
 import { lemmaOf, stem } from './text';
 
 /**
  * Things users paste that say what they want done with them though no word names it: "where in
  * the world is 203.0.113.9?" is an IP lookup, "who deployed 0x5564…F561?" an Ethereum contract, a
- * bare "0 7 * * 1-5" a cron schedule, "is $NVDA a buy?" a stock. Each recognized kind adds one query word that stands for
- * the words a skill for it uses, at the domain lexicon's weight (analyze.ts VIA_WEIGHT.entity).
- * Only shapes that mean one thing: an e-mail address or a URL says nothing about what to do.
+ * bare "0 7 * * 1-5" a cron schedule, "is $NVDA a buy?" a stock. Each recognized kind adds one
+ * query word that stands for the words a skill for it uses, at the domain lexicon's weight
+ * (analyze.ts VIA_WEIGHT.entity). Only shapes that mean one thing: an e-mail address or a URL
+ * says nothing about what to do.
  */
 interface EntityKind {
   /** What the score panel calls it. */
@@ -72,7 +74,7 @@ const ENTITY_KINDS: EntityKind[] = [
   {
     // $TSLA, $BRK.B (recall.ts reads them as no skill to force: isAmountOrTicker).
     name: 'stock ticker',
-    re: /(?<![\w$])\$[A-Z]{1,5}(?:\.[A-Z])?(?![\w.])/g,
+    re: new RegExp(String.raw`(?<![\w$])\$${TICKER}(?![\w.])`, 'g'),
     cased: true,
     // $PATH, $HOME: shell variables are capitals too.
     accept: (m) => !SHELL_VARIABLES.has(m.slice(1)),
@@ -86,6 +88,22 @@ const ENTITY_KINDS: EntityKind[] = [
     words: ['cron', 'crontab'],
   },
 ];
+
+/** A kind's variants, built once (lists are shared and never mutated, as analyze.ts's are). */
+const kindVariants = new Map<EntityKind, Variant[]>();
+function variantsOf(kind: EntityKind): Variant[] {
+  let variants = kindVariants.get(kind);
+  if (!variants) {
+    variants = kind.words.map((word) => ({
+      term: stem(lemmaOf(word)),
+      weight: VIA_WEIGHT.entity,
+      via: 'entity',
+      shown: word,
+    }));
+    kindVariants.set(kind, variants);
+  }
+  return variants;
+}
 
 /** Long matches are quoted by their start in the score panel. */
 const quote = (s: string) => (s.length > 14 ? `${s.slice(0, 10)}…` : s);
@@ -108,12 +126,7 @@ export function entityGroups(typed: string, folded = typed): { groups: QueryGrou
         return ' '.repeat(m.length);
       });
     if (found === null) continue;
-    const variants = kind.words.map((word) => ({
-      term: stem(lemmaOf(word)),
-      weight: VIA_WEIGHT.entity,
-      via: 'entity' as const,
-      shown: word,
-    }));
+    const variants = variantsOf(kind);
     groups.push({
       text: `entity:${kind.name}`,
       surface: `${quote(found)} (${kind.name})`,

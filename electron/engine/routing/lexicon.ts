@@ -1,5 +1,6 @@
 import type { SkillMetadata, SkillSummary } from '../../../shared/contract';
 import { buildDoc, type SkillDoc } from './skillDoc';
+import { editsOf } from './spelling';
 import { fold, lemmaOf, nameSlug, stem, type Phrase } from './text';
 
 export { buildDoc, FIELD, type FieldName, type ImplicitPhrase, type SkillDoc } from './skillDoc';
@@ -267,19 +268,4 @@ const MIN_SPELLED = 4;
 export interface SpellingNeighbour {
   term: string;
   shown: string;
-}
-
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
-
-/** Every word one insertion, deletion, substitution or swap of adjacent letters from `word`. */
-function* editsOf(word: string): Generator<string> {
-  for (let i = 0; i <= word.length; i++) {
-    const head = word.slice(0, i);
-    const tail = word.slice(i);
-    for (const letter of LETTERS) yield head + letter + tail;
-    if (i === word.length) break;
-    yield head + tail.slice(1);
-    if (i + 1 < word.length) yield head + tail[1] + tail[0] + tail.slice(2);
-    for (const letter of LETTERS) if (letter !== tail[0]) yield head + letter + tail.slice(1);
-  }
 }

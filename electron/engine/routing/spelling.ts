@@ -63,17 +63,26 @@ export function withSpelling(index: RoutingIndex, groups: QueryGroup[]): QueryGr
   });
 }
 
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Every word one insertion, deletion, substitution or swap of adjacent letters from `word`. */
+export function* editsOf(word: string): Generator<string> {
+  for (let i = 0; i <= word.length; i++) {
+    const head = word.slice(0, i);
+    const tail = word.slice(i);
+    for (const letter of LETTERS) yield head + letter + tail;
+    if (i === word.length) break;
+    yield head + tail.slice(1);
+    if (i + 1 < word.length) yield head + tail[1] + tail[0] + tail.slice(2);
+    for (const letter of LETTERS) if (letter !== tail[0]) yield head + letter + tail.slice(1);
+  }
+}
+
 /** True when one insertion, deletion, substitution or swap of neighbours turns `a` into `b`. */
 export function oneEditApart(a: string, b: string): boolean {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length)
-    return (
-      a.slice(i + 1) === b.slice(i + 1) ||
-      (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2))
-    );
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  for (const spelled of editsOf(a)) if (spelled === b) return true;
+  return false;
 }
 
 /**

@@ -148,10 +148,11 @@ const NOISE =
   /^(?:\(literary\)|\(archaic\)|\(old\)|\(dialect\)|\(Tw\)|surname|variant of|old variant|see |CL:|used in|abbr\. for|also written|Japanese variant)/i;
 // Glosses that describe grammar rather than meaning (的: "used after a noun…").
 const GRAMMAR = /particle|classifier|used (?:after|before|in|to)|indicating|suffix|prefix|\bpr\.|grammar/i;
-// simplified → its senses in CC-CEDICT's order, each the keywords it adds: at most five keywords
-// in all, so 地铁 is "underground railway;subway;train" (a sense is one meaning, its words say it together).
+// simplified → its senses in CC-CEDICT's order, each the keywords it adds: at most six keywords
+// in all, so 地铁 is "underground railway;subway;train" (a sense is one meaning, its words say it
+// together) and 升级 keeps its fourth sense, "upgrade" (five cut it after "go up grade;promoted;escalate").
 const glossWords = new Map();
-const MAX_KEYWORDS = 5;
+const MAX_KEYWORDS = 6;
 for (const [, simplified, , glosses] of cedict) {
   if (!/[\u3400-\u9fff]/.test(simplified)) continue;
   const senses = glossWords.get(simplified) ?? [];

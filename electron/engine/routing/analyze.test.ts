@@ -39,6 +39,13 @@ describe('Chinese bridging (issue 10 §3, round 3)', () => {
     expect(variantsOf('地铁几点到', '地铁').some((v) => v.shown === 'educate')).toBe(false);
   });
 
+  it('keeps a word’s later senses when its first ones are long (升级 is also "upgrade")', () => {
+    // "to go up by one grade; to be promoted; to escalate; (computing) to upgrade": five keywords
+    // in the first three senses left the fourth, the one a software request means, out.
+    expect(translate('升级')).toContain('upgrade');
+    expect(variantsOf('优化一下升级弹窗', '升级').some((v) => v.term === 'upgrad')).toBe(true);
+  });
+
   it('drops resultative complements and aspect particles (整理成, 拆成)', () => {
     expect(analyzeQuery('把笔记整理成表格').map((g) => g.text)).not.toContain('成');
     expect(analyzeQuery('拆成几个任务').map((g) => g.text)).not.toContain('成');

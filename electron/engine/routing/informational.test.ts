@@ -44,6 +44,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '股票和基金有什么区别',
       '微信是哪一年推出的',
       '推荐几部好看的科幻电影',
+      // 用…的话 ("in words a five-year-old gets") before the verb: still "explain …".
+      '用五岁小孩能听懂的话解释一下递归',
+      '用简单的方式讲讲区块链',
     ])
       expect(informational(query), query).toBe(true);
   });
@@ -59,6 +62,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'what does our calendar look like tomorrow?',
       '帮我用kubectl看看这个pod为什么一直重启',
       '茅台现在多少钱一股',
+      '用通俗的话解释一下这个报错',
       'why does report.pdf fail to open?',
     ])
       expect(informational(query), query).toBe(false);

@@ -153,7 +153,11 @@ const GRAMMAR = /particle|classifier|used (?:after|before|in|to)|indicating|suff
 // together) and 升级 keeps its fourth sense, "upgrade" (five cut it after "go up grade;promoted;escalate").
 const glossWords = new Map();
 const MAX_KEYWORDS = 6;
-for (const [, simplified, , glosses] of cedict) {
+// A word's common senses before its proper-noun ones: CC-CEDICT lists an entry with capitalized
+// pinyin (a name: 加 Jia1 "Canada", 德 De2 "Germany") before the lowercase one (加 jia1 "to add"),
+// by spelling, not by how often the word means it.
+const isName = ([, , pinyin]) => /^[A-Z]/.test(pinyin);
+for (const [, simplified, , glosses] of [...cedict.filter((e) => !isName(e)), ...cedict.filter(isName)]) {
   if (!/[\u3400-\u9fff]/.test(simplified)) continue;
   const senses = glossWords.get(simplified) ?? [];
   let count = senses.reduce((sum, sense) => sum + sense.length, 0);

@@ -46,6 +46,15 @@ describe('Chinese bridging (issue 10 §3, round 3)', () => {
     expect(variantsOf('优化一下升级弹窗', '升级').some((v) => v.term === 'upgrad')).toBe(true);
   });
 
+  it('reads a character’s common senses before the names it abbreviates (加 is "add" before "Canada")', () => {
+    // CC-CEDICT lists 加 Jia1 "Canada (abbr.)" before 加 jia1 "to add", by spelling.
+    expect(translate('加')[0]).toBe('add');
+    expect(translate('德')[0]).toBe('virtue');
+    // The country names keep their own words.
+    expect(translate('加拿大')).toContain('canada');
+    expect(translate('德国')).toContain('germany');
+  });
+
   it('drops resultative complements and aspect particles (整理成, 拆成)', () => {
     expect(analyzeQuery('把笔记整理成表格').map((g) => g.text)).not.toContain('成');
     expect(analyzeQuery('拆成几个任务').map((g) => g.text)).not.toContain('成');

@@ -34,6 +34,11 @@ beforeAll(async () => {
       '---\nname: sum-column\ndescription: Sums the numbers of one column in a spreadsheet file.\n---\n# Sum column\n\nRun scripts/sum.py FILE.\n',
     'sum-column/skill.yaml': 'entrypoints: [scripts/sum.py]\n',
     'sum-column/scripts/sum.py': 'import sys\nprint(open(sys.argv[1]).read())\n',
+    // An instruction skill with a helper script its model may call (run_skill_script).
+    'doc-convert/SKILL.md':
+      '---\nname: doc-convert\ndescription: Converts a document between formats.\n---\n# Doc convert\n\nRun scripts/convert.sh with the file name.\n',
+    'doc-convert/skill.yaml': 'spec: { type: instruction }\n',
+    'doc-convert/scripts/convert.sh': 'echo "CONVERTED $1"\n',
     'expense-total/scripts/total.py': [
       'import csv, json, os',
       'data = json.loads(os.environ["INPUT_JSON"])',
@@ -157,6 +162,36 @@ describe('skilldeck chat --json', () => {
     expect(record.result).toMatchObject({ status: 'success', fallback_used: true });
     expect(record.result.primary_failure).toMatchObject({ skill: 'sum-column', status: 'failure' });
     expect(record.result.primary_failure.stderr).toMatch(/IndexError/);
+  });
+});
+
+describe('skilldeck chat: an instruction skill’s script asks like any command (DESIGN §4)', () => {
+  const convert = {
+    toolCalls: [{ name: 'run_skill_script', arguments: { script: 'scripts/convert.sh', args: ['a.docx'] } }],
+  };
+  const toolStep = (turn: ChatTurn) =>
+    turn.steps.find((s) => s.kind === 'tool' && s.name === 'run_skill_script');
+
+  it('denies it with --deny, and with no terminal to ask, and the model hears why', async () => {
+    for (const flags of [['--deny'], []]) {
+      server.enqueue(convert, { text: 'I was not allowed to convert it.' });
+      const { stdout } = await cliRun(['chat', '$doc-convert turn a.docx into a PDF', ...flags, '--json']);
+      const turn = ChatTurn.parse(JSON.parse(stdout));
+      expect(toolStep(turn), flags.join(' ')).toMatchObject({ status: 'denied' });
+      expect(turn.steps.filter((s) => s.kind === 'approval').map((s) => s.status)).toEqual(['denied']);
+      expect(JSON.stringify(turn)).not.toContain('CONVERTED');
+      // The tool result the model got says it was denied, not that it ran.
+      expect(requestText(server.chatRequests().at(-1)!)).toMatch(/denied/);
+    }
+  });
+
+  it('runs it in the sandbox once approved', async () => {
+    server.enqueue(convert, { text: 'Converted.' });
+    const { stdout } = await cliRun(['chat', '$doc-convert turn a.docx into a PDF', '--approve', '--json']);
+    const turn = ChatTurn.parse(JSON.parse(stdout));
+    expect(toolStep(turn)).toMatchObject({ status: 'success' });
+    expect(toolStep(turn)!.output).toContain('CONVERTED a.docx');
+    expect(turn.steps.filter((s) => s.kind === 'approval').map((s) => s.status)).toEqual(['allowed']);
   });
 });
 

@@ -110,10 +110,10 @@ describe('grant paths', () => {
 });
 
 describe('resolvePolicy', () => {
-  it('runs instructions alone in the OS sandbox without asking, for 120 s, with nothing granted', () => {
+  it('runs a program in the OS sandbox after asking, for 120 s, with nothing granted', () => {
     expect(policyOf()).toEqual({
       sandbox: 'os',
-      approval: 'auto',
+      approval: 'ask',
       timeoutMs: DEFAULT_TIMEOUT_MS,
       read: [],
       write: [],
@@ -123,18 +123,11 @@ describe('resolvePolicy', () => {
     });
   });
 
-  it('asks before a script, a write or any network, and keeps an explicit choice', () => {
+  it('asks before any program of any skill, and keeps an explicit choice', () => {
     expect(policyOf({ type: 'script' }).approval).toBe('ask');
-    expect(policyOf({ permissions: { ...base.permissions, ...fsGrants([], ['./out/**']) } }).approval).toBe(
-      'ask',
-    );
+    // An instruction skill's script (run_skill_script) is a command too (DESIGN §4).
+    expect(policyOf({ type: 'instruction' }).approval).toBe('ask');
     expect(policyOf({ permissions: { ...base.permissions, ...fsGrants(['~/**'], []) } }).approval).toBe(
-      'auto',
-    );
-    expect(policyOf({ permissions: { ...base.permissions, network: { outbound: true } } }).approval).toBe(
-      'ask',
-    );
-    expect(policyOf({ permissions: { ...base.permissions, network: { outbound: [] } } }).approval).toBe(
       'ask',
     );
     expect(policyOf({ type: 'script', execution: { approval: 'auto' } }).approval).toBe('auto');

@@ -66,11 +66,17 @@ describe('resolvePolicy', () => {
     expect(policy).toMatchObject({ sandbox: 'os', approval: 'auto', timeoutMs: 30_000, reasons: [] });
   });
 
-  it('asks by default for a script skill and never for instructions only', async () => {
+  it('asks by default before running a program, whatever the skill’s type', async () => {
     const script = await loadPolicy({ 'SKILL.md': md(), 'scripts/run.sh': 'echo hi\n' });
     expect(script).toMatchObject({ approval: 'ask', sandbox: 'os', timeoutMs: 120_000, network: false });
-    const plain = await loadPolicy({ 'SKILL.md': md() });
-    expect(plain.approval).toBe('auto');
+    // An instruction skill whose model calls run_skill_script on one of its files.
+    const instruction = await loadPolicy({ 'SKILL.md': md(), 'skill.yaml': 'spec: { type: instruction }\n' });
+    expect(instruction.approval).toBe('ask');
+    const declared = await loadPolicy({
+      'SKILL.md': md(),
+      'skill.yaml': 'execution_policy: { approval: auto }\n',
+    });
+    expect(declared.approval).toBe('auto');
   });
 
   it('reads apex-bridge fields: dangerous and confirm ask, timeout in milliseconds', async () => {

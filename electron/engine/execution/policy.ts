@@ -78,9 +78,9 @@ export function coveredBy(target: string, grants: GrantPath[]): GrantPath | unde
 }
 
 /**
- * The normalized policy of a skill (DESIGN §4): `sandbox` defaults to `os`, `approval` to
- * `ask` for anything that runs a command, writes a file or opens the network, `timeout`
- * to 120 s. apex-bridge `dangerous: true` and `confirm` always ask.
+ * The normalized policy of running one of a skill's programs (DESIGN §4): `sandbox` defaults
+ * to `os`, `approval` to `ask` (a program is a command: "default ask for anything that runs a
+ * command"), `timeout` to 120 s. apex-bridge `dangerous: true` and `confirm` always ask.
  */
 export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPolicy {
   const grant = (declared: string): GrantPath => ({ declared, abs: resolveGrantPath(declared, ctx) });
@@ -98,8 +98,10 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
   const reasons: string[] = [];
   if (m.execution.dangerous) reasons.push('its author marks it dangerous');
   if (m.execution.confirm) reasons.push(m.execution.confirmMessage ?? 'its author asks for confirmation');
-  const doesSomething = m.type === 'script' || write.length > 0 || network !== false;
-  const approval = m.execution.approval ?? (doesSomething ? 'ask' : 'auto');
+  // This is the policy of running one of the skill's programs, and that runs a command whatever
+  // the skill's type: an instruction skill's script, called by the model through
+  // run_skill_script, asks like a script skill's entrypoint unless the skill says otherwise.
+  const approval = m.execution.approval ?? 'ask';
   const declaredTimeout = m.execution.timeoutMs ?? 0;
   const timeoutMs = declaredTimeout > 0 ? Math.min(declaredTimeout, MAX_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
   return {

@@ -23,12 +23,15 @@ describe.each(runners)('bwrap files and sockets, as $user', (runner) => {
   beforeAll(async () => {
     if (runner.unavailable) return;
     fx = await openFixture();
+    // A folder of the home the run cannot see: a write into it fails as "no such file" inside.
+    fs.mkdirSync(path.join(fx.home, 'notes'), { recursive: true });
     const readGrant = {
       read: [fx.ctx.grantedFile],
       declared: { read: ['~/docs/notes.txt'], write: ['./out/**'] },
     };
     const plans = LANGS.flatMap((lang) => [
       fx.plan('write_outside', lang),
+      fx.plan('write_home', lang),
       fx.plan('read_ssh', lang),
       fx.plan('read_shadow', lang),
       // Control: as root, the same read without the OS sandbox gets the password hashes.
@@ -59,6 +62,17 @@ describe.each(runners)('bwrap files and sockets, as $user', (runner) => {
       target,
       message: `tried to write ${target}, outside its write paths ./out/**`,
     });
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
+  it.for(LANGS)('%s: writing into the hidden home is named a write, not a read', (lang, ctx) => {
+    if (runner.unavailable) return ctx.skip(runner.unavailable);
+    const r = outcome(`write_home-${lang}-bwrap`);
+    const target = path.join(fx.home, 'notes/new.txt');
+    expect(r.exitCode).not.toBe(0);
+    expect(r.violations).toEqual([
+      { kind: 'write', target, message: `tried to write ${target}, outside its write paths ./out/**` },
+    ]);
     expect(fs.existsSync(target)).toBe(false);
   });
 

@@ -30,6 +30,7 @@ describe('file errors', () => {
       fs([...traceback(source), "OSError: [Errno 30] Read-only file system: '/etc/x'"].join('\n'))[0].write;
     for (const source of [
       "open(path,'w')",
+      'open(os.path.expanduser("~/x"), "w")',
       'open(path, "rb+")',
       "open(path, mode='a')",
       "open(path, mode = 'x')",
@@ -43,8 +44,9 @@ describe('file errors', () => {
       'shutil.move(a, b)',
     ])
       expect(write(source), source).toBe(true);
-    for (const source of ["open(path, 'r')", 'open(path)', 'os.stat(p)'])
-      expect(write(source), source).toBeUndefined();
+    for (const source of ["open(path, 'r')", 'open(path)', 'os.stat(p)', 'Path(p).read_text()'])
+      expect(write(source), source).toBe(false);
+    expect(write('load(p)')).toBeUndefined();
     const far = ["open(path, 'w')", 'x = 1', 'y = 2', 'z = 3'];
     expect(
       fs([...traceback(...far), "OSError: [Errno 30] Read-only file system: '/etc/x'"].join('\n')),
@@ -121,11 +123,13 @@ describe('file errors', () => {
     expect(fs('/skill/run.sh: line 3: /etc/x: Read-only file system')).toEqual([
       { path: '/etc/x', code: 'EROFS' },
     ]);
-    expect(fs('cat: ./secret: Permission denied')).toEqual([{ path: './secret', code: 'EACCES' }]);
+    expect(fs('cat: ./secret: Permission denied')).toEqual([
+      { path: './secret', code: 'EACCES', write: false },
+    ]);
     expect(fs('bash: ../up: No such file or directory')).toEqual([{ path: '../up', code: 'ENOENT' }]);
-    expect(fs('ls: ~/x: Operation not permitted')).toEqual([{ path: '~/x', code: 'EPERM' }]);
+    expect(fs('ls: ~/x: Operation not permitted')).toEqual([{ path: '~/x', code: 'EPERM', write: false }]);
     expect(fs('cat: data/in.csv: No such file or directory')).toEqual([
-      { path: 'data/in.csv', code: 'ENOENT' },
+      { path: 'data/in.csv', code: 'ENOENT', write: false },
     ]);
   });
 

@@ -55,8 +55,13 @@ const SHELL_FS =
   /(.*?): (Read-only file system|Permission denied|Operation not permitted|No such file or directory)\b/i;
 const QUOTED = /[‘'"]([^‘’'"\n]+)[’'"]/;
 const PY_WRITE =
-  /\bopen\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]|\.(?:write_text|write_bytes|mkdir|touch)\(|\bos\.(?:makedirs|mkdir|rename|replace|remove)\(|\bshutil\.(?:copy\w*|move)\(/;
+  /\bopen\(.*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]|\.(?:write_text|write_bytes|mkdir|touch)\(|\bos\.(?:makedirs|mkdir|rename|replace|remove)\(|\bshutil\.(?:copy\w*|move)\(/;
+/** A traceback source line that opens for reading (after PY_WRITE found no write). */
+const PY_READ = /\bopen\(|\.(?:read_text|read_bytes|open)\(|\bos\.(?:listdir|scandir|stat)\(/;
 const WRITE_VERBS = /cannot (create|touch|open .* for writing|remove|make|write|move|copy)/i;
+/** Coreutils and shell commands that only read the path they name (`cat: ~/x: No such file…`). */
+const READ_COMMANDS =
+  /^(?:cat|head|tail|less|more|grep|egrep|fgrep|wc|sort|uniq|diff|cmp|stat|ls|file|md5sum|sha\d+sum|source|\.|jq|sed|awk)\b/;
 const NODE_WRITE_SYSCALLS = new Set([
   'mkdir',
   'rename',
@@ -136,8 +141,9 @@ export function scanStderr(stderr: string): StderrHits {
     if ((m = PY_FS.exec(line))) {
       const code = ERRNO_CODE[m[1]];
       // The traceback's last source line tells a write (`open(p, "w")`, `mkdir`) from a read.
-      const write = PY_WRITE.test(lines.slice(Math.max(0, i - 3), i).join('\n'));
-      if (code) fs.push({ path: unescapePy(m[2] ?? m[3]), code, ...(write ? { write } : {}) });
+      const source = lines.slice(Math.max(0, i - 3), i).join('\n');
+      const write = PY_WRITE.test(source) ? true : PY_READ.test(source) ? false : undefined;
+      if (code) fs.push({ path: unescapePy(m[2] ?? m[3]), code, ...(write === undefined ? {} : { write }) });
     } else if ((m = PY_FS_BARE.exec(line))) {
       const code = ERRNO_CODE[m[1]];
       const src = before()
@@ -162,7 +168,7 @@ export function scanStderr(stderr: string): StderrHits {
         fs.push({
           path: candidate,
           code: PHRASE_CODE[m[2].toLowerCase()],
-          ...(WRITE_VERBS.test(seg) ? { write: true } : {}),
+          ...(WRITE_VERBS.test(seg) ? { write: true } : READ_COMMANDS.test(m[1]) ? { write: false } : {}),
         });
       }
     }

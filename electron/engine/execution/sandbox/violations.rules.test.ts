@@ -71,8 +71,10 @@ describe('findViolations: files', () => {
 
   it('without a direction: a missing path was being written, a hidden one read, a readable one written', () => {
     expect(kinds('touch: /etc/skilldeck-nope: Permission denied')).toEqual(['write /etc/skilldeck-nope']);
-    expect(kinds(`cat: ${key}: Permission denied`)).toEqual([`read ${key}`]);
-    expect(kinds(`cat: ${visible}: Permission denied`)).toEqual([`write ${visible}`]);
+    expect(kinds(`/skill/run.sh: line 2: ${key}: Permission denied`)).toEqual([`read ${key}`]);
+    expect(kinds(`/skill/run.sh: line 2: ${visible}: Permission denied`)).toEqual([`write ${visible}`]);
+    // A command that only reads says so, whatever the host has.
+    expect(kinds(`cat: ${visible}: Permission denied`)).toEqual([`read ${visible}`]);
   });
 });
 

@@ -71,6 +71,17 @@ describe('findViolations', () => {
     expect(scan(`Error: ENOENT: no such file or directory, open '${key}'`)).toEqual(expected);
   });
 
+  it('reads a shell redirect into a hidden folder as a write, a command reading a missing file as a read', () => {
+    const target = path.join(home, 'notes', 'new.txt');
+    // `echo x > ~/notes/new.txt`: bash names the line, not the direction; the file is not on the host.
+    expect(kinds(`/skill/scripts/w.sh: line 1: ${target}: No such file or directory`)).toEqual([
+      `write ${target}`,
+    ]);
+    expect(kinds(`Error: ENOENT: no such file or directory, open '${target}'`)).toEqual([`write ${target}`]);
+    // `cat ~/notes/new.txt`: cat only reads.
+    expect(kinds(`cat: ${target}: No such file or directory`)).toEqual([`read ${target}`]);
+  });
+
   it('tells a Python write into a hidden folder from a read, by the traceback’s source line', () => {
     const target = path.join(home, 'notes', 'new.txt');
     const traceback = (source: string) =>

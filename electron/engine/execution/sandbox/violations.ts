@@ -122,7 +122,10 @@ function fsViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLa
   if (hit.code === 'ENOENT') {
     // Hidden by a mask: the file (or the folder it would be in) exists on the host but not inside.
     if (visibleInside(nearestExisting(target), layout)) return null;
-    return hit.write === true ? write() : read();
+    if (hit.write !== undefined) return hit.write ? write() : read();
+    // Direction unknown (bash's `echo x > path`, Node's open): a file the host does not have
+    // either was being created; one it has was being read.
+    return pathExists(target) ? read() : write();
   }
   // EACCES/EPERM. sandbox-exec also answers a hidden path this way (bwrap gives ENOENT, above).
   const hidden = !visibleInside(target, layout);

@@ -9,6 +9,7 @@ const EXT: Record<Lang, string> = { python: 'py', bash: 'sh', node: 'js' };
 
 export type ProbeName =
   | 'write_outside'
+  | 'write_home'
   | 'read_ssh'
   | 'read_shadow'
   | 'allowed_files'
@@ -42,6 +43,7 @@ export const probeFile = (probe: ProbeName, lang: Lang) => `scripts/probe_${prob
 
 const PY: Record<ProbeName, (c: ProbeContext) => string> = {
   write_outside: (c) => `open(${q(c.outsidePath)}, "w").write("x")\n`,
+  write_home: () => `import os\nopen(os.path.expanduser("~/notes/new.txt"), "w").write("x")\n`,
   read_ssh: () => `import os\nprint(open(os.path.expanduser("~/.ssh/id_rsa")).read())\n`,
   read_shadow: () => `print(open("/etc/shadow").read())\n`,
   allowed_files: (c) =>
@@ -75,6 +77,7 @@ const PY: Record<ProbeName, (c: ProbeContext) => string> = {
 
 const SH: Record<ProbeName, (c: ProbeContext) => string> = {
   write_outside: (c) => `echo x > ${c.outsidePath}\n`,
+  write_home: () => `echo x > ~/notes/new.txt\n`,
   read_ssh: () => `cat ~/.ssh/id_rsa\n`,
   read_shadow: () => `cat /etc/shadow\n`,
   allowed_files: (c) =>
@@ -110,6 +113,7 @@ const SH: Record<ProbeName, (c: ProbeContext) => string> = {
 
 const JS: Record<ProbeName, (c: ProbeContext) => string> = {
   write_outside: (c) => `require('fs').writeFileSync(${q(c.outsidePath)}, 'x');\n`,
+  write_home: () => `require('fs').writeFileSync(require('os').homedir() + '/notes/new.txt', 'x');\n`,
   read_ssh: () =>
     `console.log(require('fs').readFileSync(require('os').homedir() + '/.ssh/id_rsa', 'utf8'));\n`,
   read_shadow: () => `console.log(require('fs').readFileSync('/etc/shadow', 'utf8'));\n`,

@@ -155,6 +155,11 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       // The client went away (Stop, a timeout): stop writing, as a real server would.
       if (res.destroyed) return;
       if (reply.dropAfter !== undefined && n > reply.dropAfter) return void req.socket.destroy();
+      if (reply.errorAfter && n > reply.errorAfter.chunks) {
+        const { message, type = 'server_error' } = reply.errorAfter;
+        res.write(`data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`);
+        return void res.end();
+      }
       // Wait for the bytes to leave, so a drop comes after what was sent, as on a real network.
       await new Promise<void>((resolve) => res.write(`data: ${data}\n\n`, () => resolve()));
     }

@@ -23,6 +23,11 @@ export interface ScriptedReply {
   delayMs?: number;
   /** Destroy the socket after this many chunks past the role chunk: a stream dropped mid-way. */
   dropAfter?: number;
+  /**
+   * After this many chunks past the role chunk, an error event (`data: {"error": {…}}`, as
+   * OpenAI and vLLM send when a stream fails on the server) and the end of the stream.
+   */
+  errorAfter?: { chunks: number; message: string; type?: string };
   /** Answer with this HTTP status and OpenAI's error JSON instead. */
   error?: { status: number; message: string; type?: string; code?: string | null };
 }

@@ -233,6 +233,19 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
     expect(requestText(server.chatRequests()[1])).toContain('tell me a story about nothing');
   });
 
+  it('says what a server’s error event in the middle of the stream says, and keeps what streamed', async () => {
+    const { engine } = await setup();
+    server.enqueue({
+      text: ['one ', 'two ', 'three'],
+      errorAfter: { chunks: 2, message: 'The engine is overloaded mid-stream' },
+    });
+    const turn = await send(engine, 'tell me a story about nothing');
+    expect(turn.status).toBe('error');
+    expect(turn.answer).toBe('one two ');
+    expect(turn.error).toContain('The engine is overloaded mid-stream');
+    expect(turn.error).not.toContain('[object Object]');
+  });
+
   it('shows a turn under way in chat.get, with what streamed so far', async () => {
     const { engine } = await setup();
     server.enqueue({ text: ['slow ', 'and ', 'steady'], delayMs: 150 });

@@ -163,6 +163,23 @@ function describeUnredacted(error: unknown, { baseURL, hasKey }: DescribeContext
         : (cause ?? 'the request failed');
     return { kind: 'unreachable', message: `Could not reach ${baseURL}: ${why}.` };
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return { kind: 'error', message: `The model call to ${baseURL} failed: ${message}` };
+  return { kind: 'error', message: `The model call to ${baseURL} failed: ${messageOf(error)}` };
+}
+
+/**
+ * The words of a thrown value. A server's error event mid-stream (`data: {"error": {…}}`)
+ * reaches here as the plain object it sent, not an Error: its message, else its JSON.
+ */
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error !== 'object' || error === null) return String(error);
+  const record = error as { message?: unknown; error?: unknown };
+  if (typeof record.message === 'string' && record.message) return record.message;
+  if (typeof record.error === 'string' && record.error) return record.error;
+  if (typeof record.error === 'object' && record.error !== null) return messageOf(record.error);
+  try {
+    return JSON.stringify(error).slice(0, 500);
+  } catch {
+    return 'an error the server did not describe';
+  }
 }

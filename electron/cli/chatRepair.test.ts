@@ -39,6 +39,10 @@ beforeAll(async () => {
       '---\nname: doc-convert\ndescription: Converts a document between formats.\n---\n# Doc convert\n\nRun scripts/convert.sh with the file name.\n',
     'doc-convert/skill.yaml': 'spec: { type: instruction }\n',
     'doc-convert/scripts/convert.sh': 'echo "CONVERTED $1"\n',
+    // An instruction skill that gives its model one second.
+    'quick-haiku/SKILL.md':
+      '---\nname: quick-haiku\ndescription: Writes a haiku on the spot.\n---\n# Quick haiku\n\nWrite a haiku.\n',
+    'quick-haiku/skill.yaml': 'execution_policy: { timeout: 1 }\n',
     'expense-total/scripts/total.py': [
       'import csv, json, os',
       'data = json.loads(os.environ["INPUT_JSON"])',
@@ -192,6 +196,20 @@ describe('skilldeck chat: an instruction skill’s script asks like any command 
     expect(toolStep(turn)).toMatchObject({ status: 'success' });
     expect(toolStep(turn)!.output).toContain('CONVERTED a.docx');
     expect(turn.steps.filter((s) => s.kind === 'approval').map((s) => s.status)).toEqual(['allowed']);
+  });
+});
+
+describe('skilldeck run: an instruction skill’s declared timeout (DESIGN §4 policy)', () => {
+  it('stops the model at the timeout and says so, keeping what it wrote', async () => {
+    server.enqueue({ text: ['old ', 'pond ', 'frog ', 'jumps ', 'in ', 'splash'], delayMs: 300 });
+    const { code, stdout } = await cliRun(['run', 'quick-haiku', 'write a haiku', '--json']);
+    const run = JSON.parse(stdout) as { status: string; output: string; error: string; duration_ms: number };
+    expect(code).toBe(1);
+    expect(run.status).toBe('timeout');
+    expect(run.error).toMatch(/^Timed out after 1 s/);
+    expect(run.output).toMatch(/^old /);
+    expect(run.output).not.toContain('splash');
+    expect(run.duration_ms).toBeLessThan(3000);
   });
 });
 

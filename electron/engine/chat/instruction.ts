@@ -6,10 +6,11 @@ import {
   type AttemptResult,
   type InstructionRunner,
 } from '../execution/attempt';
+import { MAX_TIMEOUT_MS } from '../execution/policy';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import { callTool, type ToolOutput } from '../execution/tools';
 import type { SkillCatalog } from '../skills';
-import { runModelLoop, type ModelChoice } from './modelLoop';
+import { runModelLoop, type ModelChoice, type ModelHandle } from './modelLoop';
 
 /** The skill body as the model sees it: `{baseDir}` is the skill root, which tools address as `.`. */
 export function skillSystemPrompt(skill: SkillDetail): string {
@@ -56,7 +57,6 @@ export interface InstructionDeps {
  */
 export function createInstructionRunner(deps: InstructionDeps): InstructionRunner {
   const runner: InstructionRunner = async (req: AttemptRequest, env: AttemptEnv): Promise<AttemptResult> => {
-    const started = Date.now();
     const handle = await deps.model();
     if ('error' in handle)
       return {
@@ -65,6 +65,35 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
         outcome: 'fatal',
         error: `${req.skill.name} is an instruction skill: a model follows its steps. ${handle.error}`,
       };
+    // A timeout the skill declares bounds its whole run: the model's rounds and the scripts it
+    // calls (DESIGN §4 policy). Without one the model's own stream limits hold, since a slow local
+    // model may take minutes over a long answer.
+    const declared = req.skill.metadata.execution.timeoutMs ?? 0;
+    const timeoutMs = declared > 0 ? Math.min(declared, MAX_TIMEOUT_MS) : 0;
+    const clock = new AbortController();
+    const timer = timeoutMs > 0 ? setTimeout(() => clock.abort(), timeoutMs) : undefined;
+    const signal = env.signal ? AbortSignal.any([env.signal, clock.signal]) : clock.signal;
+    try {
+      const result = await follow(req, { ...env, signal }, handle);
+      if (!clock.signal.aborted || env.signal?.aborted) return result;
+      return {
+        ...result,
+        status: 'timeout',
+        outcome: 'fatal',
+        error: `Timed out after ${Math.round(timeoutMs / 1000)} s, the timeout ${req.skill.name} declares; what the model wrote so far is kept. Raise execution_policy.timeout if the task needs longer.`,
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  /** The model follows one instruction skill with its tools, until it answers or fails. */
+  const follow = async (
+    req: AttemptRequest,
+    env: AttemptEnv,
+    handle: ModelHandle,
+  ): Promise<AttemptResult> => {
+    const started = Date.now();
     const chat = env.chat;
     const prefix = `${chat?.stepPrefix ?? ''}${req.skill.name}:`;
     type Delegate = Parameters<typeof callTool>[2]['delegate'];

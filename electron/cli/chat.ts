@@ -1,6 +1,6 @@
 import type { ChatTurn } from '../../shared/contract';
 import { answerApprovals, type ApprovalMode } from './approve';
-import { openEngine, type DiscoveryFlags } from './context';
+import { openEngine, refuse, type DiscoveryFlags } from './context';
 
 export interface ChatFlags extends DiscoveryFlags {
   json: boolean;
@@ -39,14 +39,9 @@ function printTurn(turn: ChatTurn): void {
 const RESTARTED = '(The reply above stopped short; the fallback answers:)';
 
 export async function chatCommand(message: string, flags: ChatFlags): Promise<number> {
-  if (!message.trim()) {
-    process.stderr.write(`The message is empty.\n${USAGE}`);
-    return 2;
-  }
-  if (flags.approve && flags.deny) {
-    process.stderr.write(`--approve and --deny exclude each other.\n${USAGE}`);
-    return 2;
-  }
+  if (!message.trim()) return refuse(`The message is empty.\n${USAGE}`, flags.json);
+  if (flags.approve && flags.deny)
+    return refuse(`--approve and --deny exclude each other.\n${USAGE}`, flags.json);
   const engine = await openEngine(flags);
   try {
     const mode: ApprovalMode = flags.approve ? 'approve' : flags.deny ? 'deny' : 'ask';
@@ -69,8 +64,7 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
     try {
       sent = engine.chat.send(flags.conversation, message);
     } catch (error) {
-      process.stderr.write(`${(error as Error).message}\n`);
-      return 2;
+      return refuse((error as Error).message, flags.json);
     }
     const onSigint = () => engine.chat.stop(sent.turn_id);
     process.once('SIGINT', onSigint);

@@ -199,6 +199,22 @@ describe('skilldeck chat: an instruction skill’s script asks like any command 
   });
 });
 
+describe('commands that cannot start, with --json', () => {
+  it('say why on stdout too: repair in its not-eligible shape, chat as { error }', async () => {
+    const repair = await cliRun(['repair', 'no-such-skill', 'go', '--json']);
+    expect(repair.code).toBe(2);
+    expect(JSON.parse(repair.stdout)).toMatchObject({
+      eligible: false,
+      reason: expect.stringMatching(/No skill named "no-such-skill"/),
+      run: { status: 'failure', sandbox: 'none' },
+    });
+    const chat = await cliRun(['chat', 'hello', '--conversation', 'does-not-exist', '--json']);
+    expect(chat.code).toBe(2);
+    expect(JSON.parse(chat.stdout)).toEqual({ error: expect.stringContaining('does-not-exist') });
+    expect(chat.stderr).toContain('does-not-exist');
+  });
+});
+
 describe('skilldeck run: an instruction skill’s declared timeout (DESIGN §4 policy)', () => {
   it('stops the model at the timeout and says so, keeping what it wrote', async () => {
     server.enqueue({ text: ['old ', 'pond ', 'frog ', 'jumps ', 'in ', 'splash'], delayMs: 300 });

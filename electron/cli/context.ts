@@ -54,3 +54,27 @@ export function findSkill(engine: Engine, skill: string): SkillSummary | undefin
     visibleFirst((s) => nameSlug(path.basename(s.id)) === key)
   );
 }
+
+/**
+ * A command that cannot start (no such skill, bad `--input`, an unknown conversation): the
+ * message on stderr and exit 2, and with `--json` also one JSON document on stdout, so a
+ * script that parses stdout reads why — `shape` when the command has one for a failure (a
+ * run's), else `{ error }`.
+ */
+export function refuse(message: string, json: boolean, shape?: (error: string) => unknown): 2 {
+  process.stderr.write(message.endsWith('\n') ? message : `${message}\n`);
+  if (json) {
+    const error = message.split('\n')[0].trim();
+    process.stdout.write(`${JSON.stringify(shape ? shape(error) : { error }, null, 2)}\n`);
+  }
+  return 2;
+}
+
+/** The DESIGN §7 run shape of a run that never started. */
+export const unstartedRun = (error: string) => ({
+  status: 'failure' as const,
+  output: '',
+  error,
+  sandbox: 'none' as const,
+  duration_ms: 0,
+});

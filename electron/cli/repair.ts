@@ -1,7 +1,7 @@
 import type { RepairProposal, RepairRevision, RunResult } from '../../shared/contract';
 import { repairReport } from '../engine/repair';
 import { answerApprovals } from './approve';
-import { findSkill, openEngine, type DiscoveryFlags } from './context';
+import { findSkill, openEngine, refuse, unstartedRun, type DiscoveryFlags } from './context';
 
 export interface RepairFlags extends DiscoveryFlags {
   json: boolean;
@@ -31,6 +31,9 @@ function printProposal(p: RepairProposal): void {
   );
 }
 
+/** The DESIGN §7 repair shape when there was nothing to run: not eligible, the run never started. */
+const notRepairable = (reason: string) => ({ eligible: false, reason, run: unstartedRun(reason) });
+
 /**
  * `repair SKILL "TASK"` (DESIGN §7): run the task; on an eligible failure, propose patches,
  * replay each against a patched scratch copy, and print them. Invoking repair is the consent
@@ -56,17 +59,18 @@ export async function repairCommand(
       if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
       input = value as Record<string, unknown>;
     } catch {
-      process.stderr.write(`--input must be a JSON object.\n${USAGE}`);
-      return 2;
+      return refuse(`--input must be a JSON object.\n${USAGE}`, flags.json, notRepairable);
     }
   }
   const engine = await openEngine(flags);
   try {
     const match = findSkill(engine, skill);
-    if (!match) {
-      process.stderr.write(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.\n`);
-      return 2;
-    }
+    if (!match)
+      return refuse(
+        `No skill named "${skill}"; \`skilldeck skills list\` shows what was found.`,
+        flags.json,
+        notRepairable,
+      );
     const stop = answerApprovals(engine, flags.deny ? 'deny' : 'approve', true);
     const run: RunResult = await engine.execution.start({
       id: match.id,

@@ -1,5 +1,5 @@
 import type { EvalReport, RouteCandidate, RouteEvent } from '../../shared/contract';
-import { findSkill, openEngine, type DiscoveryFlags } from './context';
+import { findSkill, openEngine, refuse, type DiscoveryFlags } from './context';
 
 const pad = (text: string, width: number) =>
   text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
@@ -55,10 +55,8 @@ export async function routeCommand(
   query: string | undefined,
   flags: DiscoveryFlags & { json: boolean },
 ): Promise<number> {
-  if (!query?.trim()) {
-    process.stderr.write('usage: skilldeck route "QUERY" [--skills DIR]… [--no-default-paths] [--json]\n');
-    return 2;
-  }
+  if (!query?.trim())
+    return refuse('usage: skilldeck route "QUERY" [--skills DIR]… [--no-default-paths] [--json]', flags.json);
   const engine = await openEngine(flags);
   try {
     // A one-shot route is a send: with a model configured it may use embeddings and the arbiter.

@@ -120,4 +120,28 @@ describe('skilldeck run: the bundled script skills', () => {
     expect(run(['unit-converter', 'x', '--approve', '--deny']).status).toBe(2);
     expect(run(['unit-converter', 'x', '--input', '[1]']).status).toBe(2);
   });
+
+  it('with --json, a run that cannot start still prints the run shape on stdout, and exits 2', () => {
+    for (const args of [
+      ['no-such-skill', 'x'],
+      ['unit-converter', 'x', '--input', 'not json'],
+      ['unit-converter', 'x', '--approve', '--deny'],
+    ]) {
+      const r = run([...args, '--json']);
+      expect(r.status, args.join(' ')).toBe(2);
+      const shape = RunResult.pick({
+        status: true,
+        output: true,
+        error: true,
+        sandbox: true,
+        duration_ms: true,
+      });
+      expect(shape.parse(JSON.parse(r.stdout))).toMatchObject({ status: 'failure', sandbox: 'none' });
+      // The same words on stdout's error as on stderr.
+      expect(r.stderr).toContain((JSON.parse(r.stdout) as { error: string }).error);
+    }
+    expect(JSON.parse(run(['no-such-skill', 'x', '--json']).stdout).error).toMatch(
+      /No skill named "no-such-skill"/,
+    );
+  });
 });

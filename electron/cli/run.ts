@@ -1,6 +1,6 @@
 import type { RunResult } from '../../shared/contract';
 import { answerApprovals, type ApprovalMode } from './approve';
-import { findSkill, openEngine, type DiscoveryFlags } from './context';
+import { findSkill, openEngine, refuse, unstartedRun, type DiscoveryFlags } from './context';
 
 export interface RunFlags extends DiscoveryFlags {
   json: boolean;
@@ -44,22 +44,19 @@ export async function runCommand(skill: string | undefined, task: string, flags:
     process.stderr.write(USAGE);
     return 2;
   }
-  if (flags.approve && flags.deny) {
-    process.stderr.write(`--approve and --deny exclude each other.\n${USAGE}`);
-    return 2;
-  }
+  if (flags.approve && flags.deny)
+    return refuse(`--approve and --deny exclude each other.\n${USAGE}`, flags.json, unstartedRun);
   const input = parseInput(flags.input);
-  if (typeof input === 'string') {
-    process.stderr.write(`${input}\n`);
-    return 2;
-  }
+  if (typeof input === 'string') return refuse(input, flags.json, unstartedRun);
   const engine = await openEngine(flags);
   try {
     const match = findSkill(engine, skill);
-    if (!match) {
-      process.stderr.write(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.\n`);
-      return 2;
-    }
+    if (!match)
+      return refuse(
+        `No skill named "${skill}"; \`skilldeck skills list\` shows what was found.`,
+        flags.json,
+        unstartedRun,
+      );
     const mode: ApprovalMode = flags.approve ? 'approve' : flags.deny ? 'deny' : 'ask';
     const stopAnswering = answerApprovals(engine, mode, flags.json);
     const stopStreaming = flags.json

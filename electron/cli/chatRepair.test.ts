@@ -39,6 +39,9 @@ beforeAll(async () => {
       '---\nname: doc-convert\ndescription: Converts a document between formats.\n---\n# Doc convert\n\nRun scripts/convert.sh with the file name.\n',
     'doc-convert/skill.yaml': 'spec: { type: instruction }\n',
     'doc-convert/scripts/convert.sh': 'echo "CONVERTED $1"\n',
+    'greeting-line/SKILL.md':
+      '---\nname: greeting-line\ndescription: Opens a message with a greeting line.\n---\nGreetings from the greeting line.\n',
+    'greeting-line/skill.yaml': 'spec: { type: direct }\n',
     // An instruction skill that gives its model one second.
     'quick-haiku/SKILL.md':
       '---\nname: quick-haiku\ndescription: Writes a haiku on the spot.\n---\n# Quick haiku\n\nWrite a haiku.\n',
@@ -196,6 +199,30 @@ describe('skilldeck chat: an instruction skill’s script asks like any command 
     expect(toolStep(turn)).toMatchObject({ status: 'success' });
     expect(toolStep(turn)!.output).toContain('CONVERTED a.docx');
     expect(turn.steps.filter((s) => s.kind === 'approval').map((s) => s.status)).toEqual(['allowed']);
+  });
+});
+
+describe('skilldeck chat: two skills named in one message', () => {
+  it('runs both, shows a run step for each, and the answer holds what each produced', async () => {
+    server.enqueue({ text: 'The tone is warm enough.' });
+    const { code, stdout } = await cliRun([
+      'chat',
+      '$greeting-line and $tone-check: is "hi there" warm?',
+      '--json',
+    ]);
+    const turn = ChatTurn.parse(JSON.parse(stdout));
+    expect(code).toBe(0);
+    expect(turn.route.plan.skills).toEqual(expect.arrayContaining(['greeting-line', 'tone-check']));
+    expect(turn.steps.filter((s) => s.kind === 'run').map((s) => [s.name, s.status])).toEqual(
+      expect.arrayContaining([
+        ['greeting-line', 'success'],
+        ['tone-check', 'success'],
+      ]),
+    );
+    expect(turn.answer).toContain('Greetings from the greeting line.');
+    expect(turn.answer).toContain('The tone is warm enough.');
+    // Each once.
+    expect(turn.answer.split('The tone is warm enough.').length).toBe(2);
   });
 });
 

@@ -132,6 +132,11 @@ export const RunResult = RunResultFields.extend({
    * say so and a repair works on that failure, not on the fallback's success.
    */
   primary_failure: RunFailure.optional(),
+  /**
+   * The plan's other skills that ran beside the one this result is of (a parallel group, or
+   * several skills named in one message), in plan order, each with its own outcome.
+   */
+  also_ran: z.array(RunFailure).optional(),
 });
 export type RunResult = z.infer<typeof RunResult>;
 

@@ -340,8 +340,11 @@ export async function runTurn(
     turn.skill = result.skill;
     return finish(turn, 'no_model', result.error ?? NO_MODEL_ANSWER, true);
   }
-  // Script and direct skills: their output is the answer (a model-driven one streamed it).
-  if (!turn.answer.trim() && result.output) delta(result.output);
+  // Script and direct skills: their output is the answer (a model-driven one streamed it). With
+  // several skills in the plan, an instruction skill beside it may have streamed first.
+  const said = (text: string) => turn.answer.includes(text.trim());
+  if (result.output.trim() && !said(result.output))
+    delta(turn.answer.trim() ? `\n\n${result.output}` : result.output);
   const failed = result.primary_failure;
   // The skill that answered: a fallback skill, none when plain chat did, else the one that ran.
   turn.skill = failed?.skill_id === result.skill_id ? null : result.skill;
@@ -366,6 +369,20 @@ export async function runTurn(
       output: result.output.slice(0, 4000),
       ...(result.error ? { error: result.error } : {}),
     });
+  // The plan's other skills each get their card, and what they produced joins the answer.
+  for (const other of result.also_ran ?? []) {
+    upsert({
+      id: `run:${run.run_id}:${other.skill_id}`,
+      kind: 'run',
+      name: other.skill,
+      status: other.status,
+      sandbox: other.sandbox,
+      output: other.output.slice(0, 4000),
+      ...(other.error ? { error: other.error } : {}),
+    });
+    if (other.status === 'success' && other.output.trim() && !said(other.output))
+      delta(turn.answer.trim() ? `\n\n${other.output}` : other.output);
+  }
   return finish(turn, result.status, result.error ?? undefined);
 }
 

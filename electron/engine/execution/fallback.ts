@@ -25,6 +25,8 @@ export interface MachineResult {
   successes: { skill: SkillStep; result: AttemptResult }[];
   /** When a fallback produced the result: the plan's first failure, which a repair works on. */
   primaryFailure?: { skill: SkillStep; result: AttemptResult };
+  /** Every skill of the plan's groups that ran, in plan order, whatever its outcome. */
+  ran: { skill: SkillStep; result: AttemptResult }[];
 }
 
 /** routing spec §10 / §18 `max_retry_per_path = 1`. */
@@ -80,11 +82,13 @@ export async function executePlan(
   failures: TurnFailures = new Map(),
 ): Promise<MachineResult> {
   const successes: MachineResult['successes'] = [];
+  const ran: MachineResult['ran'] = [];
   let primaryFailure: { skill: SkillStep; result: AttemptResult } | undefined;
   for (const group of groups) {
     const runnable = group.filter((s) => !banned(s, failures));
     const results = await Promise.all(runnable.map((s) => runPath(s, io, failures)));
     results.forEach((result, i) => {
+      ran.push({ skill: runnable[i], result });
       if (result.outcome === 'success') successes.push({ skill: runnable[i], result });
       else primaryFailure ??= { skill: runnable[i], result };
     });
@@ -94,7 +98,7 @@ export async function executePlan(
   const primaryOk = first !== undefined && successes.some((s) => s.skill.id === first.id);
   if (primaryOk) {
     const main = successes.find((s) => s.skill.id === first.id)!;
-    return { result: main.result, skill: main.skill, fallbackUsed: false, successes };
+    return { result: main.result, skill: main.skill, fallbackUsed: false, successes, ran };
   }
   let last = primaryFailure;
   let askUser = false;
@@ -114,13 +118,14 @@ export async function executePlan(
             fallbackUsed: true,
             successes: [...successes, { skill: step, result }],
             primaryFailure,
+            ran,
           };
         last = { skill: step, result };
       } else if (step.type === 'generic_chat' && io.generic) {
         io.emit('fallback', null, 'answering without a skill');
         const result = await io.generic();
         if (result.outcome === 'success')
-          return { result, skill: null, fallbackUsed: true, successes, primaryFailure };
+          return { result, skill: null, fallbackUsed: true, successes, primaryFailure, ran };
       } else if (step.type === 'ask_user') {
         askUser = true;
         break;
@@ -134,5 +139,5 @@ export async function executePlan(
     last.skill.name,
     askUser ? `no skill could do it (${why}): ask the user for more to go on` : why,
   );
-  return { result: last.result, skill: last.skill, fallbackUsed: false, successes };
+  return { result: last.result, skill: last.skill, fallbackUsed: false, successes, ran };
 }

@@ -295,6 +295,25 @@ export class ExecutionService {
         truncated: failed.result.truncated,
         violations: failed.result.violations,
       };
+    // The plan's other skills that ran: not the one this result is of, nor the failure above.
+    const others = machine.ran.filter(
+      (r) => r.skill.id !== machine.skill?.id && r.skill.id !== failed?.skill.id,
+    );
+    if (others.length > 0)
+      result.also_ran = others.map(({ skill, result: o }) => ({
+        skill: skill.name,
+        skill_id: skill.id,
+        status: o.status,
+        output: o.output,
+        error: o.error,
+        sandbox: o.sandbox === 'none' ? sandbox : o.sandbox,
+        exit_code: o.exit_code,
+        command: o.command,
+        cwd: o.cwd,
+        stderr: o.stderr,
+        truncated: o.truncated,
+        violations: o.violations,
+      }));
     record.result = result;
     record.summary.status = result.status;
     record.summary.duration_ms = result.duration_ms;

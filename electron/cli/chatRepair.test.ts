@@ -202,6 +202,22 @@ describe('skilldeck chat: an instruction skill’s script asks like any command 
   });
 });
 
+describe('skilldeck chat: a denied skill and the answer that follows', () => {
+  it('tells the fallback model the skill was chosen and denied, with the reason', async () => {
+    server.enqueue({ text: 'I could not run the column sum; add the prices by hand.' });
+    const { code, stdout } = await cliRun(['chat', '$sum-column sum the prices', '--deny', '--json']);
+    const turn = ChatTurn.parse(JSON.parse(stdout));
+    expect(code).toBe(0);
+    expect(turn.steps.filter((s) => s.kind === 'approval').map((s) => s.status)).toEqual(['denied']);
+    const system = requestText(server.chatRequests().at(-1)!);
+    expect(system).toContain(
+      'The skill sum-column was chosen for this message, but the user denied running it',
+    );
+    expect(system).toContain('--deny');
+    expect(system).not.toContain('No skill was chosen');
+  });
+});
+
 describe('skilldeck chat: two skills named in one message', () => {
   it('runs both, shows a run step for each, and the answer holds what each produced', async () => {
     server.enqueue({ text: 'The tone is warm enough.' });

@@ -45,6 +45,10 @@ const LIVE_OUTPUT_CHARS = 4000;
 const PLAIN_SYSTEM =
   'You are SkillDeck’s assistant. No skill was chosen for this message, so answer it directly and concisely. Answer in the user’s language.';
 
+/** The generic fallback after the chosen skill could not run: what happened goes below it. */
+const FALLBACK_SYSTEM =
+  'You are SkillDeck’s assistant. Answer the message directly and concisely, in the user’s language.';
+
 export const NO_MODEL_ANSWER =
   'No skill matched this message, and answering without a skill needs a model. Open Settings → Model to configure one (OpenAI, Anthropic, or any OpenAI-compatible server such as Ollama or LM Studio), or name a skill with `$skill-name`.';
 
@@ -234,7 +238,7 @@ export async function runTurn(
   };
   // A skill that fits but cannot run here: plain chat says so instead of "no skill matched".
   const unready = unreadySkill(turn.route);
-  const plain = async (withSkills = false) => {
+  const plain = async (withSkills = false, note?: string) => {
     const handle = await deps.model();
     if ('error' in handle)
       return {
@@ -246,9 +250,11 @@ export async function runTurn(
     const tools = withSkills && offered.length > 0 && !deps.toolless?.has(handle.id);
     const result = await runModelLoop({
       handle,
-      system: [tools ? offeringSystem(offer) : PLAIN_SYSTEM, ...(unready ? [unreadyNote(unready)] : [])].join(
-        '\n\n',
-      ),
+      system: [
+        tools ? offeringSystem(offer) : note ? FALLBACK_SYSTEM : PLAIN_SYSTEM,
+        ...(note ? [note] : []),
+        ...(unready ? [unreadyNote(unready)] : []),
+      ].join('\n\n'),
       messages: [...history, { role: 'user', content: turn.message }],
       signal,
       stepPrefix: 'plain:',
@@ -301,11 +307,18 @@ export async function runTurn(
     );
   }
 
+  // DESIGN §4: a deny carries "an optional reason the model sees" — the generic fallback too.
+  const deniedNote = (): string | undefined => {
+    const denied = turn.steps.filter((s) => s.kind === 'approval' && s.status === 'denied');
+    if (denied.length === 0) return undefined;
+    const reasons = [...new Set(denied.map((s) => s.error).filter((r): r is string => !!r))];
+    return `The skill ${plan.primary} was chosen for this message, but the user denied running it${reasons.length ? ` (their reason: ${reasons.join('; ')})` : ''}. It did not run: do not act as if it had. Answer as well as you can without it, and say in a sentence that it did not run.`;
+  };
   const run = deps.execution.startPlan(
     plan,
     { task: turn.message, routeId: turn.route.route_id, chat: hooks },
     undefined,
-    () => plain(),
+    () => plain(false, deniedNote()),
   );
   const runStep: ChatStep = {
     id: `run:${run.run_id}`,

@@ -230,7 +230,7 @@ describe('budget and early stop (routing spec §13)', () => {
     const { outcome, model } = await repairWith([same, same]);
     expect(model.prompts).toHaveLength(1);
     expect(outcome.proposals).toEqual([]);
-    expect(outcome.reason).toMatch(/no improvement, stopping early .*Same failure/);
+    expect(outcome.reason).toMatch(/no improvement, stopping early: .*Same failure/);
   });
 });
 

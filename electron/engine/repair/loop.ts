@@ -69,7 +69,7 @@ const SAFETY: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
   'name',
   'policy',
 ]);
-const safetyStop = (reason: string) => `stopped: ${reason} (routing spec §13: a safety rule ends the repair)`;
+const safetyStop = (reason: string) => `stopped: ${reason} (a safety rule ends the repair)`;
 
 /** Folds one attempt's changes (against the patched state) into changes against the original. */
 function compose(original: SkillSnapshot, cumulative: FileChange[], attempt: FileChange[]): FileChange[] {
@@ -237,7 +237,7 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
     if (!result.improved)
       return finish(
         'fallback',
-        `no improvement, stopping early (routing spec §13): ${result.summary}`,
+        `no improvement, stopping early: ${result.summary}`,
         shown(),
       );
     best = proposal();

@@ -13,6 +13,11 @@ const SKILLS: Record<string, string> = {
   ),
   'weathercli/SKILL.md': md('weathercli', 'Weather forecasts from the command line.'),
   'pdf-summarizer/SKILL.md': md('pdf-summarizer', 'Summarizes PDF documents into key points.'),
+  'unit-converter/SKILL.md': md(
+    'unit-converter',
+    'Converts units of length, weight and temperature. Use when the user asks to convert miles, km, kg or degrees.',
+  ),
+  'translator/SKILL.md': md('translator', 'Translates text between languages, 翻译文本。'),
 };
 
 let index: RoutingIndex;
@@ -76,5 +81,23 @@ describe('a message that asks for no skill', () => {
     const r = routeOf('use a skill to get the weather forecast for Paris');
     expect(r.plan.routing_reason).not.toMatch(/No routable skill named/);
     expect(r.plan.primary).toBe('weather');
+  });
+});
+
+describe('a message that says what not to do', () => {
+  it('counts the words of the order for no skill, in English and Chinese', () => {
+    expect(routeOf('convert 5 miles to km').plan.primary).toBe('unit-converter');
+    expect(routeOf('do not convert anything, just tell me a joke').plan.primary).toBeNull();
+    expect(routeOf("tell me a joke, don't convert anything").plan.primary).toBeNull();
+    expect(routeOf('no need to convert the miles, just say hi').plan.primary).toBeNull();
+    expect(routeOf('把这段话翻译成英文：你好').plan.primary).toBe('translator');
+    expect(routeOf('别翻译这段话，直接告诉我它是什么意思').plan.primary).toBeNull();
+  });
+
+  it('leaves statements and reminders alone: they still ask for the thing', () => {
+    expect(routeOf("I don't know how to convert 5 miles to km").plan.primary).toBe('unit-converter');
+    expect(routeOf("don't forget to convert 5 miles to km").plan.primary).toBe('unit-converter');
+    // 别人 is "other people", not "don't".
+    expect(routeOf('把别人发来的这段话翻译成英文').plan.primary).toBe('translator');
   });
 });

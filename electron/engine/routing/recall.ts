@@ -93,6 +93,17 @@ const NEGATED_USE_RES: RegExp[] = [
 const NO_SKILL_RE =
   /\b(?:(?:don'?t|do not|never)(?:\s+(?:want|need)\s+to)?\s+(?:use|call|run|invoke)|without(?:\s+(?:using|calling|running|invoking))?|no need (?:to use|for))\s+(?:any|a)\s+skills?\b|\bwithout\s+skills\b|(?:不要|别|不用|无需|不必|不需要)\s*(?:使用|用|调用)?\s*(?:任何)?\s*(?:skill|技能)/giu;
 
+/**
+ * What the message tells the assistant not to do, as an order at the start of a clause: "do not
+ * convert anything, just tell me a joke", "no need to translate it", 先别写代码, 不要上传到云端. Those
+ * words ask for nothing, so they count for no skill. Not a statement ("I don't know how to
+ * convert HEIC" asks for the conversion) nor a reminder ("don't forget to back up the db").
+ */
+const DONT_DO_RES: RegExp[] = [
+  /(^|[,.;:!?—–]\s*|\b(?:just|please|and|but|so|then)\s+)(?:please\s+)?(?:don'?t|do not|no need to|you don'?t need to|there'?s no need to)\s+(?!forget\b|miss\b|hesitate\b|worry\b|stop\b|let\b|bother\b)(?:[^,.;:!?\n—–]*?)(?=\s+(?:just|but|instead|rather|only|simply)\b|[,.;:!?\n—–]|$)/giu,
+  /(^|[，,。；;！!？?、\s])(?:先|就|也|还|千万|请)?(?:不要|别|不用|无需|不需要|没必要|不必)(?!人|的|名|忘|客气|担心|着急|急)[^，,。；;！!？?\n]*/gu,
+];
+
 /** The skill a ruled-out name means: the whole name, or its last words ("the old weather" → weather). */
 function negatedDoc(index: RoutingIndex, name: string): SkillDoc | undefined {
   const words = name.split(' ');
@@ -229,6 +240,7 @@ export function recall(
       if (doc) negated.add(doc.index);
       return ' ';
     });
+  for (const re of DONT_DO_RES) said = said.replace(re, '$1 ');
   let task = said;
 
   for (const { re, reportMiss, words = false } of FORCED_RES) {

@@ -336,3 +336,42 @@ offeredTest(
     expect(problems).toEqual([]);
   },
 );
+
+/** Two skills one message can name: a direct one and an instruction one. */
+const TWO_SKILLS = {
+  'greeting-line/SKILL.md': `---
+name: greeting-line
+description: Opens a message with a greeting line.
+---
+Greetings from the greeting line.
+`,
+  'greeting-line/skill.yaml': 'spec: { type: direct }\n',
+  'tone-check/SKILL.md': `---
+name: tone-check
+description: Checks the tone of a paragraph against the house voice.
+---
+
+# Tone check
+
+Judge whether the text is warm.
+`,
+};
+
+const twoSkillsTest = withScriptedModel({ fallback: { text: 'The tone is warm enough.' } }, TWO_SKILLS);
+
+twoSkillsTest(
+  'a message that names two skills shows a run card for each and an answer with what each produced',
+  async ({ page, workspace }, testInfo) => {
+    const problems = watchConsole(page);
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    await chat.say('$greeting-line and $tone-check: is "hi there" warm?');
+    await chat.finished('success');
+    await expect(chat.toolCard('greeting-line')).toHaveAttribute('data-status', 'success');
+    await expect(chat.toolCard('tone-check')).toHaveAttribute('data-status', 'success');
+    await expect(chat.answerText()).toContainText('Greetings from the greeting line.');
+    await expect(chat.answerText()).toContainText('The tone is warm enough.');
+    await shots(page, testInfo, 'chat-two-skills');
+    expect(problems).toEqual([]);
+  },
+);

@@ -92,6 +92,9 @@ describe('a message that says what not to do', () => {
     expect(routeOf('no need to convert the miles, just say hi').plan.primary).toBeNull();
     expect(routeOf('把这段话翻译成英文：你好').plan.primary).toBe('translator');
     expect(routeOf('别翻译这段话，直接告诉我它是什么意思').plan.primary).toBeNull();
+    expect(routeOf('tell me a joke about miles instead of converting them').plan.primary).toBeNull();
+    expect(routeOf('rather than converting the miles, tell me a joke').plan.primary).toBeNull();
+    expect(routeOf('直接告诉我这句话的意思，而不是翻译它').plan.primary).toBeNull();
   });
 
   it('leaves statements and reminders alone: they still ask for the thing', () => {

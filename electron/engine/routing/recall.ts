@@ -102,6 +102,9 @@ const NO_SKILL_RE =
 const DONT_DO_RES: RegExp[] = [
   /(^|[,.;:!?—–]\s*|\b(?:just|please|and|but|so|then)\s+)(?:please\s+)?(?:don'?t|do not|no need to|you don'?t need to|there'?s no need to)\s+(?!forget\b|miss\b|hesitate\b|worry\b|stop\b|let\b|bother\b)(?:[^,.;:!?\n—–]*?)(?=\s+(?:just|but|instead|rather|only|simply)\b|[,.;:!?\n—–]|$)/giu,
   /(^|[，,。；;！!？?、\s])(?:先|就|也|还|千万|请)?(?:不要|别|不用|无需|不需要|没必要|不必)(?!人|的|名|忘|客气|担心|着急|急)[^，,。；;！!？?\n]*/gu,
+  // "summarize it instead of translating it": what the user does not want, wherever it stands.
+  /(\b)(?:instead of|rather than)\s+(?:[^,.;:!?\n—–]*?)(?=\s+(?:just|but|only|simply)\b|[,.;:!?\n—–]|$)/giu,
+  /()(?:而不是|而非)[^，,。；;！!？?\n]*/gu,
 ];
 
 /** The skill a ruled-out name means: the whole name, or its last words ("the old weather" → weather). */

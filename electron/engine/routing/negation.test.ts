@@ -87,7 +87,11 @@ describe('a message that asks for no skill', () => {
 describe('a message that says what not to do', () => {
   it('counts the words of the order for no skill, in English and Chinese', () => {
     expect(routeOf('convert 5 miles to km').plan.primary).toBe('unit-converter');
-    expect(routeOf('do not convert anything, just tell me a joke').plan.primary).toBeNull();
+    const joke = routeOf('do not convert anything, just tell me a joke');
+    expect(joke.plan.primary).toBeNull();
+    expect(joke.plan.routing_reason).toMatch(
+      /^Set aside what the message rules out: “do not convert anything”\./,
+    );
     expect(routeOf("tell me a joke, don't convert anything").plan.primary).toBeNull();
     expect(routeOf('no need to convert the miles, just say hi').plan.primary).toBeNull();
     expect(routeOf('把这段话翻译成英文：你好').plan.primary).toBe('translator');

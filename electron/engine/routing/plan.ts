@@ -160,7 +160,7 @@ export function buildPlan(
   candidates: Decided[],
   selected: Decided[],
   task: string,
-  options: PlanOptions & { notes: string[]; unknownForced: string[] },
+  options: PlanOptions & { notes: string[]; unknownForced: string[]; ruledOut?: string[] },
 ): ActivationPlan {
   const names = selected.map((c) => c.recalled.doc.name);
   const groups: string[][] = [];
@@ -208,12 +208,14 @@ export function buildPlan(
 function reasonFor(
   candidates: Decided[],
   selected: Decided[],
-  options: PlanOptions & { notes: string[]; unknownForced: string[] },
+  options: PlanOptions & { notes: string[]; unknownForced: string[]; ruledOut?: string[] },
 ): string {
   const parts: string[] = [];
   if (options.unknownForced.length > 0) {
     parts.push(`No routable skill named ${options.unknownForced.map((n) => `“${n}”`).join(', ')}.`);
   }
+  if (options.ruledOut?.length)
+    parts.push(`Set aside what the message rules out: ${options.ruledOut.map((o) => `“${o}”`).join(', ')}.`);
   const primary = selected[0];
   if (!primary && options.noSkill) {
     parts.push('The message asks for no skill; plain chat.');

@@ -40,6 +40,8 @@ export interface RecallResult {
   unknownForced: string[];
   /** The message asks for no skill at all ("without using any skill", "不用技能"). */
   noSkill: boolean;
+  /** What the message says not to do ("do not convert anything"): set aside, named in routing_reason. */
+  ruledOut: string[];
   candidates: Recalled[];
   /** The query's BM25F match over the index (scores, routable mass). */
   match: QueryMatch;
@@ -243,7 +245,13 @@ export function recall(
       if (doc) negated.add(doc.index);
       return ' ';
     });
-  for (const re of DONT_DO_RES) said = said.replace(re, '$1 ');
+  const ruledOut: string[] = [];
+  for (const re of DONT_DO_RES)
+    said = said.replace(re, (span: string, lead: string) => {
+      const order = span.slice(lead.length).trim();
+      if (order && !ruledOut.includes(order)) ruledOut.push(order);
+      return `${lead} `;
+    });
   let task = said;
 
   for (const { re, reportMiss, words = false } of FORCED_RES) {
@@ -322,7 +330,7 @@ export function recall(
     candidates.push({ doc, source: 'semantic', matchedTriggers: [], implicitHits: [] });
   }
   for (const c of candidates) if (negated.has(c.doc.index)) c.negated = true;
-  return { prepared, task, instruction, unknownForced, noSkill, candidates, match };
+  return { prepared, task, instruction, unknownForced, noSkill, ruledOut, candidates, match };
 }
 
 /**

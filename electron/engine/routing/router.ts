@@ -84,6 +84,7 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
     ...options,
     notes,
     unknownForced: recalled.unknownForced,
+    ruledOut: recalled.ruledOut,
   });
   const result: RouteResult = {
     query,

@@ -154,6 +154,24 @@ test('typing $name forces that skill', async ({ page, workspace }, testInfo) => 
   expect(problems).toEqual([]);
 });
 
+test('what the message says not to do counts for no skill, and the plan says so', async ({
+  page,
+  workspace,
+}, testInfo) => {
+  const problems = watchConsole(page);
+  const routing = new RoutingPage(page);
+  await routing.open(workspace.url);
+  await routing.type('convert 5 miles to km');
+  await expect(routing.primary()).toHaveAttribute('data-skill-name', 'unit-converter');
+  await routing.type('do not convert anything, just tell me a joke');
+  await expect(page.getByTestId('plan-reason')).toContainText(
+    'Set aside what the message rules out: “do not convert anything”.',
+  );
+  await expect(routing.primary()).toHaveAttribute('data-skill-name', '');
+  await attachShot(page, testInfo, 'score-panel-ruled-out', routing.panel());
+  expect(problems).toEqual([]);
+});
+
 test('moving T in Settings changes the selection, and the bars follow the weights', async ({
   page,
   workspace,

@@ -15,6 +15,7 @@ const layout: SandboxLayout = {
     { path: '/home/ana/skills/pdf', writable: false },
     { path: '/tmp/run-1', writable: true },
   ],
+  remasks: [],
   deniedFiles: ['/etc/shadow'],
 };
 const spec = (network: SandboxGrants['network'] = false) => ({

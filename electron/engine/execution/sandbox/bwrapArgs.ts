@@ -70,14 +70,23 @@ export function bwrapOptions(
     '/proc/sysrq-trigger',
   );
   for (const m of layout.masks) a.push('--tmpfs', m);
-  for (const b of layout.binds) a.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
+  // Binds shallowest first; a remask goes right after the binds as deep as it, before deeper ones.
+  const remasks = [...layout.remasks];
+  const depthOf = (p: string) => p.split('/').filter(Boolean).length;
+  for (const b of layout.binds) {
+    while (remasks.length > 0 && depthOf(remasks[0]) < depthOf(b.path)) a.push('--tmpfs', remasks.shift()!);
+    a.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
+  }
+  for (const r of remasks) a.push('--tmpfs', r);
   if (extra.proxyDir) a.push('--ro-bind', extra.proxyDir, PROXY_DIR);
   // Without capabilities even root cannot read a mode-000 file: reading one fails, and is named.
   if (extra.deniedSource) for (const f of layout.deniedFiles) a.push('--ro-bind', extra.deniedSource, f);
   // issue 7: writable only the grants and the run folder. The masks become read-only once the
   // binds inside them exist (not recursive: the binds keep their own flags), so a write to the
   // home or /tmp fails and is reported instead of vanishing with the tmpfs.
-  for (const m of layout.masks) a.push('--remount-ro', m);
+  // A write grant of a masked folder itself (`~/**`, /tmp) is the top mount there: left writable.
+  for (const m of [...layout.masks, ...layout.remasks])
+    if (!layout.binds.some((b) => b.writable && b.path === m)) a.push('--remount-ro', m);
   a.push('--remount-ro', '/dev');
   if (spec.grants.network === true) {
     // A resolv.conf that points into the masked /run (systemd-resolved) must come back for DNS.

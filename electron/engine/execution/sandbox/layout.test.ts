@@ -224,6 +224,7 @@ describe('visibleInside and writableInside', () => {
       { path: '/home/ana/out/skill', writable: false },
       { path: '/tmp/run', writable: true },
     ],
+    remasks: [],
     deniedFiles: ['/etc/shadow'],
   };
 

@@ -10,6 +10,12 @@ export interface SandboxLayout {
   /** Bound back in, shallowest first (a deeper bind wins over a shallower one). */
   binds: { path: string; writable: boolean }[];
   /**
+   * `hide` folders ($SKILLDECK_HOME, the skill folders) that a grant's bind would show again (a
+   * read grant of `~`): masked once more after the binds around them, before the deeper ones
+   * (the run folder, the skill's own folder) go back in. Shallowest first.
+   */
+  remasks: string[];
+  /**
    * System secrets only root may read (password hashes, SSH host keys): covered by an
    * unreadable file, since a process running as root still owns them inside a sandbox.
    */
@@ -184,11 +190,38 @@ export function planLayout(
   const ordered = [...binds.entries()]
     .map(([p, writable]) => ({ path: p, writable }))
     .sort((a, b) => depth(a.path) - depth(b.path) || Number(a.path === cwd) - Number(b.path === cwd));
-  // Granted by name (a write bind, or a read grant of that very file or socket), it stays.
-  const deniedFiles = (opts.deny ?? secretFiles()).filter(
-    (f) => !hidden(f) && !binds.has(f) && !reads.includes(f),
+  // SkillDeck's own data and the other skills stay hidden under any grant: a read grant of `~`
+  // must not show $SKILLDECK_HOME (secrets, other runs) or ~/.claude/skills (other skills' tokens).
+  const hide = [...new Set((opts.hide ?? []).map(realDir).filter((p): p is string => p !== null))];
+  const remasks = hide
+    .filter((h) => !system.has(h) && ordered.some((b) => isInside(h, b.path)))
+    .sort((a, b) => depth(a) - depth(b));
+  const layout = { masks, binds: ordered, remasks, deniedFiles: [] as string[] };
+  // Covered when it would show inside: not hidden by a mask, or shown again by a bind (a read
+  // grant of ~/project keeps its app.sock connectable). Granted by name (a write bind, or a read
+  // grant of that very file or socket), it stays.
+  layout.deniedFiles = (opts.deny ?? secretFiles()).filter(
+    (f) => visibleInside(f, layout) && !binds.has(f) && !reads.includes(f),
   );
-  return { masks, binds: ordered, deniedFiles };
+  return layout;
+}
+
+/** The deepest of the binds and remasks that holds `target`: what decides how it shows inside. */
+function innermost(target: string, layout: SandboxLayout): { writable: boolean } | 'remask' | null {
+  let found: { writable: boolean } | 'remask' | null = null;
+  let at = -1;
+  for (const b of layout.binds)
+    if (isInside(target, b.path) && depth(b.path) >= at) {
+      found = b;
+      at = depth(b.path);
+    }
+  // A remask at the depth of a bind is applied after it, so it wins the tie.
+  for (const r of layout.remasks)
+    if (isInside(target, r) && depth(r) >= at) {
+      found = 'remask';
+      at = depth(r);
+    }
+  return found;
 }
 
 /**
@@ -197,13 +230,16 @@ export function planLayout(
  */
 export function visibleInside(target: string, layout: SandboxLayout): boolean {
   if (layout.deniedFiles.includes(target)) return false;
-  if (layout.binds.some((b) => isInside(target, b.path) || isInside(b.path, target))) return true;
+  // A folder bwrap creates on the way to a bind is there (empty but for the way down).
+  if (layout.binds.some((b) => isInside(b.path, target) && b.path !== target)) return true;
+  const inner = innermost(target, layout);
+  if (inner === 'remask') return layout.remasks.includes(target);
+  if (inner) return true;
   return !layout.masks.some((m) => isInside(target, m) && target !== m);
 }
 
 /** Whether `target` is writable inside: the deepest bind holding it is a writable one (work dir, write grants). */
 export function writableInside(target: string, layout: SandboxLayout): boolean {
-  let writable = false;
-  for (const b of layout.binds) if (isInside(target, b.path)) writable = b.writable;
-  return writable;
+  const inner = innermost(target, layout);
+  return inner !== null && inner !== 'remask' && inner.writable;
 }

@@ -208,6 +208,7 @@ describe('seatbelt profile, as a whole', () => {
       seatbeltLayout(spec(), { home, hide: ['/Data/secret', '/Users'], deny: ['/etc/master.passwd'] }),
     ).toEqual({
       deniedFiles: ['/etc/master.passwd'],
+      remasks: [],
       masks: [
         '/Users/ana',
         '/Users',

@@ -56,6 +56,8 @@ function seatbeltPaths(spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>, o
     writes: [spec.cwd, ...spec.grants.write].map(real),
     reads: [spec.skillDir, ...spec.grants.read].map(real),
     denied: opts.deny ?? secretFiles(),
+    // SkillDeck's data and the other skills: hidden under any grant (a read grant of `~` too).
+    kept: [...new Set((opts.hide ?? []).map(real))],
   };
 }
 
@@ -64,7 +66,7 @@ export function seatbeltLayout(
   spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>,
   opts: SeatbeltProfileOptions = {},
 ): SandboxLayout {
-  const { hidden, writes, reads, denied } = seatbeltPaths(spec, opts);
+  const { hidden, writes, reads, denied, kept } = seatbeltPaths(spec, opts);
   const binds = [
     ...reads.map((p) => ({ path: p, writable: false })),
     ...writes.map((p) => ({ path: p, writable: true })),
@@ -72,6 +74,7 @@ export function seatbeltLayout(
   return {
     masks: hidden,
     binds: binds.sort((a, b) => a.path.split('/').length - b.path.split('/').length),
+    remasks: kept.filter((k) => binds.some((b) => k.startsWith(`${b.path}/`) || k === b.path)),
     deniedFiles: denied,
   };
 }
@@ -89,8 +92,11 @@ export function buildSeatbeltProfile(
   spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>,
   opts: SeatbeltProfileOptions = {},
 ): string {
-  const { hidden, writes, reads, denied } = seatbeltPaths(spec, opts);
+  const { hidden, writes, reads, denied, kept } = seatbeltPaths(spec, opts);
   const visible = [...writes, ...reads];
+  const own = [real(spec.skillDir), real(spec.cwd)];
+  // Only where a grant would show them again: elsewhere the hidden rule above holds.
+  const regranted = kept.filter((k) => visible.some((v) => k === v || k.startsWith(`${v}/`)));
   const parents = [...new Set(visible.flatMap(ancestors))];
 
   const lines = [
@@ -117,6 +123,14 @@ export function buildSeatbeltProfile(
       : []),
     '; writes: only the work dir and the write grants',
     `(allow file-write* ${subpaths([...new Set(writes)])} (literal "/dev/null") (regex #"^/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))`,
+    ...(regranted.length
+      ? [
+          "; SkillDeck's data and the other skills stay hidden under any grant, but for this skill and run",
+          `(deny file-read* file-write* ${subpaths(regranted)})`,
+          `(allow file-read* ${subpaths(own)})`,
+          `(allow file-write* ${subpaths([real(spec.cwd)])})`,
+        ]
+      : []),
   ];
   const network = spec.grants.network;
   if (network === true) {

@@ -59,7 +59,10 @@ export async function skillsValidate(target: string | undefined, flags: { json: 
   }
   const invalid = reports.filter((r) => !r.valid).length;
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(reports.length === 1 && isSkill ? reports[0] : reports)}\n`);
+    // One report on the path itself (a skill, or a folder holding none) is that report, as the
+    // reference validator prints it; a folder of skills is a list.
+    const single = reports.length === 1 && (isSkill || reports[0].path === dir);
+    process.stdout.write(`${JSON.stringify(single ? reports[0] : reports)}\n`);
   } else {
     for (const report of reports) {
       process.stdout.write(`${report.valid ? '✓' : '✗'} ${report.path}\n`);

@@ -60,7 +60,8 @@ async function readText(file: string): Promise<string> {
   const bytes = await fsp.readFile(file);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // ignoreBOM keeps the BOM in the text (the decoder's default drops it, unlike Python).
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     throw parseError(`${path.basename(file)} is not valid UTF-8`);
   }

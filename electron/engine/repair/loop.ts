@@ -235,11 +235,7 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
     if (result.verdict === 'passes' || result.met_expectation)
       return finish('success', `proposal ready for review: ${result.summary}`, [proposal()]);
     if (!result.improved)
-      return finish(
-        'fallback',
-        `no improvement, stopping early: ${result.summary}`,
-        shown(),
-      );
+      return finish('fallback', `no improvement, stopping early: ${result.summary}`, shown());
     best = proposal();
     if (attempt === REPAIR_BUDGET.attempts)
       return finish(

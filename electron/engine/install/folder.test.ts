@@ -113,6 +113,24 @@ describe('copyFolder', () => {
     await refusal(chained, /"a-link" is a symbolic link to "hop", outside the skill/);
   });
 
+  it('refuses links that stay inside only by the source folder’s own name, or by climbing past /', async () => {
+    // Installed under another name, `../<source name>/SKILL.md` points at whatever skill has that name.
+    const byName = source({ 'SKILL.md': 'x' });
+    fs.symlinkSync(`../${path.basename(byName)}/SKILL.md`, path.join(byName, 'steal'));
+    await refusal(byName, /"steal" is a symbolic link to "\.\.\/src\d+\/SKILL\.md", outside the skill/);
+    // Extra `..` collapse at / and come back down to the source: after the copy it still points there.
+    const deep = source({ 'real.txt': 'x' });
+    const climb = `${'../'.repeat(deep.split('/').length + 2)}${deep.slice(1)}/real.txt`;
+    fs.symlinkSync(climb, path.join(deep, 'data'));
+    await refusal(deep, /"data" is a symbolic link to .*, outside the skill/);
+    // A link within the skill, into a subfolder and back up to the root, is copied as a link.
+    const fine = source({ 'SKILL.md': 'x', 'docs/guide.md': 'g' });
+    fs.symlinkSync('../SKILL.md', path.join(fine, 'docs', 'skill-link'));
+    const target = path.join(root, 'fine-copy');
+    await copyFolder(fine, target, undefined, LIMITS);
+    expect(fs.readlinkSync(path.join(target, 'docs', 'skill-link'))).toBe('../SKILL.md');
+  });
+
   it('refuses a FIFO, a missing source and a file as source, and never writes into an existing target', async () => {
     const fifo = source({ 'SKILL.md': 'x' });
     execFileSync('mkfifo', [path.join(fifo, 'pipe')]);

@@ -64,7 +64,19 @@ async function walk(
       const link = await fsp.readlink(from);
       const resolved = path.resolve(path.dirname(from), link);
       const real = await fsp.realpath(from).catch(() => resolved);
-      if (path.isAbsolute(link) || !isInside(root, resolved) || !isInside(root, real))
+      // The link is copied as written, under another folder name: it must stay inside the skill
+      // read from where it will be, so no climbing out and back in by the source folder's name
+      // (`../code-review/SKILL.md` from a folder named code-review) and no `..` collapsing at /.
+      const within = path.posix.normalize(
+        path.posix.join(path.posix.dirname(relPath), link.replace(/\\/g, '/')),
+      );
+      if (
+        path.isAbsolute(link) ||
+        within === '..' ||
+        within.startsWith('../') ||
+        !isInside(root, resolved) ||
+        !isInside(root, real)
+      )
         throw refused(
           `${JSON.stringify(relPath)} is a symbolic link to ${JSON.stringify(link)}, outside the skill.`,
         );

@@ -153,3 +153,14 @@ it('the CLI previews, refuses without --yes off a terminal, installs with --json
   expect((await runCli(['skills', 'restore', trashId])).code).toBe(0);
   expect(fs.readFileSync(path.join(home, 'skills', 'clitool', 'run.py'), 'utf8')).toBe('print(1)\n');
 }, 30_000);
+
+it('the CLI says why a source is refused on stdout too with --json', async () => {
+  const src = path.join(root, 'cli-src', 'linker');
+  writeTree(src, { 'SKILL.md': skillMd('linker', 'Links out.') });
+  fs.symlinkSync('/etc/passwd', path.join(src, 'passwd'));
+  const r = await runCli(['skills', 'install', src, '--yes', '--json']);
+  expect(r.code).toBe(1);
+  expect(JSON.parse(r.stdout)).toMatchObject({ error: expect.stringMatching(/"passwd" is a symbolic link/) });
+  expect(r.stderr).toMatch(/"passwd" is a symbolic link/);
+  expect(fs.existsSync(path.join(home, 'skills', 'linker'))).toBe(false);
+}, 30_000);

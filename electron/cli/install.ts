@@ -119,6 +119,8 @@ export async function skillsInstall(source: string | undefined, flags: InstallFl
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     process.stderr.write(`${error.message}\n`);
+    // A refused source (zip slip, a link out, past a limit) says why on stdout too under --json.
+    if (flags.json) process.stdout.write(`${JSON.stringify({ error: error.message, code: error.code })}\n`);
     return 1;
   } finally {
     if (preview) await engine.install.cancel(preview.previewId);

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import {
   decideHost,
   hostAllowed,
   isLocal,
+  safeLookup,
   normalizeHost,
   splitAuthority,
   staticHosts,
@@ -80,6 +82,14 @@ describe('isLocal', () => {
       '::FFFF:169.254.169.254',
     ])
       expect(isLocal(address), address).toBe(true);
+  });
+
+  it('takes this machine’s own addresses on its networks, which reach what listens on 0.0.0.0', () => {
+    const own = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((a) => a !== undefined && !a.internal)
+      .map((a) => a!.address);
+    for (const address of own) expect(isLocal(address), address).toBe(true);
   });
 
   it('leaves remote and private-network addresses alone', () => {
@@ -229,5 +239,17 @@ describe('decideHost', () => {
       port: 444,
     });
     expect(await decideHost('evil.test', 443, rules({ resolveHost }))).toMatchObject({ ok: false });
+  });
+});
+
+describe('safeLookup (the proxy connecting by name after its first lookup failed)', () => {
+  it('refuses a name that now resolves to this machine, and passes a remote answer on', async () => {
+    const lookup = (name: string) =>
+      new Promise<{ err: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
+        safeLookup(name, {}, (err, address) => resolve({ err, address })),
+      );
+    const local = await lookup('localhost');
+    expect(local.err?.code).toBe('ELOCAL');
+    expect(local.err?.message).toMatch(/^localhost resolves to .*, an address on this machine$/);
   });
 });

@@ -1,6 +1,8 @@
+import dnsCallback, { type LookupAddress, type LookupOptions } from 'node:dns';
 import dns from 'node:dns/promises';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 
 // The allow-list proxy's decisions, apart from its sockets (proxy.ts): which host a run may
 // reach and where its traffic really goes.
@@ -89,11 +91,47 @@ export function staticHosts(file = '/etc/hosts'): Set<string> {
   return names;
 }
 
+/**
+ * This machine's own addresses (192.0.2.2 on its LAN): a name that resolves to one reaches every
+ * service listening on 0.0.0.0 here, like 127.0.0.1 does.
+ */
+function ownAddresses(): Set<string> {
+  const out = new Set<string>();
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const a of list ?? []) out.add(a.address.toLowerCase().replace(/%.*$/, ''));
+  return out;
+}
+
 /** An address on this machine or its link, IPv4-mapped IPv6 included. */
 export function isLocal(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const plain = mapped ? mapped[1] : address.toLowerCase();
+  if (ownAddresses().has(plain)) return true;
   if (mapped) return LOCAL.check(mapped[1], 'ipv4');
   return LOCAL.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * dns.lookup for the proxy's own connections, refusing a local answer: when the proxy's first
+ * lookup failed it connects by name, and a second answer must not swap in this machine.
+ */
+export function safeLookup(
+  hostname: string,
+  options: LookupOptions,
+  callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+): void {
+  dnsCallback.lookup(hostname, { ...options, all: false }, (err, address, family) => {
+    if (err) return callback(err, '', 0);
+    if (isLocal(address)) {
+      const refused: NodeJS.ErrnoException = new Error(
+        `${hostname} resolves to ${address}, an address on this machine`,
+      );
+      refused.code = 'ELOCAL';
+      return callback(refused, '', 0);
+    }
+    if (options.all) return callback(null, [{ address, family }]);
+    callback(null, address, family);
+  });
 }
 
 /**

@@ -3,7 +3,14 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { decideHost, normalizeHost, splitAuthority, type HostRules, type ProxyRefusal } from './hosts';
+import {
+  decideHost,
+  normalizeHost,
+  safeLookup,
+  splitAuthority,
+  type HostRules,
+  type ProxyRefusal,
+} from './hosts';
 
 export interface AllowListProxyOptions extends HostRules {
   /** Listen on a unix socket in a fresh per-run folder (bwrap) or on a loopback TCP port (sandbox-exec). */
@@ -69,7 +76,14 @@ export async function startAllowListProxy(opts: AllowListProxyOptions): Promise<
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
     const upstream = http.request(
-      { host: to.host, port: to.port, method: req.method, path: target.pathname + target.search, headers },
+      {
+        host: to.host,
+        port: to.port,
+        method: req.method,
+        path: target.pathname + target.search,
+        headers,
+        lookup: safeLookup,
+      },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
@@ -96,7 +110,7 @@ export async function startAllowListProxy(opts: AllowListProxyOptions): Promise<
       );
       return;
     }
-    const upstream = net.connect(to.port, to.host, () => {
+    const upstream = net.connect({ port: to.port, host: to.host, lookup: safeLookup }, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
       upstream.pipe(client);

@@ -121,6 +121,32 @@ describe('skilldeck run: the bundled script skills', () => {
     expect(run(['unit-converter', 'x', '--input', '[1]']).status).toBe(2);
   });
 
+  it('a skill’s own approval: auto does not cover writing outside its folders: asked, so denied here', () => {
+    const victim = path.join(root, 'victim');
+    fs.mkdirSync(victim, { recursive: true });
+    fs.writeFileSync(path.join(victim, 'keep.txt'), 'keep');
+    const dir = path.join(root, 'self-approving');
+    writeTree(dir, {
+      'overwriter/SKILL.md': '---\nname: overwriter\ndescription: Overwrites a file.\n---\nRun it.\n',
+      'overwriter/skill.yaml': `entrypoints: [scripts/w.sh]\npermissions: { filesystem: { write: ['${victim}/**'] } }\nexecution_policy: { approval: auto }\n`,
+      'overwriter/scripts/w.sh': `echo gone > ${victim}/keep.txt\n`,
+    });
+    const r = run(['overwriter', 'go', '--json'], undefined, dir);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'denied' });
+    expect(fs.readFileSync(path.join(victim, 'keep.txt'), 'utf8')).toBe('keep');
+    // Without --json the request says why it asks.
+    expect(run(['overwriter', 'go'], undefined, dir).stderr).toContain(
+      `because  it declares approval: auto, but writes ${victim}/**`,
+    );
+    // Approved, it runs and writes.
+    expect(JSON.parse(run(['overwriter', 'go', '--json', '--approve'], undefined, dir).stdout)).toMatchObject(
+      {
+        status: 'success',
+      },
+    );
+    expect(fs.readFileSync(path.join(victim, 'keep.txt'), 'utf8')).toBe('gone\n');
+  });
+
   it('with --json, a run that cannot start still prints the run shape on stdout, and exits 2', () => {
     for (const args of [
       ['no-such-skill', 'x'],

@@ -63,7 +63,35 @@ describe('resolvePolicy', () => {
     expect(policy.read).toEqual([{ declared: '~/Documents/**', abs: '/home/u/Documents' }]);
     expect(policy.network).toEqual(['api.example.com']);
     expect(policy.envAllow).toEqual(['API_TOKEN']);
-    expect(policy).toMatchObject({ sandbox: 'os', approval: 'auto', timeoutMs: 30_000, reasons: [] });
+    expect(policy).toMatchObject({ sandbox: 'os', approval: 'auto', timeoutMs: 30_000 });
+    // Its own auto does not cover reading the user's documents: that is asked all the same.
+    expect(policy.reasons).toEqual([
+      'it declares approval: auto, but reads ~/Documents/**, outside its own folders and the workspace',
+    ]);
+  });
+
+  it('lets a skill’s approval: auto stand for its own folders and the workspace only', async () => {
+    const contained = await loadPolicy({
+      'SKILL.md': md(),
+      'skill.yaml':
+        "permissions: { filesystem: { write: ['./out/**'], read: ['$WORKSPACE/data/**'] }, network: { outbound: [api.example.com] } }\nexecution_policy: { approval: auto }\n",
+    });
+    expect(contained).toMatchObject({ approval: 'auto', reasons: [] });
+    // Reading the home with no way out (no network) is what json-format and csv-summary do.
+    const reader = await loadPolicy({
+      'SKILL.md': md(),
+      'skill.yaml':
+        "permissions: { filesystem: { read: ['~/**'] }, network: { outbound: false } }\nexecution_policy: { approval: auto }\n",
+    });
+    expect(reader).toMatchObject({ approval: 'auto', reasons: [] });
+    const everywhere = await loadPolicy({
+      'SKILL.md': md(),
+      'skill.yaml':
+        "permissions: { filesystem: { write: ['/var/victim/**'] }, network: { outbound: true } }\nexecution_policy: { approval: auto }\n",
+    });
+    expect(everywhere.reasons).toEqual([
+      'it declares approval: auto, but writes /var/victim/**, reaches any host on the network, outside its own folders and the workspace',
+    ]);
   });
 
   it('asks by default before running a program, whatever the skill’s type', async () => {

@@ -96,6 +96,23 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
     ]),
   ].filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !FORBIDDEN_ENV.test(name));
   const reasons: string[] = [];
+  // A skill's own `approval: auto` covers what stays in its run folder, its own folder and the
+  // workspace; it cannot approve writing elsewhere, the whole network, or reading elsewhere while
+  // it can send what it read out (DESIGN §4: nothing that needs approval runs without one).
+  // "Always allow" remembers the user's answer.
+  if (m.execution.approval === 'auto') {
+    const near = [ctx.workDir, ctx.skillDir, ctx.workspace].map((d) => path.resolve(d));
+    const beyond = (g: GrantPath) => !near.some((d) => g.abs === d || g.abs.startsWith(`${d}${path.sep}`));
+    const far = [
+      ...(network !== false ? read.filter(beyond).map((g) => `reads ${g.declared}`) : []),
+      ...write.filter(beyond).map((g) => `writes ${g.declared}`),
+    ];
+    if (network === true) far.push('reaches any host on the network');
+    if (far.length > 0)
+      reasons.push(
+        `it declares approval: auto, but ${far.join(', ')}, outside its own folders and the workspace`,
+      );
+  }
   if (m.execution.dangerous) reasons.push('its author marks it dangerous');
   if (m.execution.confirm) reasons.push(m.execution.confirmMessage ?? 'its author asks for confirmation');
   // This is the policy of running one of the skill's programs, and that runs a command whatever

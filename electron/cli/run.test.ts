@@ -97,6 +97,8 @@ describe('skilldeck run: the bundled script skills', () => {
     );
     expect(RunResult.parse(JSON.parse(r.stdout))).toMatchObject({ status: 'success', sandbox: 'process' });
     expect(r.stderr).toMatch(/sandbox {2}process — NOT enforced here: file read and write permissions/);
+    // It declares no network, but nothing holds it to that: the request says what it can reach.
+    expect(r.stderr).toMatch(/network {2}any host/);
   });
 
   it('prints the output and a summary line without --json; usage errors exit 2', () => {

@@ -133,7 +133,8 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
         cwd: dirs.work,
         reads: [`${skill.path} (the skill, read-only)`, ...shown(policy.read)],
         writes: [`${dirs.work} (this run's folder)`, ...shown(policy.write)],
-        network: policy.network,
+        // What the run can reach: without an OS sandbox nothing holds it to its declaration.
+        network: backend.tier === 'process' || backend.tier === 'none' ? true : policy.network,
         env: Object.keys(runEnv).sort(),
         sandbox: backend.tier,
         unenforced: backend.unenforced,

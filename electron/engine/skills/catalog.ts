@@ -15,6 +15,7 @@ import {
   interpretSkill,
   readSkillTexts,
   readSkillTextsSync,
+  uninterpretableSkill,
   unreadableSkill,
   type InterpretedSkill,
   type SkillLocation,
@@ -207,13 +208,17 @@ export class SkillCatalog {
       let interpreted: InterpretedSkill;
       let mtimeMs = 0;
       let bodyHead = '';
+      let read = false;
       try {
         const texts = readSkillTextsSync(location, withStat);
+        read = true;
         interpreted = interpretSkill(location, texts, this.platform);
         mtimeMs = texts.mtimeMs;
         bodyHead = texts.bodyHead ?? interpreted.body.slice(0, 4096);
       } catch (e) {
-        interpreted = unreadableSkill(location, e instanceof Error ? e.message : String(e));
+        const reason = e instanceof Error ? e.message : String(e);
+        // Read, then refused by the YAML parser (an alias bomb): the file's content is at fault.
+        interpreted = read ? uninterpretableSkill(location, reason) : unreadableSkill(location, reason);
       }
       return { location, interpreted, rootIndex, mtimeMs, bodyHead };
     });

@@ -117,6 +117,15 @@ export function unreadableSkill(loc: SkillLocation, reason: string): Interpreted
   };
 }
 
+/** A skill whose SKILL.md was read but whose frontmatter the YAML parser refused outright. */
+export function uninterpretableSkill(loc: SkillLocation, reason: string): InterpretedSkill {
+  const interpreted = interpretSkill(loc, { skillMd: '', scriptsHasFiles: false }, process.platform);
+  return {
+    ...interpreted,
+    problems: [error('yaml-invalid', `The frontmatter of ${loc.fileName} could not be parsed: ${reason}.`)],
+  };
+}
+
 const hasVisibleEntry = (names: string[]) => names.some((n) => !n.startsWith('.'));
 
 /** How much of SKILL.md the start-up scan reads first: the frontmatter is at the top. */

@@ -71,6 +71,16 @@ beforeAll(async () => {
       'name: broken\ndescription: "Broken YAML, the quote never closes.\nlicense: MIT',
     ),
     'none/SKILL.md': '# Just Markdown\n\nNo frontmatter here.\n',
+    // A billion laughs: aliases of aliases, which the YAML parser refuses to expand.
+    'alias-bomb/SKILL.md': rawSkillMd(
+      ['name: alias-bomb', 'description: Expands forever.', 'a: &a [x, x, x, x, x, x, x, x, x]']
+        .concat(
+          ['b', 'c', 'd', 'e', 'f', 'g'].map(
+            (k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`,
+          ),
+        )
+        .join('\n'),
+    ),
     'unclosed/SKILL.md': '---\nname: unclosed\ndescription: Never closed.\n\n# Body\n',
     'late/SKILL.md': '<!-- generated -->\n---\nname: late\ndescription: Starts after a comment.\n---\nBody\n',
     'list-fm/SKILL.md': rawSkillMd('- a\n- b'),
@@ -206,6 +216,13 @@ describe('lenient parsing', () => {
     expect(problem.message).toContain(`line ${problem.line}`);
     expect(s.name).toBe('broken');
     expect(byDir('plain').routable).toBe(true);
+  });
+
+  it('reads a YAML alias bomb as invalid YAML, not as a file it could not read', () => {
+    expect(byDir('alias-bomb').routable).toBe(false);
+    const [problem] = errors('alias-bomb');
+    expect(problem.code).toBe('yaml-invalid');
+    expect(problem.message).not.toMatch(/permissions/);
   });
 
   it('reports no frontmatter, unclosed frontmatter, misplaced frontmatter and a non-mapping', () => {

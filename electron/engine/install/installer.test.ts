@@ -119,6 +119,13 @@ describe('Installer.preview and cancel', () => {
       expect(preview.candidates[0].name, folder).toBe(expected);
       await installer.cancel(preview.previewId);
     }
+    // A SKILL.md with no frontmatter at all has no name either: named after its source, not "tree".
+    const bare = await installer.preview({
+      kind: 'folder',
+      path: source('bare-notes', { 'SKILL.md': '# Notes\n\nJust Markdown.\n' }),
+    });
+    expect(bare.candidates[0].name).toBe('bare-notes');
+    await installer.cancel(bare.previewId);
   });
 });
 

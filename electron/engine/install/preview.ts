@@ -51,7 +51,9 @@ export async function describeStaged(
         scriptLanguage ? { path: p, size, executable, scriptLanguage } : { path: p, size, executable },
       );
     // The loader falls back to the folder name, which for the tree's root is our staging name.
-    const nameless = !m.name || interpreted.problems.some((p) => p.code === 'name-missing');
+    // No frontmatter to take a name from counts as no name too (it was installed as "tree").
+    const NAMELESS = ['name-missing', 'no-frontmatter', 'frontmatter-unclosed', 'frontmatter-not-mapping'];
+    const nameless = !m.name || interpreted.problems.some((p) => NAMELESS.includes(p.code));
     const name = nameless ? (skill.dir === tree ? rootName : path.basename(skill.dir)) : m.name;
     const targetPath = path.join(managed.skillsRoot, name);
     const existing = fs.existsSync(targetPath);

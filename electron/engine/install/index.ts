@@ -57,6 +57,12 @@ export function createInstallApi(deps: InstallApiDeps): InstallApi {
     home: deps.home,
     versionOf: (dir) => skills.metadata(dir)?.version,
     progress: (payload) => deps.events.emit('install.progress', payload),
+    listedElsewhere: (name) => {
+      const other = skills
+        .list()
+        .skills.find((s) => s.name === name && s.source !== 'managed' && !s.shadowedBy);
+      return other ? { path: other.path, source: other.source } : undefined;
+    },
   });
   const summary = (id: string) => {
     const found = skills.list().skills.find((s) => s.id === id);

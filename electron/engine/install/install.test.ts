@@ -187,6 +187,27 @@ describe('install from each source', () => {
     expect(fs.existsSync(path.join(engine.info.home, 'skills'))).toBe(false);
   });
 
+  it('warns in the preview when the skill would take the place of one listed from elsewhere', async () => {
+    const { root, engine } = await setup();
+    writeTree(path.join(root, 'user', '.claude', 'skills', 'beta'), {
+      'SKILL.md': skillMd('beta', 'The user’s own beta.'),
+    });
+    await engine.reloadSkills();
+    const src = path.join(root, 'src', 'beta');
+    writeTree(src, { 'SKILL.md': skillMd('beta', 'A downloaded beta.') });
+    const preview = await engine.install.preview({ kind: 'folder', path: src });
+    expect(preview.candidates[0].problems).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'shadowed',
+        message: expect.stringMatching(
+          /^A user skill named beta is already listed \(.*beta\); installed, this one takes its place/,
+        ),
+      }),
+    );
+    await engine.install.cancel(preview.previewId);
+  });
+
   it('names a root skill without a name after its archive', async () => {
     const { root, engine } = await setup();
     const file = path.join(root, 'My Tool.skill');

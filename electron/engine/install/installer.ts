@@ -29,6 +29,8 @@ export interface InstallerDeps {
   /** Version of a listed skill, for conflicts and trash manifests. */
   versionOf(dir: string): string | undefined;
   progress(payload: Events['install.progress']): void;
+  /** A listed skill of this name outside the managed folder (bundled, the user's, a project's). */
+  listedElsewhere?(name: string): { path: string; source: string } | undefined;
 }
 
 type Selection = { name: string; onConflict: 'replace' | 'rename' | 'cancel'; newName?: string };
@@ -68,7 +70,11 @@ export class Installer {
       this.deps.progress({ previewId, phase: 'scanning', done: 0, total: 0, message: 'Reading the skills' });
       const candidates = await describeStaged(
         tree,
-        { skillsRoot: this.skillsRoot, versionOf: this.deps.versionOf },
+        {
+          skillsRoot: this.skillsRoot,
+          versionOf: this.deps.versionOf,
+          listedElsewhere: this.deps.listedElsewhere,
+        },
         sourceName(source),
       );
       if (candidates.length === 0)

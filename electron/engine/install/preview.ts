@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { InstallCandidate, InstallFile, SkillMetadata } from '../../../shared/contract';
+import type { InstallCandidate, InstallFile, Problem, SkillMetadata } from '../../../shared/contract';
+import { problem } from '../skills/problems';
 import { scanRootSync } from '../skills/discovery';
 import { readFileTree } from '../skills/files';
 import { interpretSkill, readSkillTextsSync, unreadableSkill } from '../skills/loadSkill';
@@ -18,6 +19,8 @@ export interface StagedCandidate extends InstallCandidate {
 export interface ManagedLookup {
   skillsRoot: string;
   versionOf(dir: string): string | undefined;
+  /** A listed skill of this name outside the managed folder, which the install would take over. */
+  listedElsewhere?(name: string): { path: string; source: string } | undefined;
 }
 
 /**
@@ -68,7 +71,10 @@ export async function describeStaged(
       scripts: files.flatMap((f) => (f.scriptLanguage ? [{ path: f.path, language: f.scriptLanguage }] : [])),
       capabilities: capabilitySummary(m, files),
       sandboxTier: tier,
-      problems: interpreted.problems.filter((p) => p.code !== 'name-dir-mismatch'),
+      problems: [
+        ...interpreted.problems.filter((p) => p.code !== 'name-dir-mismatch'),
+        ...takesOver(name, managed),
+      ],
       unmet: describeUnmet(unmetRequirements(m)),
       conflict: existing
         ? version !== undefined
@@ -88,4 +94,17 @@ export async function describeStaged(
 export function publicCandidate(c: StagedCandidate): InstallCandidate {
   const { stagedDir: _dir, metadata: _m, ...rest } = c;
   return rest;
+}
+
+/** A warning when a skill of this name is already listed from elsewhere: the install takes its place. */
+function takesOver(name: string, managed: ManagedLookup): Problem[] {
+  const other = managed.listedElsewhere?.(name);
+  if (!other) return [];
+  return [
+    problem(
+      'warning',
+      'shadowed',
+      `A ${other.source} skill named ${name} is already listed (${other.path}); installed, this one takes its place, and that one is shadowed until this is removed or renamed.`,
+    ),
+  ];
 }

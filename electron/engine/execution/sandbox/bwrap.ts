@@ -121,6 +121,8 @@ async function runBwrap(
     const layout = planLayout(spec, {
       ...o,
       hide: [...(o.hide ?? []), ...privateToRoot.dirs],
+      // Root's private folders hide like the rest, but a grant of one (a mkdtemp folder) shows it.
+      keepHidden: o.hide ?? [],
       deny: [...(o.deny ?? secretFiles()), ...privateToRoot.files, ...listeningSockets()],
     });
     // The keyring calls only. With `network: true` the run shares the host's network namespace

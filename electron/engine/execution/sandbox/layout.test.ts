@@ -183,6 +183,23 @@ describe('planLayout: binds', () => {
   });
 });
 
+describe('planLayout: hidden folders under a grant', () => {
+  const skills = path.join(home, 'skills');
+  it('hides them again under a grant around them, before the skill’s own folder goes back in', () => {
+    const layout = planLayout(spec({ read: [home] }), { home, hide: [skills] });
+    expect(layout.remasks).toEqual([skills]);
+    expect(visibleInside(path.join(skills, 'other', 'token.txt'), layout)).toBe(false);
+    expect(visibleInside(path.join(skills, 'pdf', 'SKILL.md'), layout)).toBe(true);
+    expect(visibleInside(path.join(home, 'notes.txt'), layout)).toBe(true);
+  });
+
+  it('shows them to a grant of that very folder or of one inside it (a skill that installs skills)', () => {
+    expect(planLayout(spec({ write: [skills] }), { home, hide: [skills] }).remasks).toEqual([]);
+    // Hidden only for privacy (root's own mkdtemp folders): a grant around it shows it.
+    expect(planLayout(spec({ read: [home] }), { home, hide: [skills], keepHidden: [] }).remasks).toEqual([]);
+  });
+});
+
 describe('planLayout: root-only secrets', () => {
   it('finds the password hashes and SSH host keys an /etc holds, real files only', () => {
     const etc = path.join(root, 'etc');

@@ -60,6 +60,11 @@ export interface LayoutOptions {
   home?: string;
   /** More folders to hide, e.g. a SKILLDECK_HOME outside the home directory. */
   hide?: string[];
+  /**
+   * Of those, the ones a grant around them must not show again ($SKILLDECK_HOME, the skill
+   * folders); `hide` when omitted. A grant of that very folder, or of one inside it, still holds.
+   */
+  keepHidden?: string[];
   /** Root-only files to make unreadable; `secretFiles()` when omitted. */
   deny?: string[];
 }
@@ -192,9 +197,11 @@ export function planLayout(
     .sort((a, b) => depth(a.path) - depth(b.path) || Number(a.path === cwd) - Number(b.path === cwd));
   // SkillDeck's own data and the other skills stay hidden under any grant: a read grant of `~`
   // must not show $SKILLDECK_HOME (secrets, other runs) or ~/.claude/skills (other skills' tokens).
-  const hide = [...new Set((opts.hide ?? []).map(realDir).filter((p): p is string => p !== null))];
-  const remasks = hide
-    .filter((h) => !system.has(h) && ordered.some((b) => isInside(h, b.path)))
+  const keep = [
+    ...new Set((opts.keepHidden ?? opts.hide ?? []).map(realDir).filter((p): p is string => p !== null)),
+  ];
+  const remasks = keep
+    .filter((h) => !system.has(h) && ordered.some((b) => isInside(h, b.path) && h !== b.path))
     .sort((a, b) => depth(a) - depth(b));
   const layout = { masks, binds: ordered, remasks, deniedFiles: [] as string[] };
   // Covered when it would show inside: not hidden by a mask, or shown again by a bind (a read

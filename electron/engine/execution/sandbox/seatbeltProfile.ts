@@ -74,7 +74,7 @@ export function seatbeltLayout(
   return {
     masks: hidden,
     binds: binds.sort((a, b) => a.path.split('/').length - b.path.split('/').length),
-    remasks: kept.filter((k) => binds.some((b) => k.startsWith(`${b.path}/`) || k === b.path)),
+    remasks: kept.filter((k) => binds.some((b) => k.startsWith(`${b.path}/`))),
     deniedFiles: denied,
   };
 }
@@ -96,7 +96,7 @@ export function buildSeatbeltProfile(
   const visible = [...writes, ...reads];
   const own = [real(spec.skillDir), real(spec.cwd)];
   // Only where a grant would show them again: elsewhere the hidden rule above holds.
-  const regranted = kept.filter((k) => visible.some((v) => k === v || k.startsWith(`${v}/`)));
+  const regranted = kept.filter((k) => visible.some((v) => k.startsWith(`${v}/`)));
   const parents = [...new Set(visible.flatMap(ancestors))];
 
   const lines = [

@@ -348,3 +348,23 @@ test('a git repository over file:// with a ref and a sub-path', async ({ page, w
   await expect(skills.row('weather-report')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+test('the preview warns before a download takes the place of a skill listed from elsewhere', async ({
+  page,
+  workspace,
+}, testInfo) => {
+  const errors = watchConsole(page);
+  const folder = path.join(sourcesDir(workspace), 'json-format');
+  writeTree(folder, {
+    'SKILL.md': '---\nname: json-format\ndescription: Formats JSON, a downloaded one.\n---\n# JSON format\n',
+  });
+  const skills = new SkillsPage(page);
+  const install = new InstallDialog(page);
+  await skills.open(workspace.url);
+  await install.previewFolder(folder);
+  await expect(page.getByTestId('install-problems')).toContainText(
+    'A bundled skill named json-format is already listed',
+  );
+  await install.shoot(testInfo, 'install-takes-over');
+  expect(errors).toEqual([]);
+});

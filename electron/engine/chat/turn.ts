@@ -18,6 +18,7 @@ import type { ChoosableSkill } from '../routing';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
 import { statusOf } from './instruction';
 import { offeredSkill, offeringSystem, offerRefusal, skillOffer } from './offer';
+import { deniedNote, FALLBACK_SYSTEM, NO_MODEL_ANSWER, PLAIN_SYSTEM } from './prompts';
 import { runModelLoop, type ModelChoice } from './modelLoop';
 import { unreadyAnswer, unreadyNote } from './unready';
 
@@ -40,17 +41,6 @@ const OFFERED_OUTPUT_CHARS = 8000;
 /** A running script's card shows the end of its stdout, refreshed at most this often. */
 const LIVE_OUTPUT_MS = 200;
 const LIVE_OUTPUT_CHARS = 4000;
-
-/** Plain chat (no skill matched, or the generic fallback): a short system prompt, no catalog of skills. */
-const PLAIN_SYSTEM =
-  'You are SkillDeck’s assistant. No skill was chosen for this message, so answer it directly and concisely. Answer in the user’s language.';
-
-/** The generic fallback after the chosen skill could not run: what happened goes below it. */
-const FALLBACK_SYSTEM =
-  'You are SkillDeck’s assistant. Answer the message directly and concisely, in the user’s language.';
-
-export const NO_MODEL_ANSWER =
-  'No skill matched this message, and answering without a skill needs a model. Open Settings → Model to configure one (OpenAI, Anthropic, or any OpenAI-compatible server such as Ollama or LM Studio), or name a skill with `$skill-name`.';
 
 /** The conversation so far as model messages (finished turns with an answer; the last 20). */
 export function historyOf(turns: ChatTurn[]): ModelMessage[] {
@@ -307,18 +297,11 @@ export async function runTurn(
     );
   }
 
-  // DESIGN §4: a deny carries "an optional reason the model sees" — the generic fallback too.
-  const deniedNote = (): string | undefined => {
-    const denied = turn.steps.filter((s) => s.kind === 'approval' && s.status === 'denied');
-    if (denied.length === 0) return undefined;
-    const reasons = [...new Set(denied.map((s) => s.error).filter((r): r is string => !!r))];
-    return `The skill ${plan.primary} was chosen for this message, but the user denied running it${reasons.length ? ` (their reason: ${reasons.join('; ')})` : ''}. It did not run: do not act as if it had. Answer as well as you can without it, and say in a sentence that it did not run.`;
-  };
   const run = deps.execution.startPlan(
     plan,
     { task: turn.message, routeId: turn.route.route_id, chat: hooks },
     undefined,
-    () => plain(false, deniedNote()),
+    () => plain(false, deniedNote(plan.primary, turn.steps)),
   );
   const runStep: ChatStep = {
     id: `run:${run.run_id}`,

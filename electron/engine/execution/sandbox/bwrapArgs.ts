@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SandboxLayout } from './layout';
+import { depth, type SandboxLayout } from './layout';
 import type { SandboxSpec } from './types';
 
 // What bwrap is told (bwrap.ts starts it): its options, the environment inside, and how its
@@ -72,9 +72,8 @@ export function bwrapOptions(
   for (const m of layout.masks) a.push('--tmpfs', m);
   // Binds shallowest first; a remask goes right after the binds as deep as it, before deeper ones.
   const remasks = [...layout.remasks];
-  const depthOf = (p: string) => p.split('/').filter(Boolean).length;
   for (const b of layout.binds) {
-    while (remasks.length > 0 && depthOf(remasks[0]) < depthOf(b.path)) a.push('--tmpfs', remasks.shift()!);
+    while (remasks.length > 0 && depth(remasks[0]) < depth(b.path)) a.push('--tmpfs', remasks.shift()!);
     a.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
   }
   for (const r of remasks) a.push('--tmpfs', r);

@@ -148,7 +148,8 @@ function exists(p: string): boolean {
   }
 }
 
-const depth = (p: string) => p.split(path.sep).filter(Boolean).length;
+/** How many folders deep a path is: binds and remasks apply shallowest first. */
+export const depth = (p: string) => p.split(path.sep).filter(Boolean).length;
 
 /**
  * Plans the file system of one run (DESIGN §4): read-only system, masks over home, /tmp,

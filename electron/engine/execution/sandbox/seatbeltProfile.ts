@@ -56,9 +56,16 @@ function seatbeltPaths(spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>, o
     writes: [spec.cwd, ...spec.grants.write].map(real),
     reads: [spec.skillDir, ...spec.grants.read].map(real),
     denied: opts.deny ?? secretFiles(),
-    // SkillDeck's data and the other skills: hidden under any grant (a read grant of `~` too).
-    kept: [...new Set((opts.hide ?? []).map(real))],
   };
+}
+
+/**
+ * SkillDeck's data and the other skills (`hide`) that a grant around them would show again (a read
+ * grant of `~`): they stay hidden, as bwrap's remasks do.
+ */
+function regrantedHidden(paths: ReturnType<typeof seatbeltPaths>, opts: SeatbeltProfileOptions): string[] {
+  const visible = [...paths.writes, ...paths.reads];
+  return [...new Set((opts.hide ?? []).map(real))].filter((k) => visible.some((v) => k.startsWith(`${v}/`)));
 }
 
 /** The same rules as a layout, so violations.ts judges sandbox-exec's denials like bwrap's. */
@@ -66,7 +73,8 @@ export function seatbeltLayout(
   spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>,
   opts: SeatbeltProfileOptions = {},
 ): SandboxLayout {
-  const { hidden, writes, reads, denied, kept } = seatbeltPaths(spec, opts);
+  const paths = seatbeltPaths(spec, opts);
+  const { hidden, writes, reads, denied } = paths;
   const binds = [
     ...reads.map((p) => ({ path: p, writable: false })),
     ...writes.map((p) => ({ path: p, writable: true })),
@@ -74,7 +82,7 @@ export function seatbeltLayout(
   return {
     masks: hidden,
     binds: binds.sort((a, b) => a.path.split('/').length - b.path.split('/').length),
-    remasks: kept.filter((k) => binds.some((b) => k.startsWith(`${b.path}/`))),
+    remasks: regrantedHidden(paths, opts),
     deniedFiles: denied,
   };
 }
@@ -92,11 +100,11 @@ export function buildSeatbeltProfile(
   spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>,
   opts: SeatbeltProfileOptions = {},
 ): string {
-  const { hidden, writes, reads, denied, kept } = seatbeltPaths(spec, opts);
+  const paths = seatbeltPaths(spec, opts);
+  const { hidden, writes, reads, denied } = paths;
   const visible = [...writes, ...reads];
-  const own = [real(spec.skillDir), real(spec.cwd)];
   // Only where a grant would show them again: elsewhere the hidden rule above holds.
-  const regranted = kept.filter((k) => visible.some((v) => k.startsWith(`${v}/`)));
+  const regranted = regrantedHidden(paths, opts);
   const parents = [...new Set(visible.flatMap(ancestors))];
 
   const lines = [
@@ -127,8 +135,8 @@ export function buildSeatbeltProfile(
       ? [
           "; SkillDeck's data and the other skills stay hidden under any grant, but for this skill and run",
           `(deny file-read* file-write* ${subpaths(regranted)})`,
-          `(allow file-read* ${subpaths(own)})`,
-          `(allow file-write* ${subpaths([real(spec.cwd)])})`,
+          `(allow file-read* ${subpaths([reads[0], writes[0]])})`,
+          `(allow file-write* ${subpaths([writes[0]])})`,
         ]
       : []),
   ];

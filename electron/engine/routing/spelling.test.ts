@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
-import { isEnglishWord, oneEditApart, respell } from './spelling';
+import { editsOf, isEnglishWord, oneEditApart, respell } from './spelling';
 import { route } from './router';
 import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
 
@@ -92,6 +92,16 @@ describe('respelling for patterns that read words as typed', () => {
       ['explainer', 'explain'],
     ])
       expect(oneEditApart(a, b), `${a} ${b}`).toBe(false);
+  });
+
+  it('agrees with the edits editsOf spells, for every edit and for words two edits away', () => {
+    const byGeneration = (a: string, b: string) => a !== b && [...editsOf(a)].includes(b);
+    for (const word of ['history', 'recommend', 'ab', 'aab', 'explain', 'résumé']) {
+      const near = [...editsOf(word)];
+      const far = near.slice(0, 80).flatMap((w) => [...editsOf(w)].filter((_, i) => i % 7 === 0));
+      for (const other of [...near, ...far, `${word}1`, `1${word}`, word.toUpperCase()])
+        expect(oneEditApart(word, other), `${word} ${other}`).toBe(byGeneration(word, other));
+    }
   });
 
   it('respells only words no dictionary knows, keeping the rest of the text as typed', () => {

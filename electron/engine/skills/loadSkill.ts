@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Problem, SkillMetadata, SkillSource } from '../../../shared/contract';
 import { normalizeText, splitFrontmatter } from './frontmatter';
 import { readOpenAiLayer, readSkillLayer, type Layer } from './layer';
+import { utf8Problem } from './encoding';
 import { composeMetadata } from './metadata';
 import { error, warning } from './problems';
 import { parseYamlLenient } from './yamlLenient';
@@ -25,6 +26,8 @@ export interface SkillLocation {
 /** The files of one skill as text; `undefined` = absent. */
 export interface SkillTexts {
   skillMd: string;
+  /** What was wrong with SKILL.md's encoding (not UTF-8), when something was. */
+  encoding?: Problem;
   /** The start of the body the scan already read past the frontmatter (for routing hints). */
   bodyHead?: string;
   /** `skill.yaml` (or `skill.yml`): its file name and text. */
@@ -53,7 +56,7 @@ export function interpretSkill(
   platform: NodeJS.Platform,
 ): InterpretedSkill {
   const split = splitFrontmatter(texts.skillMd);
-  const problems: Problem[] = [...split.problems];
+  const problems: Problem[] = texts.encoding ? [texts.encoding, ...split.problems] : [...split.problems];
   if (loc.fileName !== 'SKILL.md') {
     problems.push(
       warning(
@@ -169,6 +172,7 @@ export function readSkillTextsSync(loc: SkillLocation, withStat = false): SkillT
   const file = path.join(loc.dir, loc.fileName);
   const fd = fs.openSync(file, 'r');
   let skillMd: string;
+  let encoding: Problem | undefined;
   let bodyHead: string | undefined;
   let mtimeMs = 0;
   try {
@@ -179,11 +183,17 @@ export function readSkillTextsSync(loc: SkillLocation, withStat = false): SkillT
     // The list needs the frontmatter only: decode up to its closing line when it is in the head.
     const end = frontmatterEnd(head.subarray(0, n), more);
     if (end >= 0) {
-      skillMd = head.toString('utf8', 0, end);
       // Up to the last full line: a multi-byte character cut at the edge must not leak in.
       const stop = more ? head.lastIndexOf(10, n - 1) : n;
+      // The encoding is checked over all that was read, so a bad byte in the body's start counts too.
+      encoding = utf8Problem(head.subarray(0, Math.max(end, stop)), loc.fileName);
+      skillMd = head.toString('utf8', 0, end);
       if (stop > end) bodyHead = head.toString('utf8', end, stop);
-    } else skillMd = more ? fs.readFileSync(file, 'utf8') : head.toString('utf8', 0, n);
+    } else {
+      const bytes = more ? fs.readFileSync(file) : head.subarray(0, n);
+      encoding = utf8Problem(bytes, loc.fileName);
+      skillMd = bytes.toString('utf8');
+    }
   } finally {
     fs.closeSync(fd);
   }
@@ -206,6 +216,7 @@ export function readSkillTextsSync(loc: SkillLocation, withStat = false): SkillT
   const openaiYaml = loc.hasAgentsDir ? optional(OPENAI_YAML) : undefined;
   return {
     skillMd,
+    encoding,
     bodyHead,
     skillYaml:
       loc.skillYaml && skillYaml !== undefined ? { file: loc.skillYaml, text: skillYaml } : undefined,
@@ -218,8 +229,8 @@ export function readSkillTextsSync(loc: SkillLocation, withStat = false): SkillT
 /** Reads a skill's files asynchronously (for `get()`): absent sidecars are looked for again. */
 export async function readSkillTexts(loc: SkillLocation): Promise<SkillTexts> {
   const optional = (file: string) => fsp.readFile(path.join(loc.dir, file), 'utf8').catch(() => undefined);
-  const [skillMd, skillYaml, skillYml, openaiYaml, scripts] = await Promise.all([
-    fsp.readFile(path.join(loc.dir, loc.fileName), 'utf8'),
+  const [bytes, skillYaml, skillYml, openaiYaml, scripts] = await Promise.all([
+    fsp.readFile(path.join(loc.dir, loc.fileName)),
     optional('skill.yaml'),
     optional('skill.yml'),
     optional(OPENAI_YAML),
@@ -231,5 +242,11 @@ export async function readSkillTexts(loc: SkillLocation): Promise<SkillTexts> {
       : skillYml !== undefined
         ? { file: 'skill.yml', text: skillYml }
         : undefined;
-  return { skillMd, skillYaml: sidecar, openaiYaml, scriptsHasFiles: hasVisibleEntry(scripts) };
+  return {
+    skillMd: bytes.toString('utf8'),
+    encoding: utf8Problem(bytes, loc.fileName),
+    skillYaml: sidecar,
+    openaiYaml,
+    scriptsHasFiles: hasVisibleEntry(scripts),
+  };
 }

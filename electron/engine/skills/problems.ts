@@ -3,6 +3,7 @@ import type { Problem } from '../../../shared/contract';
 /** Stable problem codes the loader emits (shown in the UI and `skills list --json`). */
 export type ProblemCode =
   | 'file-unreadable'
+  | 'not-utf8'
   | 'bom'
   | 'no-frontmatter'
   | 'frontmatter-not-at-start'

@@ -1,0 +1,85 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SkillSummary } from '../../../shared/contract';
+import type { SkillCatalog } from './catalog';
+import { catalogOf, rawSkillMd, tempDir, writeTree } from '../../testing/fixtures';
+
+let root: string;
+let catalog: SkillCatalog;
+
+const byDir = (rel: string): SkillSummary => {
+  const skill = catalog.list().skills.find((s) => s.id === path.join(root, rel));
+  if (!skill) throw new Error(`skill ${rel} not listed`);
+  return skill;
+};
+const codes = (problems: { severity: string; code: string }[]) =>
+  problems.map((p) => `${p.severity}:${p.code}`);
+/** Text as single bytes: each character below U+0100 is written as the one byte of that value. */
+const latin1 = (text: string) => Buffer.from(text, 'latin1');
+
+beforeAll(async () => {
+  root = tempDir();
+  writeTree(root, {
+    'utf8-accents/SKILL.md': rawSkillMd('name: utf8-accents\ndescription: Un café, 你好, 🦞.'),
+    'latin1/SKILL.md': latin1(rawSkillMd('name: latin1\ndescription: Un café pour tous.')),
+    'latin1-body/SKILL.md': latin1(
+      rawSkillMd('name: latin1-body\ndescription: Plain.', '# Menu\n\nCrème brûlée\n'),
+    ),
+    // 你好 in GBK: two bytes a character, none of them valid UTF-8 here.
+    'gbk/SKILL.md': Buffer.concat([
+      Buffer.from('---\nname: gbk\ndescription: Says '),
+      Buffer.from([0xc4, 0xe3, 0xba, 0xc3]),
+      Buffer.from('.\n---\nBody\n'),
+    ]),
+    // The frontmatter does not close within the scan's first read: the whole file is read.
+    'latin1-long/SKILL.md': latin1(
+      rawSkillMd(`name: latin1-long\ndescription: Déjà vu.\nlicense: ${'x'.repeat(5000)}`),
+    ),
+  });
+  catalog = await catalogOf([root]);
+});
+
+afterAll(async () => {
+  await fsp.rm(root, { recursive: true, force: true });
+});
+
+describe('SKILL.md that is not valid UTF-8', () => {
+  it('reads valid UTF-8 with accents, CJK and emoji without a problem', () => {
+    expect(byDir('utf8-accents')).toMatchObject({ description: 'Un café, 你好, 🦞.', problems: [] });
+  });
+
+  it('is listed and routable, with a warning naming the byte, its line and the encoding it looks like', async () => {
+    const s = byDir('latin1');
+    expect(s).toMatchObject({ name: 'latin1', description: 'Un caf\uFFFD pour tous.', routable: true });
+    expect(codes(s.problems)).toEqual(['warning:not-utf8']);
+    const [problem] = s.problems;
+    expect(problem.line).toBe(3);
+    expect(problem.message).toBe(
+      'SKILL.md is not valid UTF-8 (byte 0xE9 on line 3; it looks like Latin-1 (Windows-1252), where 0xE9 is "é"). ' +
+        'Those bytes show as �; save the file as UTF-8, which `skills validate` and other tools require.',
+    );
+    // The strict report says the same thing.
+    expect(await catalog.validate(s.id)).toEqual({ valid: false, errors: ['SKILL.md is not valid UTF-8'] });
+    // The detail, read in full, reports it as the list does.
+    expect((await catalog.get(s.id)).problems).toEqual(s.problems);
+  });
+
+  it('notices a bad byte in the start of the body the scan read, and one past the first read', async () => {
+    expect(byDir('latin1-body').problems).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'not-utf8', line: 7 }),
+    ]);
+    expect(byDir('latin1-long').problems).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'not-utf8', line: 3 }),
+    ]);
+    expect(byDir('latin1-long').description).toBe('D\uFFFDj\uFFFD vu.');
+  });
+
+  it('says when the bytes look like a double-byte encoding', () => {
+    const [problem] = byDir('gbk').problems;
+    expect(problem).toMatchObject({ code: 'not-utf8', line: 3 });
+    expect(problem.message).toContain(
+      'byte 0xC4 on line 3; it looks like a double-byte encoding such as GBK',
+    );
+  });
+});

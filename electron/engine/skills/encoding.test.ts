@@ -17,6 +17,11 @@ const codes = (problems: { severity: string; code: string }[]) =>
   problems.map((p) => `${p.severity}:${p.code}`);
 /** Text as single bytes: each character below U+0100 is written as the one byte of that value. */
 const latin1 = (text: string) => Buffer.from(text, 'latin1');
+/** Text as Windows Notepad saves "Unicode": UTF-16 with a byte-order mark and CRLF. */
+const utf16 = (text: string, order: 'le' | 'be') => {
+  const le = Buffer.from(`\uFEFF${text.replace(/\n/g, '\r\n')}`, 'utf16le');
+  return order === 'le' ? le : Buffer.from(le).swap16();
+};
 
 beforeAll(async () => {
   root = tempDir();
@@ -32,6 +37,12 @@ beforeAll(async () => {
       Buffer.from([0xc4, 0xe3, 0xba, 0xc3]),
       Buffer.from('.\n---\nBody\n'),
     ]),
+    'notepad-le/SKILL.md': utf16(rawSkillMd('name: notepad-le\ndescription: Un café 🦞.'), 'le'),
+    'notepad-be/SKILL.md': utf16(rawSkillMd('name: notepad-be\ndescription: Big-endian.'), 'be'),
+    'notepad-long/SKILL.md': utf16(
+      rawSkillMd('name: notepad-long\ndescription: Longer than the first read.', 'Step.\n'.repeat(2000)),
+      'le',
+    ),
     // The frontmatter does not close within the scan's first read: the whole file is read.
     'latin1-long/SKILL.md': latin1(
       rawSkillMd(`name: latin1-long\ndescription: Déjà vu.\nlicense: ${'x'.repeat(5000)}`),
@@ -81,5 +92,39 @@ describe('SKILL.md that is not valid UTF-8', () => {
     expect(problem.message).toContain(
       'byte 0xC4 on line 3; it looks like a double-byte encoding such as GBK',
     );
+  });
+});
+
+describe('SKILL.md saved as UTF-16 with a byte-order mark', () => {
+  it('is decoded and loaded, with a warning to save it as UTF-8', async () => {
+    const s = byDir('notepad-le');
+    expect(s).toMatchObject({ name: 'notepad-le', description: 'Un café 🦞.', routable: true });
+    expect(s.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'utf16',
+        line: 1,
+        message:
+          'SKILL.md is saved as UTF-16 (little-endian, with a byte-order mark), as Windows Notepad saves "Unicode" text. ' +
+          'SkillDeck read it, but `skills validate` and other tools need UTF-8: save it as UTF-8.',
+      },
+    ]);
+    const detail = await catalog.get(s.id);
+    expect(detail.problems).toEqual(s.problems);
+    expect(detail.body).toBe('# Instructions\n\nDo the thing.\n');
+    // The reference validator reads UTF-8 only, and so does `skills validate`.
+    expect(detail.validation).toEqual({ valid: false, errors: ['SKILL.md is not valid UTF-8'] });
+  });
+
+  it('reads big-endian too, and a file longer than the first read', async () => {
+    expect(byDir('notepad-be')).toMatchObject({ description: 'Big-endian.', routable: true });
+    expect(codes(byDir('notepad-be').problems)).toEqual(['warning:utf16']);
+    expect(byDir('notepad-be').problems[0].message).toContain('(big-endian,');
+    expect(byDir('notepad-long')).toMatchObject({
+      description: 'Longer than the first read.',
+      routable: true,
+    });
+    expect(codes(byDir('notepad-long').problems)).toEqual(['warning:utf16']);
+    expect(catalog.bodyText(byDir('notepad-long').id)).toMatch(/^Step\.\nStep\.\n/);
   });
 });

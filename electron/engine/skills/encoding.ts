@@ -6,6 +6,36 @@ import { isUtf8 } from 'node:buffer';
 import type { Problem } from '../../../shared/contract';
 import { warning } from './problems';
 
+/** A whole skill file as text, with what was wrong with its encoding. */
+export function decodeSkillFile(bytes: Uint8Array, fileName: string): { text: string; problem?: Problem } {
+  const order = utf16Order(bytes);
+  if (order) return decodeUtf16(bytes, order, fileName);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return { text, problem: utf8Problem(bytes, fileName) };
+}
+
+/**
+ * The byte order when `bytes` start with a UTF-16 byte-order mark (Windows Notepad's
+ * "Unicode"). FF FE 00 00 is UTF-32's mark, left to the UTF-8 check.
+ */
+export function utf16Order(bytes: Uint8Array): 'le' | 'be' | undefined {
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'be';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe && !(bytes[2] === 0 && bytes[3] === 0)) return 'le';
+  return undefined;
+}
+
+/** UTF-16 decoded (the mark dropped, bad surrogates as U+FFFD), with a warning to save it as UTF-8. */
+function decodeUtf16(bytes: Uint8Array, order: 'le' | 'be', fileName: string) {
+  const text = new TextDecoder(`utf-16${order}`).decode(bytes);
+  const endian = order === 'le' ? 'little-endian' : 'big-endian';
+  const problem = warning(
+    'utf16',
+    `${fileName} is saved as UTF-16 (${endian}, with a byte-order mark), as Windows Notepad saves "Unicode" text. SkillDeck read it, but \`skills validate\` and other tools need UTF-8: save it as UTF-8.`,
+    { line: 1 },
+  );
+  return { text, problem };
+}
+
 /** A warning when `bytes` are not valid UTF-8 (they decode with U+FFFD, as in every other client). */
 export function utf8Problem(bytes: Uint8Array, fileName: string): Problem | undefined {
   return isUtf8(bytes) ? undefined : notUtf8(bytes, fileName);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Problem, SkillMetadata, SkillSource } from '../../../shared/contract';
 import { normalizeText, splitFrontmatter } from './frontmatter';
 import { readOpenAiLayer, readSkillLayer, type Layer } from './layer';
-import { utf8Problem } from './encoding';
+import { decodeSkillFile, utf8Problem } from './encoding';
 import { composeMetadata } from './metadata';
 import { error, warning } from './problems';
 import { parseYamlLenient } from './yamlLenient';
@@ -181,6 +181,7 @@ export function readSkillTextsSync(loc: SkillLocation, withStat = false): SkillT
     const n = fs.readSync(fd, head, 0, HEAD_BYTES, 0);
     const more = n === HEAD_BYTES;
     // The list needs the frontmatter only: decode up to its closing line when it is in the head.
+    // (UTF-16 never matches the byte search for `---`: such a file is read and decoded whole.)
     const end = frontmatterEnd(head.subarray(0, n), more);
     if (end >= 0) {
       // Up to the last full line: a multi-byte character cut at the edge must not leak in.
@@ -190,9 +191,10 @@ export function readSkillTextsSync(loc: SkillLocation, withStat = false): SkillT
       skillMd = head.toString('utf8', 0, end);
       if (stop > end) bodyHead = head.toString('utf8', end, stop);
     } else {
-      const bytes = more ? fs.readFileSync(file) : head.subarray(0, n);
-      encoding = utf8Problem(bytes, loc.fileName);
-      skillMd = bytes.toString('utf8');
+      ({ text: skillMd, problem: encoding } = decodeSkillFile(
+        more ? fs.readFileSync(file) : head.subarray(0, n),
+        loc.fileName,
+      ));
     }
   } finally {
     fs.closeSync(fd);
@@ -242,9 +244,10 @@ export async function readSkillTexts(loc: SkillLocation): Promise<SkillTexts> {
       : skillYml !== undefined
         ? { file: 'skill.yml', text: skillYml }
         : undefined;
+  const { text, problem } = decodeSkillFile(bytes, loc.fileName);
   return {
-    skillMd: bytes.toString('utf8'),
-    encoding: utf8Problem(bytes, loc.fileName),
+    skillMd: text,
+    encoding: problem,
     skillYaml: sidecar,
     openaiYaml,
     scriptsHasFiles: hasVisibleEntry(scripts),

@@ -4,6 +4,7 @@ import type { Problem } from '../../../shared/contract';
 export type ProblemCode =
   | 'file-unreadable'
   | 'not-utf8'
+  | 'utf16'
   | 'bom'
   | 'no-frontmatter'
   | 'frontmatter-not-at-start'

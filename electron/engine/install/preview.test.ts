@@ -45,6 +45,20 @@ describe('describeStaged', () => {
     expect(bare[0].name).toBe('bare');
   });
 
+  it('shows a skill whose SKILL.md is a link to nothing, with that error, named by the source', async () => {
+    const staged = tree({ 'docs/readme.md': 'Docs.\n' });
+    fs.symlinkSync('docs/SKILL.md', path.join(staged, 'SKILL.md'));
+    const [c] = await describeStaged(staged, managed, 'from-source');
+    expect(c.name).toBe('from-source');
+    expect(c.problems).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        code: 'file-unreadable',
+        message: expect.stringMatching(/^SKILL\.md is a link to docs\/SKILL\.md, which does not exist;/),
+      }),
+    ]);
+  });
+
   it("reports the skill's own problems, but not a folder named differently (it is installed under its name)", async () => {
     const staged = tree({ 'my-folder/SKILL.md': '---\nname: gamma\n---\nNo description.\n' });
     const [c] = await describeStaged(staged, managed);

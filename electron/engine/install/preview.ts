@@ -4,7 +4,12 @@ import type { InstallCandidate, InstallFile, Problem, SkillMetadata } from '../.
 import { problem } from '../skills/problems';
 import { scanRootSync } from '../skills/discovery';
 import { readFileTree } from '../skills/files';
-import { interpretSkill, readSkillTextsSync, unreadableSkill } from '../skills/loadSkill';
+import {
+  interpretSkill,
+  readSkillTextsSync,
+  skillWithFileProblem,
+  unreadableSkill,
+} from '../skills/loadSkill';
 import { describeUnmet, unmetRequirements } from '../skills/readiness';
 import { capabilitySummary } from './capabilities';
 import { detectSandboxTier } from './sandboxTier';
@@ -42,7 +47,9 @@ export async function describeStaged(
   for (const skill of scan.skills) {
     let interpreted;
     try {
-      interpreted = interpretSkill(skill, readSkillTextsSync(skill), process.platform);
+      interpreted = skill.fileProblem
+        ? skillWithFileProblem(skill, skill.fileProblem)
+        : interpretSkill(skill, readSkillTextsSync(skill), process.platform);
     } catch (e) {
       interpreted = unreadableSkill(skill, e instanceof Error ? e.message : String(e));
     }
@@ -54,8 +61,15 @@ export async function describeStaged(
         scriptLanguage ? { path: p, size, executable, scriptLanguage } : { path: p, size, executable },
       );
     // The loader falls back to the folder name, which for the tree's root is our staging name.
-    // No frontmatter to take a name from counts as no name too (it was installed as "tree").
-    const NAMELESS = ['name-missing', 'no-frontmatter', 'frontmatter-unclosed', 'frontmatter-not-mapping'];
+    // No frontmatter to take a name from counts as no name too (it was installed as "tree"),
+    // and so does a SKILL.md that could not be read at all.
+    const NAMELESS = [
+      'name-missing',
+      'no-frontmatter',
+      'frontmatter-unclosed',
+      'frontmatter-not-mapping',
+      'file-unreadable',
+    ];
     const nameless = !m.name || interpreted.problems.some((p) => NAMELESS.includes(p.code));
     const name = nameless ? (skill.dir === tree ? rootName : path.basename(skill.dir)) : m.name;
     const targetPath = path.join(managed.skillsRoot, name);

@@ -9,12 +9,20 @@ import type {
   ValidationReport,
 } from '../../../shared/contract';
 import { notFound } from '../errors';
-import { discoveryRoots, resolveRoot, scanRootSync, type CatalogOptions, type FoundSkill } from './discovery';
+import {
+  discoveryRoots,
+  resolveRoot,
+  scanRootSync,
+  skillFileProblem,
+  type CatalogOptions,
+  type FoundSkill,
+} from './discovery';
 import { readFileTree, readSkillFile } from './files';
 import {
   interpretSkill,
   readSkillTexts,
   readSkillTextsSync,
+  skillWithFileProblem,
   uninterpretableSkill,
   unreadableSkill,
   type InterpretedSkill,
@@ -120,8 +128,12 @@ export class SkillCatalog {
   async get(id: string): Promise<SkillDetail> {
     const entry = this.known(id);
     let interpreted: InterpretedSkill;
+    // Checked before reading: a pipe named SKILL.md would never finish reading.
+    const fileProblem = skillFileProblem(path.join(id, entry.location.fileName));
     try {
-      interpreted = interpretSkill(entry.location, await readSkillTexts(entry.location), this.platform);
+      interpreted = fileProblem
+        ? skillWithFileProblem(entry.location, fileProblem)
+        : interpretSkill(entry.location, await readSkillTexts(entry.location), this.platform);
     } catch {
       throw notFound(`${entry.location.fileName} of ${id} can no longer be read; reload the skills.`);
     }
@@ -209,16 +221,19 @@ export class SkillCatalog {
       let mtimeMs = 0;
       let bodyHead = '';
       let read = false;
-      try {
-        const texts = readSkillTextsSync(location, withStat);
-        read = true;
-        interpreted = interpretSkill(location, texts, this.platform);
-        mtimeMs = texts.mtimeMs;
-        bodyHead = texts.bodyHead ?? interpreted.body.slice(0, 4096);
-      } catch (e) {
-        const reason = e instanceof Error ? e.message : String(e);
-        // Read, then refused by the YAML parser (an alias bomb): the file's content is at fault.
-        interpreted = read ? uninterpretableSkill(location, reason) : unreadableSkill(location, reason);
+      if (skill.fileProblem) interpreted = skillWithFileProblem(location, skill.fileProblem);
+      else {
+        try {
+          const texts = readSkillTextsSync(location, withStat);
+          read = true;
+          interpreted = interpretSkill(location, texts, this.platform);
+          mtimeMs = texts.mtimeMs;
+          bodyHead = texts.bodyHead ?? interpreted.body.slice(0, 4096);
+        } catch (e) {
+          const reason = e instanceof Error ? e.message : String(e);
+          // Read, then refused by the YAML parser (an alias bomb): the file's content is at fault.
+          interpreted = read ? uninterpretableSkill(location, reason) : unreadableSkill(location, reason);
+        }
       }
       return { location, interpreted, rootIndex, mtimeMs, bodyHead };
     });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -220,5 +221,59 @@ describe('SkillCatalog discovery', () => {
         problems: [expect.objectContaining({ code: 'folder-unreadable' })],
       }),
     ]);
+  });
+
+  it('lists a skill whose SKILL.md is a dangling link, a loop, a folder or a pipe, with an error saying so', async () => {
+    writeTree(base, {
+      'extra/folder/SKILL.md/notes.md': 'A folder, not a file.\n',
+      'extra/to-folder/docs/readme.md': 'Docs.\n',
+      'extra/pipe/README.md': 'Holds a pipe.\n',
+      'extra/fine/SKILL.md': skill('fine'),
+      'extra/both/skill.md': skill('both'),
+      'shared/linked.md': skill('linked'),
+    });
+    // Unchanged: a readable skill.md beside a broken SKILL.md wins, and a link to a file anywhere is followed.
+    await fsp.symlink('gone.md', at('extra/both/SKILL.md'));
+    await fsp.mkdir(at('extra/linked'));
+    await fsp.symlink(at('shared/linked.md'), at('extra/linked/SKILL.md'));
+    await fsp.mkdir(at('extra/dangling'));
+    await fsp.symlink('../moved/SKILL.md', at('extra/dangling/SKILL.md'));
+    await fsp.mkdir(at('extra/loop'));
+    await fsp.symlink('SKILL.md', at('extra/loop/SKILL.md'));
+    await fsp.symlink('docs', at('extra/to-folder/SKILL.md'));
+    if (process.platform !== 'win32') execFileSync('mkfifo', [at('extra/pipe/SKILL.md')]);
+    const catalog = await SkillCatalog.open(
+      isolatedOptions(base, { extraDirs: [at('extra')], noDefaultPaths: true }),
+    );
+    const listed = new Map(catalog.list().skills.map((s) => [path.relative(at('extra'), s.id), s]));
+    const problem = (dir: string) => {
+      const s = listed.get(dir);
+      expect(s).toMatchObject({ name: dir, routable: false, file: at('extra', dir, 'SKILL.md') });
+      expect(s?.problems).toHaveLength(1);
+      expect(s?.problems[0]).toMatchObject({ severity: 'error', code: 'file-unreadable' });
+      return s?.problems[0].message;
+    };
+    const fix = "the skill's frontmatter and instructions go in a file named SKILL.md.";
+    expect(problem('dangling')).toBe(
+      "SKILL.md is a link to ../moved/SKILL.md, which does not exist; point the link at the skill's file, or put the file itself here.",
+    );
+    expect(problem('loop')).toBe(
+      'SKILL.md is a link to SKILL.md, which leads round in a loop of links; put the file itself here.',
+    );
+    expect(problem('folder')).toBe(`SKILL.md is a folder, not a file; ${fix}`);
+    expect(problem('to-folder')).toBe(`SKILL.md is a link to docs, which is a folder, not a file; ${fix}`);
+    if (process.platform !== 'win32')
+      expect(problem('pipe')).toBe(`SKILL.md is a pipe, socket or device, not a file; ${fix}`);
+    expect(listed.get('fine')).toMatchObject({ routable: true, problems: [] });
+    expect(listed.get('both')).toMatchObject({ file: at('extra/both/skill.md'), routable: true });
+    expect(listed.get('both')?.problems.map((p) => p.code)).toEqual(['skill-file-name']);
+    expect(listed.get('linked')).toMatchObject({ routable: true, problems: [] });
+
+    // Opening one shows the same error (the pipe is never read), and validation the reference's words.
+    for (const dir of ['dangling', 'folder', ...(process.platform === 'win32' ? [] : ['pipe'])]) {
+      const detail = await catalog.get(at('extra', dir));
+      expect(detail.problems).toEqual(listed.get(dir)?.problems);
+      expect(detail.validation).toEqual({ valid: false, errors: ['Missing required file: SKILL.md'] });
+    }
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Problem, SkillSource } from '../../../shared/contract';
 import type { SkillLocation } from './loadSkill';
-import { warning } from './problems';
+import { error, warning } from './problems';
 
 /** Where skills are looked for, and how (DESIGN §2). */
 export interface CatalogOptions {
@@ -47,6 +47,11 @@ export function discoveryRoots(options: CatalogOptions): { path: string; source:
 export interface FoundSkill extends SkillLocation {
   /** The folder's real path (symlinks resolved), to find the same skill reached twice. */
   realDir: string;
+  /**
+   * Set when the skill file is not a file that can be read (a dangling link, a folder, a
+   * pipe): the skill is listed with this error, and the file is never opened.
+   */
+  fileProblem?: Problem;
 }
 
 export interface RootScan {
@@ -64,6 +69,8 @@ const DOT_ALLOWED = new Set(['.claude', '.agents']);
  * most `maxDepth` levels below the root and `maxDirs` folders. A folder holding SKILL.md
  * (any case; exact `SKILL.md` preferred) is a skill, and the walk goes on inside it: a
  * skill nested in a skill is its own skill. Symlinked folders are followed, cycles are not.
+ * A SKILL.md that is not a readable file (a dangling link, a folder) still makes the folder
+ * a skill, listed with `fileProblem`, unless a readable skill file sits beside it.
  */
 export function scanRootSync(
   root: string,
@@ -99,10 +106,13 @@ export function scanRootSync(
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const files = new Set<string>();
     const subdirs: { name: string; link: boolean }[] = [];
+    /** Entries named SKILL.md (any case) that are not files, in name order. */
+    const notFiles: string[] = [];
     for (const entry of entries) {
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       const link = entry.isSymbolicLink();
+      if (!isFile && entry.name.toLowerCase() === 'skill.md') notFiles.push(entry.name);
       if (link) {
         try {
           const st = fs.statSync(path.join(dir, entry.name));
@@ -118,18 +128,24 @@ export function scanRootSync(
     const skillFile = files.has('SKILL.md')
       ? 'SKILL.md'
       : [...files].find((f) => f.toLowerCase() === 'skill.md');
-    if (skillFile) {
+    // Without a readable skill file, a broken one is listed with what is wrong, so it can be fixed.
+    const brokenFile = skillFile ? undefined : (notFiles.find((f) => f === 'SKILL.md') ?? notFiles[0]);
+    const fileProblem = brokenFile ? skillFileProblem(path.join(dir, brokenFile)) : undefined;
+    const fileName = skillFile ?? (fileProblem && brokenFile);
+    if (fileName) {
       const names = new Set(subdirs.map((d) => d.name));
-      skills.push({
+      const found: FoundSkill = {
         dir,
         realDir,
-        fileName: skillFile,
+        fileName,
         root,
         source,
         skillYaml: files.has('skill.yaml') ? 'skill.yaml' : files.has('skill.yml') ? 'skill.yml' : undefined,
         hasAgentsDir: names.has('agents'),
         hasScriptsDir: names.has('scripts'),
-      });
+      };
+      if (fileProblem) found.fileProblem = fileProblem;
+      skills.push(found);
     }
     if (depth >= limits.maxDepth) return;
     ancestors.add(realDir);
@@ -160,6 +176,50 @@ export function scanRootSync(
     );
   }
   return { skills, truncated, problems };
+}
+
+/**
+ * Why the skill file at `file` is not a file SkillDeck can read (a link to nothing, a link
+ * loop, a folder, a pipe or device), as an error saying how to fix it; undefined when it
+ * is a file, or gone. Links are not judged by where they point: a SKILL.md linked from
+ * elsewhere loads as before.
+ */
+export function skillFileProblem(file: string): Problem | undefined {
+  const name = path.basename(file);
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(file);
+  } catch {
+    return undefined;
+  }
+  let link = '';
+  if (st.isSymbolicLink()) {
+    let target = '?';
+    try {
+      target = fs.readlinkSync(file);
+    } catch {
+      // Keep '?': the link vanished between the two calls.
+    }
+    link = `a link to ${target}, which is `;
+    try {
+      st = fs.statSync(file);
+    } catch (e) {
+      const code = errorCode(e);
+      const message =
+        code === 'ENOENT' || code === 'ENOTDIR'
+          ? `${name} is a link to ${target}, which does not exist; point the link at the skill's file, or put the file itself here.`
+          : code === 'ELOOP'
+            ? `${name} is a link to ${target}, which leads round in a loop of links; put the file itself here.`
+            : `${name} is a link to ${target}, which cannot be reached (${code}); check its permissions.`;
+      return error('file-unreadable', message);
+    }
+  }
+  if (st.isFile()) return undefined;
+  const what = st.isDirectory() ? 'a folder' : 'a pipe, socket or device';
+  return error(
+    'file-unreadable',
+    `${name} is ${link}${what}, not a file; the skill's frontmatter and instructions go in a file named SKILL.md.`,
+  );
 }
 
 /** The root's real path, or why it cannot be searched. */

@@ -111,13 +111,16 @@ export function interpretSkill(
 
 /** A skill whose SKILL.md cannot be read at all: listed with that error. */
 export function unreadableSkill(loc: SkillLocation, reason: string): InterpretedSkill {
+  return skillWithFileProblem(
+    loc,
+    error('file-unreadable', `${loc.fileName} could not be read (${reason}); check its permissions.`),
+  );
+}
+
+/** A skill whose SKILL.md is not a readable file (discovery's `fileProblem`): listed with that error. */
+export function skillWithFileProblem(loc: SkillLocation, problem: Problem): InterpretedSkill {
   const interpreted = interpretSkill(loc, { skillMd: '', scriptsHasFiles: false }, process.platform);
-  return {
-    ...interpreted,
-    problems: [
-      error('file-unreadable', `${loc.fileName} could not be read (${reason}); check its permissions.`),
-    ],
-  };
+  return { ...interpreted, problems: [problem] };
 }
 
 /** A skill whose SKILL.md was read but whose frontmatter the YAML parser refused outright. */

@@ -15,6 +15,27 @@ export function parseJson5ish(text: string): unknown {
   }
 }
 
+/**
+ * The brackets that close what `text` leaves open (`}`, `]}`, ...), in order; '' when
+ * nothing is open, undefined when a closing bracket does not match its opener (then
+ * adding some at the end would not fix it). Brackets inside quoted strings do not count.
+ */
+export function missingClosers(text: string): string | undefined {
+  const open: string[] = [];
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '{') open.push('}');
+    else if (c === '[') open.push(']');
+    else if ((c === '}' || c === ']') && open.pop() !== c) return undefined;
+  }
+  return quote ? undefined : open.reverse().join('');
+}
+
 const MAX_DEPTH = 64;
 
 class Reader {

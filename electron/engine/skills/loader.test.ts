@@ -47,6 +47,17 @@ beforeAll(async () => {
     'json5/SKILL.md': rawSkillMd(
       'name: json5\ndescription: Stray backslash.\nmetadata: {"clawdbot":{"requires":{"bins":\\["curl","jq"]}}}',
     ),
+    // The factory-ai corpus skill: the JSON lacks its final `}`.
+    'unclosed-json/SKILL.md': rawSkillMd(
+      'name: unclosed-json\ndescription: Missing brace.\nmetadata: {"clawdbot":{"emoji":"🤖","requires":{"bins":["droid"]}}',
+    ),
+    'mismatched-json/SKILL.md': rawSkillMd(
+      'name: mismatched-json\ndescription: Wrong bracket.\nmetadata: {"clawdbot": {"requires": {"bins": ["curl"}}}',
+    ),
+    'text-metadata/SKILL.md': rawSkillMd(
+      'name: text-metadata\ndescription: Text.\nmetadata: use when: asked',
+    ),
+    'open-hint/SKILL.md': rawSkillMd('name: open-hint\ndescription: Hint.\nargument-hint: [file] [mode'),
     'mac-only/SKILL.md': rawSkillMd(
       'name: mac-only\ndescription: macOS only.\nmetadata: {"openclaw": {"os": ["darwin"]}}',
     ),
@@ -172,6 +183,23 @@ describe('lenient parsing', () => {
     expect(byDir('json5').problems).toEqual([
       expect.objectContaining({ code: 'yaml-recovered', field: 'metadata' }),
     ]);
+  });
+
+  it('reads JSON metadata that lacks its last `}` as if it were there, with one warning saying so', () => {
+    expect(byDir('unclosed-json').problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'yaml-recovered',
+        field: 'metadata',
+        line: 4,
+        message:
+          '`metadata` in the frontmatter is not valid JSON: it ends without its closing `}`. It was read as if `}` were at the end; add it there.',
+      },
+    ]);
+    expect(meta('unclosed-json')).toMatchObject({ emoji: '🤖', requires: { bins: ['droid'] } });
+    // Text that opens a `[` is still text, with the advice to quote it.
+    expect(meta('open-hint').argumentHint).toBe('[file] [mode');
+    expect(codes('open-hint')).toEqual(['warning:yaml-recovered']);
   });
 
   it('lists a skill whose os excludes this platform, with a warning, not routable', () => {

@@ -1,6 +1,6 @@
 import YAML, { isMap, isScalar } from 'yaml';
 import type { Problem } from '../../../shared/contract';
-import { parseJson5ish } from './json5ish';
+import { missingClosers, parseJson5ish } from './json5ish';
 import { foldPlain, parseFastYaml } from './yamlFast';
 import { error, warning } from './problems';
 
@@ -54,9 +54,11 @@ export function parseYamlLenient(
 function recoveredWarning(fix: Fix, lineOffset: number, file: string): Problem {
   const where = file === 'SKILL.md' ? 'the frontmatter' : file;
   const message =
-    fix.how === 'json'
-      ? `\`${fix.key}\` in ${where} is not valid YAML flow style; it was read as JSON5. Write it as strict JSON or as block YAML.`
-      : `The value of \`${fix.key}\` in ${where} needs quotes (it contains \`: \` or starts with a YAML indicator); it was read as a quoted string. Put it in double quotes.`;
+    fix.how === 'closed'
+      ? `\`${fix.key}\` in ${where} is not valid JSON: it ends without its closing \`${fix.closers}\`. It was read as if \`${fix.closers}\` were at the end; add it there.`
+      : fix.how === 'json'
+        ? `\`${fix.key}\` in ${where} is not valid YAML flow style; it was read as JSON5. Write it as strict JSON or as block YAML.`
+        : `The value of \`${fix.key}\` in ${where} needs quotes (it contains \`: \` or starts with a YAML indicator); it was read as a quoted string. Put it in double quotes.`;
   return warning('yaml-recovered', message, { field: fix.key, line: fix.line + lineOffset });
 }
 
@@ -123,7 +125,9 @@ interface Fix {
   /** 1-based line within the YAML text. */
   line: number;
   key: string;
-  how: 'quoted' | 'json';
+  /** `closed`: JSON whose last brackets were missing, read with `closers` added. */
+  how: 'quoted' | 'json' | 'closed';
+  closers?: string;
 }
 
 const KEY_LINE = /^(\s*)([A-Za-z0-9_][\w.-]*):[ \t]+(\S.*)$/;
@@ -157,10 +161,16 @@ function repair(text: string): { text: string; fixes: Fix[] } {
         i = end - 1;
         continue;
       }
-      const json = parseJson5ish(flow);
+      let json = parseJson5ish(flow);
+      // `{...` that only lacks its last brackets (two corpus skills drop the final `}`) is
+      // still the object it says; `[a] [b` may be text, so only an object is closed.
+      const closers = json === undefined && c === '{' ? missingClosers(flow) : undefined;
+      if (closers) json = parseJson5ish(flow + closers);
       if (json !== null && typeof json === 'object') {
         lines[i] = `${indent}${key}: ${JSON.stringify(json)}`;
-        fixes.push({ line: i + 1, key, how: 'json' });
+        fixes.push(
+          closers ? { line: i + 1, key, how: 'closed', closers } : { line: i + 1, key, how: 'json' },
+        );
       } else {
         lines[i] = `${indent}${key}: ${JSON.stringify(flow.replace(/\s*\n\s*/g, ' '))}`;
         fixes.push({ line: i + 1, key, how: 'quoted' });

@@ -7,7 +7,7 @@ import { readOpenAiLayer, readSkillLayer, type Layer } from './layer';
 import { decodeSkillFile, utf8Problem } from './encoding';
 import { composeMetadata } from './metadata';
 import { error, warning } from './problems';
-import { parseYamlLenient } from './yamlLenient';
+import { parseYamlLenient, type LenientYaml } from './yamlLenient';
 
 /** Where a skill was found, and which of its sidecars exist (known from the scan's readdir). */
 export interface SkillLocation {
@@ -66,17 +66,19 @@ export function interpretSkill(
     );
   }
   const layers: Layer[] = [];
-  if (split.found) {
-    const fm = parseYamlLenient(split.yaml, split.lineOffset);
-    problems.push(...fm.problems);
-    layers.push(readSkillLayer(fm.data, 'SKILL.md', problems));
-  }
+  const readLayer = (y: LenientYaml, file: string, read: typeof readSkillLayer) => {
+    const fields: Problem[] = [];
+    layers.push(read(y.data, file, fields));
+    problems.push(...onePerValue(y.problems, fields));
+  };
+  // A frontmatter that failed is still read for what was salvaged; a sidecar that failed is ignored.
+  if (split.found) readLayer(parseYamlLenient(split.yaml, split.lineOffset), 'SKILL.md', readSkillLayer);
   const sidecars: { file: string; raw: string }[] = [];
   const sidecar = (file: string, raw: string, read: typeof readSkillLayer) => {
     sidecars.push({ file, raw });
     const y = parseYamlLenient(normalizeText(raw).text, 0, file);
-    problems.push(...y.problems);
-    if (y.ok) layers.push(read(y.data, file, problems));
+    if (y.ok) readLayer(y, file, read);
+    else problems.push(...y.problems);
   };
   if (texts.openaiYaml !== undefined) sidecar(OPENAI_YAML, texts.openaiYaml, readOpenAiLayer);
   if (texts.skillYaml) sidecar(texts.skillYaml.file, texts.skillYaml.text, readSkillLayer);
@@ -107,6 +109,21 @@ export function interpretSkill(
     );
   }
   return { metadata, problems, osExcluded, rawFrontmatter: split.raw, body: split.body, sidecars };
+}
+
+/**
+ * A value the YAML repair read as text and its field then refused (`metadata: a: b`) is
+ * one mistake: "put it in double quotes" would not help such a field, so only the field's
+ * warning is kept, with the repair's line.
+ */
+function onePerValue(yaml: Problem[], fields: Problem[]): Problem[] {
+  const refused = new Map(fields.filter((p) => p.code === 'field-type').map((p) => [p.field, p]));
+  const kept = yaml.filter((p) => {
+    const field = p.code === 'yaml-recovered' && p.field !== undefined ? refused.get(p.field) : undefined;
+    if (field && p.line !== undefined) field.line = p.line;
+    return !field;
+  });
+  return [...kept, ...fields];
 }
 
 /** A skill whose SKILL.md cannot be read at all: listed with that error. */

@@ -202,6 +202,18 @@ describe('lenient parsing', () => {
     expect(codes('open-hint')).toEqual(['warning:yaml-recovered']);
   });
 
+  it('says once that a value read as text was ignored, without advice to quote it', () => {
+    // Not fixed by closing, or not JSON at all: read as text, which metadata cannot use.
+    for (const dir of ['mismatched-json', 'text-metadata']) {
+      expect(byDir(dir).problems).toEqual([
+        expect.objectContaining({ severity: 'warning', code: 'field-type', field: 'metadata', line: 4 }),
+      ]);
+      expect(byDir(dir).problems[0].message).toMatch(
+        /^`metadata` in the frontmatter should be a mapping .*; it was ignored\.$/,
+      );
+    }
+  });
+
   it('lists a skill whose os excludes this platform, with a warning, not routable', () => {
     const s = byDir('mac-only');
     expect(s.routable).toBe(false);

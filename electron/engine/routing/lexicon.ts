@@ -1,7 +1,8 @@
 import type { SkillMetadata, SkillSummary } from '../../../shared/contract';
 import { buildDoc, type SkillDoc } from './skillDoc';
 import { editsOf } from './spelling';
-import { fold, lemmaOf, nameSlug, stem, type Phrase } from './text';
+import { fold, hasCjk, lemmaOf, nameSlug, stem, terms, type Phrase } from './text';
+import { translate } from './zh';
 
 export { buildDoc, FIELD, type FieldName, type ImplicitPhrase, type SkillDoc } from './skillDoc';
 
@@ -191,13 +192,37 @@ export class RoutingIndex {
    */
   idf(term: string): number {
     const list = this.postings.get(term);
-    return list ? this.idfOf(list) : 0;
+    return list ? this.idfOf(list, term) : 0;
   }
 
-  /** idf() of a term whose postings the caller holds. */
-  idfOf(list: Postings): number {
-    const df = list.meta || list.docs.length;
+  /**
+   * idf() of a term whose postings the caller holds. A Chinese word counts as common as the
+   * first thing it means: few skills are written in Chinese, so 写 ("write") or 问题 ("problem")
+   * would otherwise be as rare as a product name, and a Chinese skill that says them would
+   * answer every Chinese request that does.
+   */
+  idfOf(list: Postings, term?: string): number {
+    let df = list.meta || list.docs.length;
+    if (term !== undefined && hasCjk(term)) df = Math.max(df, this.meaningDf(term));
     return Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
+  }
+
+  private readonly meaningDfs = new Map<string, number>();
+  /** How many skills use the rarest index term of a Chinese word's first English sense (0: none). */
+  private meaningDf(word: string): number {
+    let df = this.meaningDfs.get(word);
+    if (df === undefined) {
+      const sense = translate(word)[0];
+      const counts = sense
+        ? terms(sense).map((t) => {
+            const list = this.postings.get(t);
+            return list ? list.meta || list.docs.length : 0;
+          })
+        : [];
+      df = counts.length > 0 ? Math.min(...counts) : 0;
+      this.meaningDfs.set(word, df);
+    }
+    return df;
   }
 
   /** The IDF of a term only one skill uses: the most a word can say in this catalog. */

@@ -147,7 +147,7 @@ export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch
       const list = index.postingsOf(variant.term);
       if (!list || (!ownWord(variant) && list.meta > COMMON_FLOOR && list.meta / n > COMMON_EXPANSION))
         continue;
-      const idf = index.idfOf(list);
+      const idf = index.idfOf(list, variant.term);
       const weight = group.weight * variant.weight;
       groupReach = Math.max(groupReach, (weight * (idf * REFERENCE_TF * (K1 + 1))) / (REFERENCE_TF + K1));
       // An embedding neighbour meets the skill's own words (name, triggers, description), not its

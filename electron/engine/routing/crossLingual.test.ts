@@ -1,0 +1,66 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../testing/fixtures';
+import type { RoutingIndex } from './lexicon';
+import { route } from './router';
+import { catalogOf, defaultConfig, indexOf, readyContext, skillMd as md } from './testHelpers';
+
+// Round 11 of the third-party dev set (quality/corpus/README.md): what a batch of requests the
+// router had never seen showed about Chinese words' weight, product names of three words and -er.
+
+const SKILLS: Record<string, string> = {
+  // A Chinese-written skill says the everyday words of any Chinese request: 写, 分析, 问题, 今天.
+  'essay-tutor/SKILL.md': md(
+    'essay-tutor',
+    '高考语文作文辅导：帮学生分析问题，写作文，批改作文。',
+    '## 用法\n\n今天写什么？先分析题目，记下问题和心情，再写提纲。',
+  ),
+  'agent-diary/SKILL.md': md(
+    'agent-diary',
+    "Keeps the agent's own diary: a daily entry from its perspective on what it did and how it went.",
+  ),
+  // English skills that make "write", "analyze" and "problem" the common words they are.
+  'doc-writer/SKILL.md': md('doc-writer', 'Writes project documentation and READMEs.'),
+  'email-writer/SKILL.md': md('email-writer', 'Writes polite emails and replies.'),
+  'poem-writer/SKILL.md': md('poem-writer', 'Writes poems and song lyrics on any theme.'),
+  'report-writer/SKILL.md': md('report-writer', 'Writes weekly status reports from notes.'),
+  'log-analyzer/SKILL.md': md('log-analyzer', 'Analyzes server logs to find the problem behind errors.'),
+  'data-analyzer/SKILL.md': md('data-analyzer', 'Analyzes CSV data and answers questions about it.'),
+  'troubleshooter/SKILL.md': md('troubleshooter', 'Diagnoses a problem step by step and suggests fixes.'),
+  'peopledatalabs-automation/SKILL.md': md(
+    'peopledatalabs-automation',
+    'Automate PeopleDataLabs tasks via Rube MCP.',
+  ),
+  'people-notes/SKILL.md': md('people-notes', 'Remembers facts about people you know.'),
+  'habit-flow/SKILL.md': md(
+    'habit-flow',
+    'Builds daily habits and keeps your streaks in flow.',
+    'Check in today.',
+  ),
+};
+
+let index: RoutingIndex;
+beforeAll(async () => {
+  const dir = tempDir('skilldeck-crosslingual-');
+  writeTree(dir, SKILLS);
+  index = indexOf(await catalogOf(dir));
+});
+
+const top = (query: string) => route(index, query, defaultConfig(), readyContext()).candidates[0]?.name;
+
+describe('a Chinese word weighs what its meaning weighs', () => {
+  it('is as common as the first English sense it bridges to', () => {
+    // Only one skill says 写 or 分析, but many say "write" and "analyze": the words are common.
+    expect(index.idf('写')).toBeLessThanOrEqual(index.idf('write') + 1e-9);
+    expect(index.idf('分析')).toBeLessThanOrEqual(index.idf('analyz') + 1e-9);
+    // A word whose meaning no skill uses keeps the weight of its own spelling.
+    expect(index.idf('高考')).toBeGreaterThan(index.idf('write'));
+  });
+
+  it('so a Chinese skill does not win a request by its everyday words', () => {
+    // "Write a diary entry from your own perspective: what you did today" — the English diary
+    // skill, not the essay tutor that merely says 写, 今天 and 记下.
+    expect(top('用你自己的视角写一篇日记，记下今天做了什么')).toBe('agent-diary');
+    // Its own rare words still name it.
+    expect(top('帮我批改这篇高考作文')).toBe('essay-tutor');
+  });
+});

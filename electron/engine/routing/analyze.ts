@@ -183,11 +183,12 @@ export function analyzeQuery(text: string): QueryGroup[] {
     if (byText.has(term)) continue;
     byText.add(term);
     const next = words[i + 1] && !isStopWord(words[i + 1]) ? words[i + 1] : '';
+    const third = next && words[i + 2] && !isStopWord(words[i + 2]) ? words[i + 2] : '';
     // Request words and bare numbers ("3.13", "2024", "30%") say little about which skill.
     const weak =
       genericWords().has(word) || genericWords().has(lemma) || genericTerms().has(term) || /^\d+$/.test(word);
-    const variants = cached(`${weak ? 'g' : 'w'}:${word} ${next}`, () =>
-      latinVariants(word, lemma, term, next, weak),
+    const variants = cached(`${weak ? 'g' : 'w'}:${word} ${next} ${third}`, () =>
+      latinVariants(word, lemma, term, next, weak, third),
     );
     groups.push({ text: term, surface: word, variants, weight: weak ? GENERIC_WEIGHT : 1 });
   }
@@ -313,7 +314,14 @@ function cjkVariants(word: string): Variant[] {
  * as itself and in a collocation ("pull request"), never through its senses or neighbours
  * ("step through" is no "finished", "next" no "close", "keep" no "proceed").
  */
-function latinVariants(word: string, lemma: string, term: string, next: string, weak = false): Variant[] {
+function latinVariants(
+  word: string,
+  lemma: string,
+  term: string,
+  next: string,
+  weak = false,
+  third = '',
+): Variant[] {
   const group: QueryGroup = { text: term, surface: word, variants: [], weight: 1 };
   addVariant(group, term, 'exact', 1, word);
   // A name with a version or size ("sha256", "python3") also means its name ("SHA-256", "Python").
@@ -335,6 +343,8 @@ function latinVariants(word: string, lemma: string, term: string, next: string, 
     expandLemma(group, `${lemma} ${lemmaOf(next)}`);
     // Product names written as one word match the user's two ("Google Tasks" → googletasks).
     addVariant(group, stem(word + next), 'exact', 1, `${word}${next}`);
+    // And a name of three ("People Data Labs" → peopledatalabs).
+    if (third) addVariant(group, stem(word + next + third), 'exact', 1, `${word}${next}${third}`);
   }
   return group.variants;
 }

@@ -64,3 +64,9 @@ describe('a Chinese word weighs what its meaning weighs', () => {
     expect(top('帮我批改这篇高考作文')).toBe('essay-tutor');
   });
 });
+
+describe('product names', () => {
+  it('written as three words meet a skill that spells them as one', () => {
+    expect(top('enrich jane@example.com with People Data Labs')).toBe('peopledatalabs-automation');
+  });
+});

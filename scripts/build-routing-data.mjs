@@ -124,6 +124,29 @@ for (const [lemma, { syn, rel, der }] of [...expansions].sort(([a], [b]) => (a <
     wordnetLines.push(`${lemma}\t${s.join(',')}\t${r.join(',')}\t${d.join(',')}`);
 }
 
+// ---- Nouns in -er that are no "one who …" of the word before it (flower is no flow-er, number
+// no numb-er, corner no corn-er): the stemmer's -er cut would meet them with that word. A noun
+// WordNet links to its base by derivation (planner ↔ plan, manager ↔ manage) is left out.
+const synsetsOf = new Map(); // lemma → its synset keys
+for (const [key, { words }] of synsets)
+  for (const w of words) synsetsOf.set(w, [...(synsetsOf.get(w) ?? []), key]);
+const derivedFrom = (a, b) =>
+  (synsetsOf.get(a) ?? []).some((key) =>
+    synsets
+      .get(key)
+      .ptrs.some(([symbol, target]) => symbol === '+' && synsets.get(target)?.words.includes(b)),
+  );
+const erLines = [];
+for (const lemma of [...synsetsOf.keys()].sort()) {
+  if (!/^[a-z]{4,}er$/.test(lemma)) continue;
+  const cut = lemma.slice(0, -2);
+  const bases = [cut, `${cut}e`, ...(cut.at(-1) === cut.at(-2) ? [cut.slice(0, -1)] : [])].filter((b) =>
+    synsetsOf.has(b),
+  );
+  if (bases.length > 0 && !bases.some((b) => derivedFrom(lemma, b) || derivedFrom(b, lemma)))
+    erLines.push(lemma);
+}
+
 // ---- Lemmas: WordNet's exception lists (irregular forms), as wink-lexicon packages them.
 const lemmaLines = [];
 for (const file of ['wn-noun-exceptions.js', 'wn-verb-exceptions.js', 'wn-adjective-exceptions.js']) {
@@ -209,6 +232,10 @@ fs.writeFileSync(
   header('lemma\tsynonyms\trelated\tderived forms') + wordnetLines.join('\n') + '\n',
 );
 fs.writeFileSync(path.join(out, 'lemmas.tsv'), header('form\tlemma') + lemmaLines.join('\n') + '\n');
+fs.writeFileSync(
+  path.join(out, 'er-nouns.txt'),
+  header('nouns in -er that are not their stem + er') + erLines.join('\n') + '\n',
+);
 const total = zhLines.reduce((sum, line) => sum + Number(line.split('\t')[1]), 0);
 fs.writeFileSync(
   path.join(out, 'zh.tsv'),
@@ -220,7 +247,7 @@ fs.writeFileSync(
   path.join(out, 'zh-t2s.tsv'),
   header('traditional\tsimplified') + t2sLines.join('\n') + '\n',
 );
-for (const file of ['wordnet.tsv', 'lemmas.tsv', 'zh.tsv', 'zh-t2s.tsv']) {
+for (const file of ['wordnet.tsv', 'lemmas.tsv', 'er-nouns.txt', 'zh.tsv', 'zh-t2s.tsv']) {
   const size = fs.statSync(path.join(out, file)).size;
   console.log(`${file}: ${(size / 1024).toFixed(0)} KiB`);
 }

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
+import { stem } from './text';
 import { catalogOf, defaultConfig, indexOf, readyContext, skillMd as md } from './testHelpers';
 
 // Round 11 of the third-party dev set (quality/corpus/README.md): what a batch of requests the
@@ -68,5 +69,18 @@ describe('a Chinese word weighs what its meaning weighs', () => {
 describe('product names', () => {
   it('written as three words meet a skill that spells them as one', () => {
     expect(top('enrich jane@example.com with People Data Labs')).toBe('peopledatalabs-automation');
+  });
+});
+
+describe('stems', () => {
+  it('cut -er off an agent noun but not off a noun that is no stem + er', () => {
+    expect(stem('converter')).toBe(stem('convert'));
+    expect(stem('planner')).toBe(stem('plan'));
+    // "My cat broke the vase today": 花瓶 is glossed "flower vase", and flower is no flow-er.
+    expect(stem('flower')).not.toBe(stem('flow'));
+    expect(stem('number')).not.toBe(stem('numb'));
+    const result = route(index, '我家猫今天把花瓶打碎了', defaultConfig(), readyContext());
+    expect(result.plan.primary).toBeNull();
+    expect(result.candidates.map((c) => c.reason).join(' ')).not.toMatch(/flower/);
   });
 });

@@ -176,6 +176,9 @@ export const genericWords = once((): Set<string> => {
 });
 
 /** Chinese: jieba's frequency and the CC-CEDICT English keywords of a word, from zh.tsv. */
+/** Nouns in -er that are not their stem + er (flower, number, corner): the stemmer keeps them whole. */
+export const erNouns = once((): Set<string> => new Set(lines('er-nouns.txt')));
+
 export const zhTable = once(() => table('zh.tsv'));
 
 /** log(Σ frequencies) of zh.tsv, for the segmenter's log probabilities (stored in its header). */

@@ -4,7 +4,7 @@
  * like jieba), and the negated spans of a description. Per-word results are memoized: index
  * builds see the same words thousands of times and keystrokes the same words again.
  */
-import { irregular, traditionalChars, wordnet } from './lexdata';
+import { erNouns, irregular, traditionalChars, wordnet } from './lexdata';
 import { segment, subWords } from './zh';
 
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -158,7 +158,9 @@ export function stem(word: string): string {
     w = wordnet(w) === null && wordnet(w.slice(0, -1)) !== null ? w.slice(0, -1) : w;
   else if (w.endsWith('ed') && w.length >= 5) [w, cut] = [w.slice(0, -2), true];
   else if (w.endsWith('ation') && w.length >= 7) w = w.slice(0, -3);
-  else if (w.endsWith('er') && w.length >= 6) [w, cut] = [w.slice(0, -2), true];
+  // An agent noun loses its -er (converter → convert); flower, number and corner are no flow,
+  // numb or corn (data/er-nouns.txt: WordNet's nouns in -er it does not derive from their stem).
+  else if (w.endsWith('er') && w.length >= 6 && !erNouns().has(w)) [w, cut] = [w.slice(0, -2), true];
   else if (w.endsWith('ly') && w.length >= 6) w = w.slice(0, -2);
   // running → run, but keep ss/ll (class, full).
   if (w.length >= 4 && w[w.length - 1] === w[w.length - 2] && !/[slz]/.test(w[w.length - 1]))

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
-import { stem } from './text';
+import { nameShare } from './match';
+import { stem, terms } from './text';
 import { catalogOf, defaultConfig, indexOf, readyContext, skillMd as md } from './testHelpers';
 
 // Round 11 of the third-party dev set (quality/corpus/README.md): what a batch of requests the
@@ -32,6 +33,9 @@ const SKILLS: Record<string, string> = {
     'Automate PeopleDataLabs tasks via Rube MCP.',
   ),
   'people-notes/SKILL.md': md('people-notes', 'Remembers facts about people you know.'),
+  'flux-image/SKILL.md': md('flux-image', 'Generates pictures from a prompt with Black Forest Labs models.'),
+  'google-calendar/SKILL.md': md('google-calendar', 'Lists and creates calendar events.'),
+  'google-drive/SKILL.md': md('google-drive', 'Finds and shares files in your drive.'),
   'habit-flow/SKILL.md': md(
     'habit-flow',
     'Builds daily habits and keeps your streaks in flow.',
@@ -69,6 +73,22 @@ describe('a Chinese word weighs what its meaning weighs', () => {
 describe('product names', () => {
   it('written as three words meet a skill that spells them as one', () => {
     expect(top('enrich jane@example.com with People Data Labs')).toBe('peopledatalabs-automation');
+  });
+});
+
+describe('a brand', () => {
+  it('that only one skill’s name starts with stands for much of that name', () => {
+    const doc = (name: string) => index.docs.find((d) => d.name === name)!;
+    const share = (name: string, query: string) => nameShare(doc(name), new Set(terms(query)), index);
+    expect(share('flux-image', 'flux')).toBeCloseTo(0.6);
+    // Without the index (or the brand rule), one word of two.
+    expect(nameShare(doc('flux-image'), new Set(terms('flux')))).toBeCloseTo(0.5);
+    // Two names start with google: it is no one skill's brand.
+    expect(share('google-calendar', 'google')).toBeCloseTo(0.5);
+    expect(
+      route(index, 'draw a picture of a fox in the snow with FLUX', defaultConfig(), readyContext()).plan
+        .primary,
+    ).toBe('flux-image');
   });
 });
 

@@ -191,7 +191,7 @@ export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch
     if (list.length <= POOL_SIZE) for (const d of list) named.add(d);
   }
   for (const d of named) {
-    const share = nameShare(docs[d], queryTerms) ** 2;
+    const share = nameShare(docs[d], queryTerms, index) ** 2;
     if (share > 0 && total[d] > 0) total[d] += NAME_BONUS * unit * share;
   }
   const pool = topDocs(named, scoreOf, POOL_SIZE);
@@ -279,14 +279,27 @@ export function explainMatch(index: RoutingIndex, doc: SkillDoc, match: QueryMat
   return out;
 }
 
-/** The largest share of a skill's name (or display name) whose words the query holds. */
-export function nameShare(doc: SkillDoc, queryTerms: ReadonlySet<string>): number {
+/**
+ * The share a name's first word stands for when no other skill's name has it: the brand of
+ * icims-talent-cloud, flux-image or ethereum-history, which a user names alone ("on iCIMS",
+ * "with FLUX"). Not the whole name: the rest says what the skill does with it.
+ */
+const BRAND_SHARE = 0.6;
+
+/**
+ * The largest share of a skill's name (or display name) whose words the query holds; a first
+ * word only this skill's name has counts for BRAND_SHARE of it.
+ */
+export function nameShare(doc: SkillDoc, queryTerms: ReadonlySet<string>, index?: RoutingIndex): number {
   let best = 0;
   for (const phrase of doc.implicit) {
     if (phrase.origin !== 'name') continue;
     let hit = 0;
     for (const term of phrase.terms) if (queryTerms.has(term)) hit++;
     best = Math.max(best, hit / phrase.terms.length);
+    const first = phrase.terms[0];
+    if (index && phrase.terms.length > 1 && queryTerms.has(first) && index.namedBy(first).length === 1)
+      best = Math.max(best, BRAND_SHARE);
   }
   return best;
 }

@@ -40,6 +40,10 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Is LinkedIn useful for finding a job?',
       "What's the difference between weather and climate?",
       'What is the fastest way to learn Rust?',
+      // A comparison of two things asks for a fact.
+      'Is Daffy Duck older than Bugs Bunny?',
+      'Are cats smarter than dogs?',
+      'Was Rome more powerful than Carthage?',
       '天气预报是怎么做出来的',
       '股票和基金有什么区别',
       '微信是哪一年推出的',
@@ -55,6 +59,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
     for (const query of [
       "what's the weather in Paris this weekend",
       'how long until the next train from Park Street?',
+      'Is Paris warmer than Rome this weekend?',
       'how many subscribers does my channel have?',
       'what did I bench last week?',
       // "what was / does + my, our" asks for the user's own data, whatever the tense.

@@ -128,25 +128,31 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // 0.1 %. Round 8 (compounds of two Chinese words' glosses: 工作流 → workflow): 0.779 / 0 of 164
   // / 0.826 (zh). Round 9 added 30 dev negatives (remarks), two of which fire: 2 of 194, and on
   // the sampled catalogs 23 of 1,552 (from 1 of 1,312); news that something works now read as no
-  // request: 19 of 1,552. The floors are the measured values, so a change that loses ground shows
-  // at once.
-  it('keeps the measured floors: P@1 ≥ 0.779, false triggers ≤ 0.011, Chinese ≥ 0.826, paraphrases ≥ 0.121', () => {
+  // request: 19 of 1,552. Round 11 added 80 fresh dev queries written before the router saw them
+  // (65 to route, 15 negatives): 47 of the 65 routed right and 3 of the 15 fired, so the dev set
+  // measured 0.771 / 5 of 209 / 0.807 (zh) / 10 of 84; the round's fixes (a Chinese word as common
+  // as its meaning, three-word product names, -er nouns, a brand, comparisons as questions) brought
+  // it to 0.775 / 3 of 209 / 0.815 (zh) / 10 of 84 and 0.804 / 7 of 1,672 on the sampled catalogs
+  // (resampled: the catalogs draw from the grown dev set). The floors are the measured values, so
+  // a change that loses ground shows at once.
+  it('keeps the measured floors: P@1 ≥ 0.775, false triggers ≤ 0.015, Chinese ≥ 0.814, paraphrases ≥ 0.119', () => {
     const all = slice(table.dev.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.779);
-    expect(all.false_trigger!).toBeLessThanOrEqual(0.011);
-    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.826);
-    expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.121);
-    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.816);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.775);
+    expect(all.false_trigger!).toBeLessThanOrEqual(0.015);
+    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.814);
+    expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.119);
+    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.803);
     expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.0125);
   });
 
   // Spelling neighbours (lexicon.ts) measured 225 of 307 typo'd English dev queries (false
   // triggers 1/111) against 191 (3/111) without them; the same queries spelled right: 239 of 314.
-  it('keeps the floor with one typo in the longest word: P@1 ≥ 0.72, false triggers ≤ 0.01', () => {
+  // With round 11's queries: 257 of 352, false triggers 2 of 140.
+  it('keeps the floor with one typo in the longest word: P@1 ≥ 0.72, false triggers ≤ 0.015', () => {
     const typos = slice(table.dev[TYPOS], 'all');
     expect(typos.positives).toBeGreaterThan(300);
     expect(typos.p_at_1!).toBeGreaterThanOrEqual(0.72);
-    expect(typos.false_trigger!).toBeLessThanOrEqual(0.01);
+    expect(typos.false_trigger!).toBeLessThanOrEqual(0.015);
   });
 });
 

@@ -147,14 +147,20 @@ for (const lemma of [...synsetsOf.keys()].sort()) {
     erLines.push(lemma);
 }
 
-// ---- Lemmas: WordNet's exception lists (irregular forms), as wink-lexicon packages them.
+// ---- Lemmas: WordNet's exception lists (irregular forms), as wink-lexicon packages them, with
+// the part of speech: a skill's name keeps a verb's or adjective's form (Felt, Better Auth), a
+// noun's plural still meets its singular (big-data).
 const lemmaLines = [];
-for (const file of ['wn-noun-exceptions.js', 'wn-verb-exceptions.js', 'wn-adjective-exceptions.js']) {
+for (const [file, pos] of [
+  ['wn-noun-exceptions.js', 'n'],
+  ['wn-verb-exceptions.js', 'v'],
+  ['wn-adjective-exceptions.js', 'a'],
+]) {
   for (const [form, lemma] of Object.entries(
     createRequire(import.meta.url)(pkg('wink-lexicon', 'src', file)),
   )) {
     if (/^[a-z]+$/.test(form) && /^[a-z]+$/.test(lemma) && form !== lemma && expansions.has(lemma))
-      lemmaLines.push(`${form}\t${lemma}`);
+      lemmaLines.push(`${form}\t${lemma}\t${pos}`);
   }
 }
 lemmaLines.sort();
@@ -231,7 +237,10 @@ fs.writeFileSync(
   path.join(out, 'wordnet.tsv'),
   header('lemma\tsynonyms\trelated\tderived forms') + wordnetLines.join('\n') + '\n',
 );
-fs.writeFileSync(path.join(out, 'lemmas.tsv'), header('form\tlemma') + lemmaLines.join('\n') + '\n');
+fs.writeFileSync(
+  path.join(out, 'lemmas.tsv'),
+  header('form\tlemma\tpart of speech (n, v, a)') + lemmaLines.join('\n') + '\n',
+);
 fs.writeFileSync(
   path.join(out, 'er-nouns.txt'),
   header('nouns in -er that are not their stem + er') + erLines.join('\n') + '\n',

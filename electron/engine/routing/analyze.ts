@@ -1,4 +1,4 @@
-import { domainLexicon, genericWords, similarWords, wordnet } from './lexdata';
+import { domainLexicon, genericWords, similarWords, verbalForms, wordnet } from './lexdata';
 import { CJK_RUN_RE, fold, isStopWord, lemmaOf, stem, wordTerms } from './text';
 import { segment, subWords, translate } from './zh';
 import { entityGroups } from './entities';
@@ -190,7 +190,14 @@ export function analyzeQuery(text: string): QueryGroup[] {
     const variants = cached(`${weak ? 'g' : 'w'}:${word} ${next} ${third}`, () =>
       latinVariants(word, lemma, term, next, weak, third),
     );
-    groups.push({ text: term, surface: word, variants, weight: weak ? GENERIC_WEIGHT : 1 });
+    groups.push({
+      text: term,
+      surface: word,
+      variants: namedAsTyped(text, word)
+        ? [...variants, { term: stem(word), weight: 1, via: 'exact', shown: word }]
+        : variants,
+      weight: weak ? GENERIC_WEIGHT : 1,
+    });
   }
   groups.push(...entities.groups);
   return withoutEchoes(groups);
@@ -306,6 +313,17 @@ function cjkVariants(word: string): Variant[] {
       }
   });
   return group.variants.map((v) => (v.via !== 'synonym' ? v : { ...v, bridged: true }));
+}
+
+/**
+ * An irregular verb or adjective form the user capitalized inside a sentence ("a map in Felt",
+ * "add Better Auth"): a name, which also meets a skill's name as written (nameTerms), besides
+ * its lemma. "I felt sick" stays a form of feel.
+ */
+function namedAsTyped(text: string, word: string): boolean {
+  if (!verbalForms().has(word)) return false;
+  const capitalized = new RegExp(`(?<![.!?]\\s*|^\\s*)\\b${word[0].toUpperCase()}${word.slice(1)}\\b`, 'u');
+  return capitalized.test(text);
 }
 
 /**

@@ -140,6 +140,21 @@ export const irregular = once((): Map<string, string> => {
 });
 
 /**
+ * Irregular forms of verbs and adjectives only (felt, better, thought; not data or mice): in a
+ * skill's name such a word is a name (Felt, Better Auth), not a form of feel or good.
+ */
+export const verbalForms = once((): Set<string> => {
+  const verbal = new Set<string>();
+  const nominal = new Set<string>();
+  for (const line of lines('lemmas.tsv')) {
+    const [form, , pos] = line.split('\t');
+    (pos === 'n' ? nominal : verbal).add(form);
+  }
+  for (const form of nominal) verbal.delete(form);
+  return verbal;
+});
+
+/**
  * The curated domain lexicon: groups of words that mean the same to a skill router but that
  * WordNet does not link (abbreviations, product vocabulary). Every member maps to the others.
  */

@@ -1,6 +1,6 @@
 import type { SkillMetadata, SkillSummary } from '../../../shared/contract';
 import { implicitTriggers, type ImplicitOrigin } from './implicit';
-import { compilePhrase, isStopWord, negatedTerms, phraseWords, terms, type Phrase } from './text';
+import { compilePhrase, isStopWord, nameTerms, negatedTerms, phraseWords, terms, type Phrase } from './text';
 import { translate } from './zh';
 
 // How one skill becomes what the router matches against (lexicon.ts indexes many of them).
@@ -91,7 +91,7 @@ export function buildDoc(
   const add = (text: string | undefined, field: FieldName) => {
     if (!text) return;
     const weight = FIELD_WEIGHT[field];
-    for (const term of terms(text)) {
+    for (const term of field === 'name' ? nameTerms(text) : terms(text)) {
       tf.set(term, (tf.get(term) ?? 0) + weight);
       fields.set(term, (fields.get(term) ?? 0) | FIELD[field]);
       length += weight;
@@ -124,7 +124,7 @@ export function buildDoc(
   add(metadata.whenToUse, 'description');
   const implicit: ImplicitPhrase[] = [];
   for (const trigger of implicitTriggers(metadata, hints)) {
-    const phraseTerms = [...new Set(terms(trigger.phrase))];
+    const phraseTerms = [...new Set((trigger.origin === 'name' ? nameTerms : terms)(trigger.phrase))];
     if (phraseTerms.length === 0) continue;
     const verbatim =
       trigger.origin === 'name' && phraseWords(trigger.phrase).some(isStopWord)

@@ -4,7 +4,7 @@
  * like jieba), and the negated spans of a description. Per-word results are memoized: index
  * builds see the same words thousands of times and keystrokes the same words again.
  */
-import { erNouns, irregular, traditionalChars, wordnet } from './lexdata';
+import { erNouns, irregular, traditionalChars, verbalForms, wordnet } from './lexdata';
 import { segment, subWords } from './zh';
 
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -244,6 +244,24 @@ export function terms(text: string): string[] {
     }
     if ((run.length < 2 && !/\d/.test(run)) || STOP_WORDS.has(run)) return;
     out.push(termOf(run));
+  });
+  return out;
+}
+
+/**
+ * Index terms of a skill's name: as terms(), but an irregular verb or adjective form stays itself
+ * (felt-automation is named by Felt, not by "feel"; better-auth not by "good"), so "I felt sick"
+ * or "a good idea" does not name them. A noun's plural still meets its singular (big-data).
+ */
+export function nameTerms(text: string): string[] {
+  const out: string[] = [];
+  eachRun(fold(text), (run, cjk) => {
+    if (cjk) {
+      for (const term of cjkTerms(run)) out.push(term);
+      return;
+    }
+    if ((run.length < 2 && !/\d/.test(run)) || STOP_WORDS.has(run)) return;
+    out.push(verbalForms().has(run) ? stem(run) : termOf(run));
   });
   return out;
 }

@@ -3,11 +3,12 @@ import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
 import { nameShare } from './match';
-import { stem, terms } from './text';
+import { nameTerms, stem, terms } from './text';
 import { catalogOf, defaultConfig, indexOf, readyContext, skillMd as md } from './testHelpers';
 
 // Round 11 of the third-party dev set (quality/corpus/README.md): what a batch of requests the
-// router had never seen showed about Chinese words' weight, product names of three words and -er.
+// router had never seen showed about Chinese words' weight, product names, -er nouns and names that
+// are a verb's form.
 
 const SKILLS: Record<string, string> = {
   // A Chinese-written skill says the everyday words of any Chinese request: 写, 分析, 问题, 今天.
@@ -36,6 +37,11 @@ const SKILLS: Record<string, string> = {
   'flux-image/SKILL.md': md('flux-image', 'Generates pictures from a prompt with Black Forest Labs models.'),
   'google-calendar/SKILL.md': md('google-calendar', 'Lists and creates calendar events.'),
   'google-drive/SKILL.md': md('google-drive', 'Finds and shares files in your drive.'),
+  'felt-automation/SKILL.md': md(
+    'felt-automation',
+    'Automate Felt tasks via Rube MCP: maps, layers and elements.',
+  ),
+  'better-auth/SKILL.md': md('better-auth', 'Better Auth: sign-in and sessions for TypeScript apps.'),
   'habit-flow/SKILL.md': md(
     'habit-flow',
     'Builds daily habits and keeps your streaks in flow.',
@@ -102,5 +108,22 @@ describe('stems', () => {
     const result = route(index, '我家猫今天把花瓶打碎了', defaultConfig(), readyContext());
     expect(result.plan.primary).toBeNull();
     expect(result.candidates.map((c) => c.reason).join(' ')).not.toMatch(/flower/);
+  });
+});
+
+describe('a name that is a verb’s or an adjective’s form', () => {
+  it('is the name, not the verb (Felt, Better Auth); a noun’s plural still meets its singular', () => {
+    expect(nameTerms('felt-automation')).toContain('felt');
+    expect(nameTerms('better auth')).toEqual([stem('better'), 'auth']);
+    expect(nameTerms('better auth')).not.toContain('good');
+    expect(nameTerms('big-data')).toEqual(terms('big data'));
+  });
+
+  it('so "I felt sick" names no skill, but a Felt the user capitalized does', () => {
+    const primary = (query: string) => route(index, query, defaultConfig(), readyContext()).plan.primary;
+    expect(primary('I felt sick all day and skipped lunch')).toBeNull();
+    expect(primary('make a map in Felt of our store locations')).toBe('felt-automation');
+    expect(primary('is this a good name for a bakery')).toBeNull();
+    expect(primary('set up better auth in my Next.js app')).toBe('better-auth');
   });
 });

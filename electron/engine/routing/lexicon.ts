@@ -203,7 +203,9 @@ export class RoutingIndex {
    */
   idfOf(list: Postings, term?: string): number {
     let df = list.meta || list.docs.length;
-    if (term !== undefined && hasCjk(term)) df = Math.max(df, this.meaningDf(term));
+    // The code-point test first: this runs for every variant of every query word.
+    if (term !== undefined && term.charCodeAt(0) >= 0x2e80 && hasCjk(term))
+      df = Math.max(df, this.meaningDf(term));
     return Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
   }
 
@@ -220,6 +222,7 @@ export class RoutingIndex {
           })
         : [];
       df = counts.length > 0 ? Math.min(...counts) : 0;
+      if (this.meaningDfs.size > 20_000) this.meaningDfs.clear();
       this.meaningDfs.set(word, df);
     }
     return df;

@@ -186,7 +186,16 @@ const MAX_KEYWORDS = 6;
 // pinyin (a name: 加 Jia1 "Canada", 德 De2 "Germany") before the lowercase one (加 jia1 "to add"),
 // by spelling, not by how often the word means it.
 const isName = ([, , pinyin]) => /^[A-Z]/.test(pinyin);
-for (const [, simplified, , glosses] of [...cedict.filter((e) => !isName(e)), ...cedict.filter(isName)]) {
+// And of a word read two ways, the reading that ends in a neutral tone first: it is the everyday
+// word (东西 dong1 xi5 "thing" before dong1 xi1 "east and west", 便宜 pian2 yi5 "cheap" before bian4
+// yi2 "convenient", 地方 "place" before "local"); CC-CEDICT sorts the readings by spelling.
+const everyday = ([, simplified, pinyin]) => [...simplified].length > 1 && /5$/.test(pinyin.trim());
+const ordered = [
+  ...cedict.filter((e) => !isName(e) && everyday(e)),
+  ...cedict.filter((e) => !isName(e) && !everyday(e)),
+  ...cedict.filter(isName),
+];
+for (const [, simplified, , glosses] of ordered) {
   if (!/[\u3400-\u9fff]/.test(simplified)) continue;
   const senses = glossWords.get(simplified) ?? [];
   let count = senses.reduce((sum, sense) => sum + sense.length, 0);

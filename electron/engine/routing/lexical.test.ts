@@ -143,6 +143,13 @@ describe('lexical semantics (issue 10 §3)', () => {
     expect(run('organize my invoices and receipts for reimbursement').plan.primary).toBe('invoice-zh');
   });
 
+  it('reads a word with two readings by its everyday one first (便宜 cheap, 东西 thing)', () => {
+    expect(translate('便宜')[0]).toBe('cheap');
+    expect(translate('东西')[0]).toBe('thing');
+    expect(translate('地方')).toContain('place');
+    expect(translate('地方').indexOf('place')).toBeLessThan(translate('地方').indexOf('region'));
+  });
+
   it('meets a Chinese skill by its words and their glosses, not by synonyms of glosses of glosses', () => {
     // 表格 (in its description) is glossed "form" in the index: an English "form" reaches it, and
     // so does a Chinese word glossed "form" (表单) …

@@ -182,6 +182,34 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       expect(informational(query), query).toBe(false);
   });
 
+  it('reads a remark, an opinion or a feeling as no request, unless it asks or reports a problem', () => {
+    for (const query of [
+      'I think my code review went badly today',
+      'My grandma used to make the best spicy rabbit',
+      'I love the weather in Lisbon',
+      'we really miss the old office',
+      '我家猫今天把花瓶打碎了',
+      '我觉得这个方案不太好',
+    ])
+      expect(informational(query), query).toBe(true);
+    for (const query of [
+      // Logging something is how trackers are used.
+      'I spent $40 on lunch at Nando’s',
+      'I ran 5k this morning in 27 minutes',
+      // A request, a question or a problem in it.
+      'I think we should deploy to staging first',
+      'I love this song, add it to my running playlist',
+      'I think the build is broken again',
+      'I feel like my laptop is really slow today',
+      'I think my card was charged twice',
+      '我觉得这份简历还能改得更好，帮我看看',
+      '我家的路由器又连不上了',
+    ])
+      expect(informational(query), query).toBe(false);
+    expect(primary('I love the weather in Lisbon')).toBeNull();
+    expect(primary('what is the weather in Lisbon')).toBe('weather');
+  });
+
   it('reads a question about the assistant itself as chat, not a task', () => {
     for (const query of [
       "What's your favourite programming language and why?",

@@ -70,6 +70,26 @@ function isReport(instruction: string): boolean {
 }
 
 /**
+ * A remark, an opinion or a feeling, with nothing asked ("I think my code review went badly
+ * today", "My grandma used to make the best spicy rabbit", "I love the weather in Lisbon",
+ * 我家猫今天把花瓶打碎了, 我觉得这个方案不太好): chat, not a task. Statements that log something
+ * ("I spent $40 on lunch", "I ran 5k") are how trackers are used, so only frames of opinion,
+ * feeling and memory count; a question, a request word or a problem in it makes it a task.
+ */
+const REMARK_RE =
+  /^\s*(?:(?:i|we) (?:really |honestly |just |kind of |still )?(?:think|feel|felt|guess|believe|wish|miss|missed|love|loved|hate|hated|used to)\b|(?:my|our) (?:[\w'-]+ ){1,3}?used to\b)|^\s*(?:我|我们)(?:真的|还是|总)?(?:觉得|感觉|认为|想念|好想|讨厌|喜欢)|^\s*我家(?!里?的?(?:网络|路由器|电脑|灯|空调|wifi))/iu;
+const ASKS_RE =
+  /[?？]|\b(?:please|can you|could you|would you|will you|help|need|want|let'?s|should|how|what|which|where|when|why|who|whether|remind|tell me|show me|find|check|fix|make|write|give|send|book|order|set up|add|create|look up|plan|track|log|save|note)\b|请|帮|能不能|可以|怎么|什么|吗|呢|要|想要|给我|提醒|查|记/iu;
+const TROUBLE_RE =
+  /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't|can't|cannot|doesn't work|not working|stuck|slow|down|charged|lost)\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
+
+function isRemark(task: string): boolean {
+  return (
+    REMARK_RE.test(task) && !ASKS_RE.test(task.replace(/\bused to \w+/giu, '')) && !TROUBLE_RE.test(task)
+  );
+}
+
+/**
  * True for a question that asks to learn rather than to do, or news that something works now
  * (isReport) — neither asks for a skill (spec §6.1 rule recall reads
  * "the intent classification result"): "How do I password protect a PDF?" wants an answer,
@@ -82,7 +102,7 @@ export function isInformational(typedInstruction: string, typedTask: string): bo
   );
   if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return false;
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return true;
-  if (isReport(instruction)) return true;
+  if (isReport(instruction) || isRemark(task)) return true;
   return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task);
 }
 /**

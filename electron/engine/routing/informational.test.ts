@@ -210,6 +210,38 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
     expect(primary('what is the weather in Lisbon')).toBe('weather');
   });
 
+  it('reads a statement of what happened as no request, unless it logs something, asks or reports a problem', () => {
+    for (const query of [
+      'The weather in Lisbon was gorgeous the whole trip',
+      'Our flight to Seoul got delayed six hours, we just slept at the gate',
+      'My Tesla has been in the shop for two weeks',
+      'I’ve had the new album on repeat all day',
+      '我今天终于把驾照考下来了！',
+      '周末在杭州西湖边散步，天气真好',
+    ])
+      expect(informational(query), query).toBe(true);
+    for (const query of [
+      // Log entries: how trackers are used.
+      'I slept 6 hours last night',
+      'we paid $1,200 for the Acme invoice yesterday',
+      'I ate two eggs and a banana for breakfast, 350 kcal',
+      // A request or a problem after the statement.
+      'My Tesla has been in the shop for two weeks, check when the service appointment ends',
+      'The weather was awful yesterday, what about tomorrow?',
+      'my package was delivered to the wrong address',
+      'The deploy failed twice last night',
+      'our CI went red after the merge',
+      'the worker container exited with code 137 overnight',
+      '昨天的报销单提交失败了',
+      // Not a statement at all.
+      'weather in Lisbon tomorrow',
+      'summarize the notes I recorded yesterday',
+    ])
+      expect(informational(query), query).toBe(false);
+    expect(primary('The weather in Lisbon was gorgeous the whole trip')).toBeNull();
+    expect(primary('weather in Lisbon tomorrow')).toBe('weather');
+  });
+
   it('reads a question about the assistant itself as chat, not a task', () => {
     for (const query of [
       "What's your favourite programming language and why?",

@@ -139,6 +139,16 @@ export const irregular = once((): Map<string, string> => {
   return map;
 });
 
+/** Irregular forms of verbs (went, struck, slept, had): a past tense the -ed test misses. */
+export const verbForms = once((): Set<string> => {
+  const set = new Set<string>();
+  for (const line of lines('lemmas.tsv')) {
+    const [form, , pos] = line.split('\t');
+    if (pos === 'v') set.add(form);
+  }
+  return set;
+});
+
 /**
  * Irregular forms of verbs and adjectives only (felt, better, thought; not data or mice): in a
  * skill's name such a word is a name (Felt, Better Auth), not a form of feel or good.

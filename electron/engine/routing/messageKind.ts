@@ -1,4 +1,5 @@
 import { respell } from './spelling';
+import { verbForms } from './lexdata';
 import { terms } from './text';
 
 // What kind of message a query is, read from the shape of its words before any skill is scored:
@@ -81,7 +82,43 @@ const REMARK_RE =
 const ASKS_RE =
   /[?？]|\b(?:please|can you|could you|would you|will you|help|need|want|let'?s|should|how|what|which|where|when|why|who|whether|remind|tell me|show me|find|check|fix|make|write|give|send|book|order|set up|add|create|look up|plan|track|log|save|note)\b|请|帮|能不能|可以|怎么|什么|吗|呢|要|想要|给我|提醒|查|记/iu;
 const TROUBLE_RE =
-  /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't|can't|cannot|doesn't work|not working|stuck|slow|down|charged|lost)\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
+  /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't|can't|cannot|doesn't work|not working|stuck|slow|down|charged|lost|wrong|missing|never (?:arrived|came)|didn't (?:arrive|come)|went (?:red|blank|dark|offline)|exit(?:ed)?(?: with)? code|exception|panic(?:ked)?|timed out|time ?out|rejected|refused|denied|bounced|declined|expired|blocked|banned|suspended|locked out|hacked|leak(?:ed|s)?|corrupt(?:ed)?|disappeared|vanished|overwritten|regress(?:ed|ion)|flaky|hung|froze|frozen|unresponsive|outage|spiked|dropped|oom|killed|\d{3} (?:error|status))\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
+
+/**
+ * A statement about what happened, with nothing asked: a subject, then a past tense or a perfect
+ * ("The weather in Lisbon was gorgeous the whole trip", "Our flight to Seoul got delayed six
+ * hours", "I've had the new album on repeat on Spotify all day", 我今天终于把驾照考下来了！,
+ * 周末在杭州西湖边散步，天气真好). A skill's word in it (weather, Spotify) is its topic, not a task.
+ */
+const SUBJECT_RE =
+  /^\s*(?:the|my|our|his|her|their|this|that|these|those|i|we|he|she|they|it|i've|we've|i'd|we'd|i'm|we're|it's|there)\s+((?:[\w'-]+\s+){0,6})([\w'-]+)/iu;
+const IMPERATIVE_CLAUSE_RE =
+  /(?:[,;:.!—–]\s*|\s(?:and|so|then|but)\s+)(?:please\s+)?(?:jot|hold|put|keep|note|remember|record|summarize|translate|convert|draw|play|turn|call|text|email|post|share|schedule|cancel|buy|sell|pay|grab|get|fetch|show|list|add|create|update|change|run|send|move|write|draft|open|close|start|stop|set|find|look|check|book|order|track|log|save|tell|give|make|remind)\b/iu;
+const ZH_STATEMENT_RE =
+  /^\s*(?:我|我们|我家|今天|昨天|周末|刚才|刚刚|最近|上周|这周)[^？?]*(?:了|真好|太好了|好累|好开心|啊|呀|哈哈+)[！!。~～\s]*$/u;
+
+/**
+ * A log entry: an amount of money, distance, weight, food or time ("I spent $40 on lunch", "I
+ * slept 6 hours", "ran 5 km"). That is how trackers are used: a task, not a remark.
+ */
+const LOG_RE =
+  /[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:k|km|mi|miles?|kg|kgs|lbs?|kcal|cal|calories|hours?|hrs?|h|minutes?|mins?|steps|reps|sets|glasses|cups)\b|\d+(?:[.,]\d+)?\s?(?:元|块|公里|公斤|小时|分钟|步)|\blogged\b/iu;
+
+function isPastVerb(word: string): boolean {
+  const w = word.toLowerCase().replace(/^(?:i|we|you|they|he|she|it)'(?:ve|d|s)$/u, '');
+  return /^(?:was|were|had|been|got)$/.test(w) || /^[a-z]{3,}ed$/.test(w) || verbForms().has(w);
+}
+
+function isStatement(typed: string): boolean {
+  const task = typed.replace(/’/gu, "'");
+  if (ASKS_RE.test(task) || TROUBLE_RE.test(task) || IMPERATIVE_CLAUSE_RE.test(task) || LOG_RE.test(task))
+    return false;
+  if (ZH_STATEMENT_RE.test(task)) return true;
+  const m = SUBJECT_RE.exec(task);
+  if (!m) return false;
+  const words = [...(m[1] ?? '').trim().split(/\s+/u).filter(Boolean), m[2]];
+  return words.some(isPastVerb);
+}
 
 function isRemark(task: string): boolean {
   return (
@@ -102,7 +139,7 @@ export function isInformational(typedInstruction: string, typedTask: string): bo
   );
   if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return false;
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return true;
-  if (isReport(instruction) || isRemark(task)) return true;
+  if (isReport(instruction) || isRemark(task) || isStatement(task)) return true;
   return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task);
 }
 /**

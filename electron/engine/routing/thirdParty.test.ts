@@ -133,21 +133,24 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // measured 0.771 / 5 of 209 / 0.807 (zh) / 10 of 84; the round's fixes (a Chinese word as common
   // as its meaning, three-word product names, -er nouns, a brand, comparisons as questions) brought
   // it to 0.775 / 3 of 209 / 0.815 (zh) / 10 of 84 and 0.804 / 7 of 1,672 on the sampled catalogs
-  // (resampled: the catalogs draw from the grown dev set). The floors are the measured values, so
-  // a change that loses ground shows at once.
-  it('keeps the measured floors: P@1 ≥ 0.775, false triggers ≤ 0.015, Chinese ≥ 0.814, paraphrases ≥ 0.119', () => {
+  // (resampled: the catalogs draw from the grown dev set). Round 12 added 70 more unseen queries
+  // (40 to route, 30 negatives, mostly chat that names a skill's word): 29 of the 40 routed right
+  // and 10 of the 30 fired; reading a statement of what happened as no request brought the dev
+  // half to 0.772 / 3 of 239 / 0.814 (zh) / 10 of 89 and 0.805 / 11 of 1,912 sampled. The floors
+  // are the measured values, so a change that loses ground shows at once.
+  it('keeps the measured floors: P@1 ≥ 0.771, false triggers ≤ 0.013, Chinese ≥ 0.813, paraphrases ≥ 0.112', () => {
     const all = slice(table.dev.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.775);
-    expect(all.false_trigger!).toBeLessThanOrEqual(0.015);
-    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.814);
-    expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.119);
-    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.803);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.771);
+    expect(all.false_trigger!).toBeLessThanOrEqual(0.013);
+    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.813);
+    expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.112);
+    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.805);
     expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.0125);
   });
 
   // Spelling neighbours (lexicon.ts) measured 225 of 307 typo'd English dev queries (false
   // triggers 1/111) against 191 (3/111) without them; the same queries spelled right: 239 of 314.
-  // With round 11's queries: 257 of 352, false triggers 2 of 140.
+  // With round 11's queries: 257 of 352, false triggers 2 of 140; with round 12's: 278 of 382, 2 of 156.
   it('keeps the floor with one typo in the longest word: P@1 ≥ 0.72, false triggers ≤ 0.015', () => {
     const typos = slice(table.dev[TYPOS], 'all');
     expect(typos.positives).toBeGreaterThan(300);

@@ -227,6 +227,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'I ate two eggs and a banana for breakfast, 350 kcal',
       // A request or a problem after the statement.
       'My Tesla has been in the shop for two weeks, check when the service appointment ends',
+      'My PR was merged, now deploy it to staging',
       'The weather was awful yesterday, what about tomorrow?',
       'my package was delivered to the wrong address',
       'The deploy failed twice last night',

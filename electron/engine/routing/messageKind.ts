@@ -93,7 +93,7 @@ const TROUBLE_RE =
 const SUBJECT_RE =
   /^\s*(?:the|my|our|his|her|their|this|that|these|those|i|we|he|she|they|it|i've|we've|i'd|we'd|i'm|we're|it's|there)\s+((?:[\w'-]+\s+){0,6})([\w'-]+)/iu;
 const IMPERATIVE_CLAUSE_RE =
-  /(?:[,;:.!—–]\s*|\s(?:and|so|then|but)\s+)(?:please\s+)?(?:jot|hold|put|keep|note|remember|record|summarize|translate|convert|draw|play|turn|call|text|email|post|share|schedule|cancel|buy|sell|pay|grab|get|fetch|show|list|add|create|update|change|run|send|move|write|draft|open|close|start|stop|set|find|look|check|book|order|track|log|save|tell|give|make|remind)\b/iu;
+  /(?:[,;:.!—–]\s*|\s(?:and|so|then|but)\s+)(?:(?:now|then|so|please|pls|just|also)\s+)*(?:jot|hold|put|keep|note|remember|record|summarize|translate|convert|draw|play|turn|call|text|email|post|share|schedule|cancel|buy|sell|pay|grab|get|fetch|show|list|add|create|update|change|run|send|move|write|draft|open|close|start|stop|set|find|look|check|book|order|track|log|save|tell|give|make|remind|deploy|merge|push|commit|release|publish|test|build|review|analy[sz]e|compare|export|import|upload|download|print|sign|transcribe|generate|design|debug|restart|retry|rerun|clean|sort|organi[sz]e|rename|delete|remove|archive|back up|sync|invite|notify|ping|alert|reply|respond|forward|mark|tag|label|file|tweet|flip|switch|move)\b/iu;
 const ZH_STATEMENT_RE =
   /^\s*(?:我|我们|我家|今天|昨天|周末|刚才|刚刚|最近|上周|这周)[^？?]*(?:了|真好|太好了|好累|好开心|啊|呀|哈哈+)[！!。~～\s]*$/u;
 

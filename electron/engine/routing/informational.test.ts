@@ -241,6 +241,15 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       expect(informational(query), query).toBe(false);
     expect(primary('The weather in Lisbon was gorgeous the whole trip')).toBeNull();
     expect(primary('weather in Lisbon tomorrow')).toBe('weather');
+    // The plan says why the weather skill stood aside.
+    const reason = (query: string) =>
+      route(index, query, defaultConfig(), readyContext()).plan.routing_reason;
+    expect(reason('The weather in Lisbon was gorgeous the whole trip')).toMatch(
+      /^The message tells what happened/,
+    );
+    expect(reason('How do weather forecasters predict hurricanes?')).toMatch(/^The message asks to learn/);
+    expect(reason('I love the weather in Lisbon')).toMatch(/^The message is a remark/);
+    expect(reason('weather in Lisbon tomorrow')).not.toMatch(/The message/);
   });
 
   it('reads a question about the assistant itself as chat, not a task', () => {

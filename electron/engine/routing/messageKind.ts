@@ -126,22 +126,32 @@ function isRemark(task: string): boolean {
   );
 }
 
+/** Why a message asks for no skill's work: what the plan's reason says (see chatKind). */
+export type ChatKind = 'question' | 'report' | 'remark' | 'statement';
+
 /**
- * True for a question that asks to learn rather than to do, or news that something works now
- * (isReport) — neither asks for a skill (spec §6.1 rule recall reads
- * "the intent classification result"): "How do I password protect a PDF?" wants an answer,
- * not pdf-to-text. A question about a concrete file ("What does page 3 of a.pdf say?") is a task.
+ * What kind of chat a message is, or null for a task: a question that asks to learn rather than
+ * to do, news that something works now (isReport), a remark or opinion (isRemark), a statement of
+ * what happened (isStatement) — none asks for a skill (spec §6.1 rule recall reads "the intent
+ * classification result"): "How do I password protect a PDF?" wants an answer, not pdf-to-text.
+ * A question about a concrete file ("What does page 3 of a.pdf say?") is a task.
  */
-export function isInformational(typedInstruction: string, typedTask: string): boolean {
+export function chatKind(typedInstruction: string, typedTask: string): ChatKind | null {
   const typedRest = typedTask.slice(typedTask.indexOf(typedInstruction) + typedInstruction.length);
   const [instruction, task, rest] = [typedInstruction, typedTask, typedRest].map((s) =>
     withoutLeadIn(respell(s, QUESTION_WORDS)),
   );
-  if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return false;
-  if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return true;
-  if (isReport(instruction) || isRemark(task) || isStatement(task)) return true;
-  return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task);
+  if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return null;
+  if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return 'question';
+  if (isReport(instruction)) return 'report';
+  if (isRemark(task)) return 'remark';
+  if (isStatement(task)) return 'statement';
+  return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task) ? 'question' : null;
 }
+
+/** True when the message is chat of some kind (chatKind), not a task for a skill. */
+export const isInformational = (instruction: string, task: string): boolean =>
+  chatKind(instruction, task) !== null;
 /**
  * A request to write a piece of creative text ("write a poem about rain", "a toast for my best
  * friend's wedding", 讲个笑话): the piece is the task and the rest its topic, so a skill that does

@@ -1,5 +1,6 @@
 import type { ActivationPlan, CandidateStatus, FallbackStep } from '../../../shared/contract';
 import { describeEvidence } from './evidence';
+import type { ChatKind } from './messageKind';
 import type { Scored } from './score';
 
 export interface Decided extends Scored {
@@ -160,7 +161,12 @@ export function buildPlan(
   candidates: Decided[],
   selected: Decided[],
   task: string,
-  options: PlanOptions & { notes: string[]; unknownForced: string[]; ruledOut?: string[] },
+  options: PlanOptions & {
+    notes: string[];
+    unknownForced: string[];
+    ruledOut?: string[];
+    chat?: ChatKind | null;
+  },
 ): ActivationPlan {
   const names = selected.map((c) => c.recalled.doc.name);
   const groups: string[][] = [];
@@ -205,10 +211,23 @@ export function buildPlan(
   };
 }
 
+/** What the plan says of a message read as chat (messageKind.ts chatKind) when no skill is chosen. */
+const CHAT_REASON: Record<ChatKind, string> = {
+  question: 'The message asks to learn, not to do: a skill’s words in it are its topic.',
+  report: 'The message is news that something works now, with nothing asked.',
+  remark: 'The message is a remark or a feeling, with nothing asked: a skill’s words in it are its topic.',
+  statement: 'The message tells what happened, with nothing asked: a skill’s words in it are its topic.',
+};
+
 function reasonFor(
   candidates: Decided[],
   selected: Decided[],
-  options: PlanOptions & { notes: string[]; unknownForced: string[]; ruledOut?: string[] },
+  options: PlanOptions & {
+    notes: string[];
+    unknownForced: string[];
+    ruledOut?: string[];
+    chat?: ChatKind | null;
+  },
 ): string {
   const parts: string[] = [];
   if (options.unknownForced.length > 0) {
@@ -232,6 +251,7 @@ function reasonFor(
       return parts.join(' ');
     }
     const best = candidates.find((c) => c.status === 'below_threshold');
+    if (options.chat && best) parts.push(CHAT_REASON[options.chat]);
     parts.push(
       best
         ? `No skill reached T = ${f2(options.threshold)} (best: ${best.recalled.doc.name} at ${f2(best.score)}); plain chat.`

@@ -8,7 +8,7 @@ import { autoSelectable, MAX_RULE_CANDIDATES, recall, type Recalled, type Semant
 import { analyzeQuery } from './analyze';
 import { describeEvidence } from './evidence';
 import { matchQuery } from './match';
-import { creativeKind, isInformational } from './messageKind';
+import { chatKind, creativeKind, isInformational } from './messageKind';
 import { scoreCandidate, type ScoreContext, type Scored } from './score';
 import { prepareQuery, splitInstruction } from './text';
 
@@ -63,10 +63,12 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
   const recalled = recall(index, query, config.topK, config, config.semanticRecall);
   const { match } = recalled;
   const unitWeight = new Map(match.groups.map((g, i) => [g.text, match.reach[i]]));
+  const kind = chatKind(recalled.instruction, recalled.task);
   const prepared = {
     prepared: recalled.prepared,
     match,
-    informational: isInformational(recalled.instruction, recalled.task),
+    informational: kind !== null,
+    chat: kind,
     creative: creativeKind(recalled.instruction),
     index,
     similarity: config.semanticSimilarity,
@@ -85,6 +87,7 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
     notes,
     unknownForced: recalled.unknownForced,
     ruledOut: recalled.ruledOut,
+    chat: kind,
   });
   const result: RouteResult = {
     query,

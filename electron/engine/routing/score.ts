@@ -5,6 +5,7 @@ import { evidenceFor } from './evidence';
 import type { RoutingIndex, SkillDoc } from './lexicon';
 import { holdsVariant, type QueryMatch } from './match';
 import type { Recalled } from './recall';
+import type { ChatKind } from './messageKind';
 import { phraseHits, phraseOverlap, type PreparedQuery } from './text';
 
 export type Weights = Settings['routing']['weights'];
@@ -39,6 +40,11 @@ export interface Scored {
 
 /** An informational question ("how do I…", "what is…") asks to learn, not to run a skill. */
 const QUESTION_FACTOR = 0.6;
+/**
+ * A remark or a statement of what happened asks for nothing at all: its skill words weigh less
+ * still (a low-cost bundled skill with a declared one-word trigger cleared T at 0.6).
+ */
+const REMARK_FACTOR = 0.4;
 /** Anti-triggers match with up to this many words between their words ("merge these PDFs"). */
 const ANTI_TRIGGER_GAP = 3;
 const COST_VALUE = { low: 1, medium: 0.5, high: 0 } as const;
@@ -48,6 +54,8 @@ export interface ScoreQuery {
   prepared: PreparedQuery;
   match: QueryMatch;
   informational: boolean;
+  /** Which kind of chat the message is (messageKind.ts chatKind), when it is chat. */
+  chat?: ChatKind | null;
   /** The kind of creative piece the request asks to write (creativeKind), if any. */
   creative?: string | null;
   /** The index the match ran on (for the evidence's IDF). */
@@ -113,7 +121,7 @@ export function intentMatch(
   // A poem about rain is not a weather request: a skill that does not write such pieces hears a topic.
   const topicOnly = !!query.creative && !doc.tf.has(query.creative) && !doc.textTf.has(query.creative);
   if ((query.informational || topicOnly) && !phraseHit && recalled.source !== 'forced')
-    value *= QUESTION_FACTOR;
+    value *= query.chat === 'remark' || query.chat === 'statement' ? REMARK_FACTOR : QUESTION_FACTOR;
   return { value, covered, coveredMass, coverage };
 }
 

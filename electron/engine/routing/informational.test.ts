@@ -252,6 +252,31 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
     expect(reason('weather in Lisbon tomorrow')).not.toMatch(/The message/);
   });
 
+  it('reads an opinion or a reaction in the present as a remark, unless it orders, asks or reports a problem', () => {
+    for (const query of [
+      'Obsidian feels so much snappier than Evernote ever did',
+      'Discord is way better than Teams for chatting with friends',
+      'Honestly Canva has made me lazy about learning real design tools',
+      'The cat sleeps on the Starlink dish every afternoon',
+      'Notion 比飞书文档好用太多了',
+      '今年高考语文作文题好难',
+    ])
+      expect(informational(query), query).toBe(true);
+    for (const query of [
+      'sharpen this blurry screenshot so it looks good in the slide deck',
+      'rewrite this tweet so it gets more reach',
+      '切换到另一个Codex账号，这个的额度用完了',
+      'the Notion page for Q3 is missing the owner column',
+      'our Discord bot is down again',
+      'Discord is better than Slack, so move our team chat over',
+    ])
+      expect(informational(query), query).toBe(false);
+    expect(
+      route(index, 'Weather apps are so much prettier these days', defaultConfig(), readyContext()).plan
+        .routing_reason,
+    ).toMatch(/^The message is a remark, an opinion or a feeling/);
+  });
+
   it('reads a question about the assistant itself as chat, not a task', () => {
     for (const query of [
       "What's your favourite programming language and why?",

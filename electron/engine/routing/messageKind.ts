@@ -109,10 +109,51 @@ function isPastVerb(word: string): boolean {
   return /^(?:was|were|had|been|got)$/.test(w) || /^[a-z]{3,}ed$/.test(w) || verbForms().has(w);
 }
 
+/**
+ * An opinion, a reaction or a habit in the present ("Obsidian feels so much snappier than
+ * Evernote", "Discord is way better than Teams", "The cat sleeps on the Starlink dish", "Notion
+ * 比飞书文档好用太多了", "今年高考语文作文题好难"): a verb of being or seeming after something that is
+ * no order, or a Chinese exclamation.
+ */
+const FINITE_RE =
+  /^(?:is|are|was|were|am|has|have|had|feels?|felt|looks?|looked|seems?|seemed|sounds?|sounded|became|becomes|turned|gets|got|keeps|kept|makes|made|sleeps|works|runs|goes|lives|loves|hates|likes|beats|wins|won)$/iu;
+const ORDER_START_RE =
+  /^(?:please|pls|can|could|would|will|should|do|does|did|is|are|was|were|what|how|which|where|when|why|who|whose|whether|jot|hold|put|keep|note|remember|record|summari[sz]e|translate|convert|draw|play|turn|call|text|email|post|share|schedule|cancel|buy|sell|pay|grab|get|fetch|show|list|add|create|update|change|run|send|move|write|draft|open|close|start|stop|set|find|look|check|book|order|track|log|save|tell|give|make|remind|deploy|merge|push|commit|release|publish|test|build|review|analy[sz]e|compare|export|import|upload|download|print|sign|transcribe|generate|design|debug|restart|retry|rerun|clean|sort|organi[sz]e|rename|delete|remove|archive|sync|invite|notify|ping|alert|reply|respond|forward|mark|tag|label|file|tweet|flip|switch|use|help|let|see|try|go|read|explain|plan|estimate|calculate|monitor|watch|search|scan|fix|edit|format|resize|crop|backup|beat|sharpen|rewrite|improve|polish|shorten|expand|simplify|clarify|enhance|boost|optimi[sz]e|refactor|rephrase|proofread|correct)$/iu;
+const ZH_OPINION_RE =
+  /太.{1,6}了|好(?:难|累|看|用|棒|烦|美|贵|慢|快|开心|难过|喜欢|可爱|吃)|真(?:好|棒|美|难|烦|不错)|比.{1,12}(?:好用|好|差|强|快|慢|贵|便宜)|(?:出来|完|好)[了啦](?:[，,].{0,8})?[!！~～。]*$/u;
+
+/** A Chinese clause that gives an order (切换到…, 帮我…, 把…): the message is a request. */
+const ZH_ORDER_RE =
+  /(?:^|[，,。；;])\s*(?:请|帮|把|给|查|用|写|做|生成|翻译|打开|关掉|设置|安排|提醒|发|订|找|搜|下载|上传|切换|换|改|删|加|建|创建|导出|导入|整理|总结|分析|计算|转|启动|停|部署|提交|合并|推送|检查|看看|看一下|记)/u;
+/** Where a purpose or a condition begins: a verb after it is not the message's own ("… so it looks good"). */
+const SUBORDINATE_RE = /^(?:so|that|which|because|when|if|until|while|before|after|where|who)$/iu;
+
+function isOpinion(typed: string): boolean {
+  const task = typed.replace(/’/gu, "'");
+  if (!asksNothing(task)) return false;
+  if (ZH_OPINION_RE.test(task)) return !ZH_ORDER_RE.test(task);
+  const words = task
+    .trim()
+    .split(/[\s,;:]+/u)
+    .slice(0, 9);
+  if (words.length < 3 || ORDER_START_RE.test(words[0])) return false;
+  for (const word of words.slice(1)) {
+    if (SUBORDINATE_RE.test(word)) return false;
+    if (FINITE_RE.test(word.replace(/[.!]+$/u, ''))) return true;
+  }
+  return false;
+}
+
+/** Nothing asked, no problem reported, nothing logged: what a remark, an opinion or a statement needs. */
+function asksNothing(task: string): boolean {
+  return (
+    !ASKS_RE.test(task) && !TROUBLE_RE.test(task) && !IMPERATIVE_CLAUSE_RE.test(task) && !LOG_RE.test(task)
+  );
+}
+
 function isStatement(typed: string): boolean {
   const task = typed.replace(/’/gu, "'");
-  if (ASKS_RE.test(task) || TROUBLE_RE.test(task) || IMPERATIVE_CLAUSE_RE.test(task) || LOG_RE.test(task))
-    return false;
+  if (!asksNothing(task)) return false;
   if (ZH_STATEMENT_RE.test(task)) return true;
   const m = SUBJECT_RE.exec(task);
   if (!m) return false;
@@ -146,6 +187,7 @@ export function chatKind(typedInstruction: string, typedTask: string): ChatKind 
   if (isReport(instruction)) return 'report';
   if (isRemark(task)) return 'remark';
   if (isStatement(task)) return 'statement';
+  if (isOpinion(task)) return 'remark';
   return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task) ? 'question' : null;
 }
 

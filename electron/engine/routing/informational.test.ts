@@ -44,6 +44,8 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Is Daffy Duck older than Bugs Bunny?',
       'Are cats smarter than dogs?',
       'Was Rome more powerful than Carthage?',
+      'Is a Bitcoin wallet really holding coins, or just the keys?',
+      "What's the story behind the Pinterest name?",
       '天气预报是怎么做出来的',
       '股票和基金有什么区别',
       '微信是哪一年推出的',
@@ -260,6 +262,11 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'The cat sleeps on the Starlink dish every afternoon',
       'Notion 比飞书文档好用太多了',
       '今年高考语文作文题好难',
+      'A股今天又是一片绿，唉',
+      '终于写完周报了，下班！',
+      'Thanks a lot, that recipe turned out great!',
+      '谢谢你帮我改的简历，我拿到面试了！',
+      'Do you think remote work is here to stay?',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [
@@ -269,6 +276,8 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'the Notion page for Q3 is missing the owner column',
       'our Discord bot is down again',
       'Discord is better than Slack, so move our team chat over',
+      'Thanks! Now can you turn that recipe into a shopping list?',
+      '谢谢，再帮我把简历翻译成英文',
     ])
       expect(informational(query), query).toBe(false);
     expect(

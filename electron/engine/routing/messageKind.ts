@@ -8,7 +8,7 @@ import { terms } from './text';
 
 /** Questions by their first words (after any greeting: LEAD_IN_RE). */
 const QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 /**
@@ -95,7 +95,7 @@ const SUBJECT_RE =
 const IMPERATIVE_CLAUSE_RE =
   /(?:[,;:.!—–]\s*|\s(?:and|so|then|but)\s+)(?:(?:now|then|so|please|pls|just|also)\s+)*(?:jot|hold|put|keep|note|remember|record|summarize|translate|convert|draw|play|turn|call|text|email|post|share|schedule|cancel|buy|sell|pay|grab|get|fetch|show|list|add|create|update|change|run|send|move|write|draft|open|close|start|stop|set|find|look|check|book|order|track|log|save|tell|give|make|remind|deploy|merge|push|commit|release|publish|test|build|review|analy[sz]e|compare|export|import|upload|download|print|sign|transcribe|generate|design|debug|restart|retry|rerun|clean|sort|organi[sz]e|rename|delete|remove|archive|back up|sync|invite|notify|ping|alert|reply|respond|forward|mark|tag|label|file|tweet|flip|switch|move)\b/iu;
 const ZH_STATEMENT_RE =
-  /^\s*(?:我|我们|我家|今天|昨天|周末|刚才|刚刚|最近|上周|这周)[^？?]*(?:了|真好|太好了|好累|好开心|啊|呀|哈哈+)[！!。~～\s]*$/u;
+  /^\s*(?:我|我们|我家|今天|昨天|周末|刚才|刚刚|最近|上周|这周|终于)[^？?]*(?:了|真好|太好了|好累|好开心|啊|呀|哈哈+)(?:[，,][^，,？?]{1,6})?[！!。~～\s]*$/u;
 
 /**
  * A log entry: an amount of money, distance, weight, food or time ("I spent $40 on lunch", "I
@@ -120,7 +120,7 @@ const FINITE_RE =
 const ORDER_START_RE =
   /^(?:please|pls|can|could|would|will|should|do|does|did|is|are|was|were|what|how|which|where|when|why|who|whose|whether|jot|hold|put|keep|note|remember|record|summari[sz]e|translate|convert|draw|play|turn|call|text|email|post|share|schedule|cancel|buy|sell|pay|grab|get|fetch|show|list|add|create|update|change|run|send|move|write|draft|open|close|start|stop|set|find|look|check|book|order|track|log|save|tell|give|make|remind|deploy|merge|push|commit|release|publish|test|build|review|analy[sz]e|compare|export|import|upload|download|print|sign|transcribe|generate|design|debug|restart|retry|rerun|clean|sort|organi[sz]e|rename|delete|remove|archive|sync|invite|notify|ping|alert|reply|respond|forward|mark|tag|label|file|tweet|flip|switch|use|help|let|see|try|go|read|explain|plan|estimate|calculate|monitor|watch|search|scan|fix|edit|format|resize|crop|backup|beat|sharpen|rewrite|improve|polish|shorten|expand|simplify|clarify|enhance|boost|optimi[sz]e|refactor|rephrase|proofread|correct)$/iu;
 const ZH_OPINION_RE =
-  /太.{1,6}了|好(?:难|累|看|用|棒|烦|美|贵|慢|快|开心|难过|喜欢|可爱|吃)|真(?:好|棒|美|难|烦|不错)|比.{1,12}(?:好用|好|差|强|快|慢|贵|便宜)|(?:出来|完|好)[了啦](?:[，,].{0,8})?[!！~～。]*$/u;
+  /太.{1,6}了|好(?:难|累|看|用|棒|烦|美|贵|慢|快|开心|难过|喜欢|可爱|吃)|真(?:好|棒|美|难|烦|不错)|比.{1,12}(?:好用|好|差|强|快|慢|贵|便宜)|(?:出来|完|好)[了啦](?:[，,].{0,8})?[!！~～。]*$|[，,\s](?:唉|哎|哈哈+|呜呜+)[!！~～。]*$/u;
 
 /** A Chinese clause that gives an order (切换到…, 帮我…, 把…): the message is a request. */
 const ZH_ORDER_RE =
@@ -167,6 +167,20 @@ function isRemark(task: string): boolean {
   );
 }
 
+/**
+ * Thanks, with nothing asked after them ("Thanks a lot, that recipe turned out great!",
+ * 谢谢你帮我改的简历，我拿到面试了！): the 帮我 of a thank-you is what was done, not a request.
+ */
+const THANKS_RE =
+  /^\s*(?:thanks|thank you|thx|many thanks|cheers|谢谢|多谢|感谢)[^,，.。!！]*[,，.。!！]*\s*/iu;
+
+function isThanks(task: string): boolean {
+  const match = THANKS_RE.exec(task);
+  if (!match) return false;
+  const rest = task.slice(match[0].length);
+  return !ASKS_RE.test(rest) && !IMPERATIVE_CLAUSE_RE.test(rest) && !TROUBLE_RE.test(rest);
+}
+
 /** Why a message asks for no skill's work: what the plan's reason says (see chatKind). */
 export type ChatKind = 'question' | 'report' | 'remark' | 'statement';
 
@@ -185,7 +199,7 @@ export function chatKind(typedInstruction: string, typedTask: string): ChatKind 
   if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return null;
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return 'question';
   if (isReport(instruction)) return 'report';
-  if (isRemark(task)) return 'remark';
+  if (isRemark(task) || isThanks(task)) return 'remark';
   if (isStatement(task)) return 'statement';
   if (isOpinion(task)) return 'remark';
   return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task) ? 'question' : null;

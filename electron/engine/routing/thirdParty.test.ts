@@ -140,27 +140,32 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // added 70 more (35 to route, 13 of them handed over as statements; 35 negatives of every
   // form): 24 of the 35 routed right and 12 of the 35 fired, so the dev half measures 0.766 / 15
   // of 274 / 0.794 (zh) and 0.784 / 51 of 2,192 sampled; reading an opinion or a reaction in the
-  // present as a remark brought false triggers to 6 of 274 and 26 of 2,192, no hit lost. The
-  // floors are the measured values, so a change that loses ground shows at once.
-  it('keeps the measured floors: P@1 ≥ 0.766, false triggers ≤ 0.022, Chinese ≥ 0.793, paraphrases ≥ 0.112', () => {
+  // present as a remark brought false triggers to 6 of 274 and 26 of 2,192, no hit lost. Round 14,
+  // 70 unseen queries of an ordinary week (40 requests, 30 negatives), measured the router as it
+  // then stood out of sample: 31 of 40 routed right, 2 of 30 fired; with it the dev half reads
+  // 0.767 / 8 of 304 / 0.781 (zh), and after thanks, sighs and "what's the story behind" read as
+  // chat, 5 of 304 and 0.815 / 14 of 2,432 sampled. The floors are the measured values, so a
+  // change that loses ground shows at once.
+  it('keeps the measured floors: P@1 ≥ 0.766, false triggers ≤ 0.017, Chinese ≥ 0.781, paraphrases ≥ 0.118', () => {
     const all = slice(table.dev.skilldeck, 'all');
     expect(all.p_at_1!).toBeGreaterThanOrEqual(0.766);
-    expect(all.false_trigger!).toBeLessThanOrEqual(0.022);
-    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.793);
-    expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.112);
-    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.783);
-    expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.012);
+    expect(all.false_trigger!).toBeLessThanOrEqual(0.017);
+    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.781);
+    expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.118);
+    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.814);
+    expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.006);
   });
 
   // Spelling neighbours (lexicon.ts) measured 225 of 307 typo'd English dev queries (false
   // triggers 1/111) against 191 (3/111) without them; the same queries spelled right: 239 of 314.
   // With round 11's queries: 257 of 352, false triggers 2 of 140; with round 12's: 278 of 382, 2 of
-  // 156; with round 13's: 296 of 407, 9 of 180 (295 of 407, 3 of 180 after opinions read as remarks).
-  it('keeps the floor with one typo in the longest word: P@1 ≥ 0.72, false triggers ≤ 0.017', () => {
+  // 156; with round 13's: 296 of 407, 9 of 180 (295 of 407, 3 of 180 after opinions read as
+  // remarks); with round 14's: 314 of 433, 3 of 200.
+  it('keeps the floor with one typo in the longest word: P@1 ≥ 0.72, false triggers ≤ 0.015', () => {
     const typos = slice(table.dev[TYPOS], 'all');
     expect(typos.positives).toBeGreaterThan(300);
     expect(typos.p_at_1!).toBeGreaterThanOrEqual(0.72);
-    expect(typos.false_trigger!).toBeLessThanOrEqual(0.017);
+    expect(typos.false_trigger!).toBeLessThanOrEqual(0.015);
   });
 });
 

@@ -215,7 +215,8 @@ export function buildPlan(
 const CHAT_REASON: Record<ChatKind, string> = {
   question: 'The message asks to learn, not to do: a skill’s words in it are its topic.',
   report: 'The message is news that something works now, with nothing asked.',
-  remark: 'The message is a remark, an opinion or a feeling, with nothing asked: a skill’s words in it are its topic.',
+  remark:
+    'The message is a remark, an opinion or a feeling, with nothing asked: a skill’s words in it are its topic.',
   statement: 'The message tells what happened, with nothing asked: a skill’s words in it are its topic.',
 };
 

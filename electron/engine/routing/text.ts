@@ -231,11 +231,8 @@ function cjkTerms(run: string): string[] {
   return out;
 }
 
-/**
- * Index terms of a text: lemmatized, stemmed non-stop words, and CJK words (segmented like
- * jieba, with the dictionary words inside long ones, so 实时行情 also indexes 实时 and 行情).
- */
-export function terms(text: string): string[] {
+/** Index terms of a text, each Latin word through `latin` (termOf or a name's nameTermOf). */
+function indexTerms(text: string, latin: (word: string) => string): string[] {
   const out: string[] = [];
   eachRun(fold(text), (run, cjk) => {
     if (cjk) {
@@ -243,28 +240,26 @@ export function terms(text: string): string[] {
       return;
     }
     if ((run.length < 2 && !/\d/.test(run)) || STOP_WORDS.has(run)) return;
-    out.push(termOf(run));
+    out.push(latin(run));
   });
   return out;
 }
+
+/**
+ * Index terms of a text: lemmatized, stemmed non-stop words, and CJK words (segmented like
+ * jieba, with the dictionary words inside long ones, so 实时行情 also indexes 实时 and 行情).
+ */
+export const terms = (text: string): string[] => indexTerms(text, termOf);
+
+/** A name's word: an irregular verb or adjective form stays itself (see nameTerms). */
+const nameTermOf = (word: string): string => (verbalForms().has(word) ? stem(word) : termOf(word));
 
 /**
  * Index terms of a skill's name: as terms(), but an irregular verb or adjective form stays itself
  * (felt-automation is named by Felt, not by "feel"; better-auth not by "good"), so "I felt sick"
  * or "a good idea" does not name them. A noun's plural still meets its singular (big-data).
  */
-export function nameTerms(text: string): string[] {
-  const out: string[] = [];
-  eachRun(fold(text), (run, cjk) => {
-    if (cjk) {
-      for (const term of cjkTerms(run)) out.push(term);
-      return;
-    }
-    if ((run.length < 2 && !/\d/.test(run)) || STOP_WORDS.has(run)) return;
-    out.push(verbalForms().has(run) ? stem(run) : termOf(run));
-  });
-  return out;
-}
+export const nameTerms = (text: string): string[] => indexTerms(text, nameTermOf);
 
 /** Determiners a phrase may swap ("save a note" ~ "save the note", "review my code" ~ "review this code"). */
 const DETERMINERS = new Set('a an the this that these those my your our his her its their some'.split(' '));

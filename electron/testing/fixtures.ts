@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SkillSummary } from '../../shared/contract';
 import type { Engine, EngineOptions } from '../engine';
 import { SkillCatalog } from '../engine/skills/catalog';
 import type { CatalogOptions } from '../engine/skills/discovery';
@@ -52,6 +53,13 @@ export function catalogOf(dirs: string[], platform: NodeJS.Platform = 'linux'): 
     noDefaultPaths: true,
     platform,
   });
+}
+
+/** The skill a catalog lists for the folder `rel` under `root`; throws when it is not listed. */
+export function listedSkill(catalog: SkillCatalog, root: string, rel: string): SkillSummary {
+  const skill = catalog.list().skills.find((s) => s.id === path.join(root, rel));
+  if (!skill) throw new Error(`skill ${rel} not listed`);
+  return skill;
 }
 
 /**

@@ -1,18 +1,13 @@
 import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SkillSummary } from '../../../shared/contract';
 import type { SkillCatalog } from './catalog';
-import { catalogOf, rawSkillMd, tempDir, writeTree } from '../../testing/fixtures';
+import { catalogOf, listedSkill, rawSkillMd, tempDir, writeTree } from '../../testing/fixtures';
 
 let root: string;
 let catalog: SkillCatalog;
 
-const byDir = (rel: string): SkillSummary => {
-  const skill = catalog.list().skills.find((s) => s.id === path.join(root, rel));
-  if (!skill) throw new Error(`skill ${rel} not listed`);
-  return skill;
-};
+const byDir = (rel: string): SkillSummary => listedSkill(catalog, root, rel);
 const codes = (problems: { severity: string; code: string }[]) =>
   problems.map((p) => `${p.severity}:${p.code}`);
 /** Text as single bytes: each character below U+0100 is written as the one byte of that value. */

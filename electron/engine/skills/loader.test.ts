@@ -3,16 +3,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillMetadata, SkillSummary } from '../../../shared/contract';
 import type { SkillCatalog } from './catalog';
-import { catalogOf, rawSkillMd, tempDir, writeTree } from '../../testing/fixtures';
+import { catalogOf, listedSkill, rawSkillMd, tempDir, writeTree } from '../../testing/fixtures';
 
 let root: string;
 let catalog: SkillCatalog;
 
-const byDir = (rel: string): SkillSummary => {
-  const skill = catalog.list().skills.find((s) => s.id === path.join(root, rel));
-  if (!skill) throw new Error(`skill ${rel} not listed`);
-  return skill;
-};
+const byDir = (rel: string): SkillSummary => listedSkill(catalog, root, rel);
 const meta = (rel: string): SkillMetadata => {
   const m = catalog.metadata(path.join(root, rel));
   if (!m) throw new Error(`no metadata for ${rel}`);

@@ -8,7 +8,7 @@ import { autoSelectable, MAX_RULE_CANDIDATES, recall, type Recalled, type Semant
 import { analyzeQuery } from './analyze';
 import { describeEvidence } from './evidence';
 import { matchQuery } from './match';
-import { chatKind, creativeKind, isInformational } from './messageKind';
+import { chatKind, creativeKind } from './messageKind';
 import { scoreCandidate, type ScoreContext, type Scored } from './score';
 import { prepareQuery, splitInstruction } from './text';
 
@@ -67,7 +67,6 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
   const prepared = {
     prepared: recalled.prepared,
     match,
-    informational: kind !== null,
     chat: kind,
     creative: creativeKind(recalled.instruction),
     index,
@@ -187,7 +186,7 @@ function unrecalled(
   const prepared = {
     prepared: prepareQuery(instruction),
     match,
-    informational: isInformational(instruction, query),
+    chat: chatKind(instruction, query),
     creative: creativeKind(instruction),
     index,
   };

@@ -53,9 +53,8 @@ const COST_VALUE = { low: 1, medium: 0.5, high: 0 } as const;
 export interface ScoreQuery {
   prepared: PreparedQuery;
   match: QueryMatch;
-  informational: boolean;
-  /** Which kind of chat the message is (messageKind.ts chatKind), when it is chat. */
-  chat?: ChatKind | null;
+  /** Which kind of chat the message is (messageKind.ts chatKind); null for a task. */
+  chat: ChatKind | null;
   /** The kind of creative piece the request asks to write (creativeKind), if any. */
   creative?: string | null;
   /** The index the match ran on (for the evidence's IDF). */
@@ -113,14 +112,15 @@ export function intentMatch(
   // ways). Third-party skills rarely declare triggers, so the calibration cannot learn this.
   // Routing spec §6.1: rule recall reads the intent classification too. A lone keyword trigger in
   // a question ("What does JSON stand for?") is a topic, not the author's handle being used.
-  const ruleHit = recalled.source === 'rule' && !(query.informational && !phraseHit);
+  const informational = query.chat !== null;
+  const ruleHit = recalled.source === 'rule' && !(informational && !phraseHit);
   if (ruleHit) value = Math.max(value, Math.sqrt(coverage));
   // DESIGN §3: a description that excludes the query's intent ("not for downloading") lowers it.
   // Stryker disable next-line ConditionalExpression,EqualityOperator: with nothing excluded the factor is 1
   if (excluded > 0) value *= Math.max(0, 1 - (2 * excluded) / match.mass);
   // A poem about rain is not a weather request: a skill that does not write such pieces hears a topic.
   const topicOnly = !!query.creative && !doc.tf.has(query.creative) && !doc.textTf.has(query.creative);
-  if ((query.informational || topicOnly) && !phraseHit && recalled.source !== 'forced')
+  if ((informational || topicOnly) && !phraseHit && recalled.source !== 'forced')
     value *= query.chat === 'remark' || query.chat === 'statement' ? REMARK_FACTOR : QUESTION_FACTOR;
   return { value, covered, coveredMass, coverage };
 }
@@ -204,7 +204,7 @@ export function scoreCandidate(
     .map((p) => p.text);
   const values: Record<FactorName, number> = {
     intent_match: intent.value,
-    trigger_match: triggerMatch(recalled, query.prepared, query.informational),
+    trigger_match: triggerMatch(recalled, query.prepared, query.chat !== null),
     success_rate: successRate,
     context_readiness: ready.value,
     cost: COST_VALUE[doc.metadata.costHint],

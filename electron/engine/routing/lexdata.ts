@@ -193,6 +193,9 @@ export const genericWords = once((): Set<string> => {
   return set;
 });
 
+/** Every single English word WordNet has, however rare (data/words.txt): not a product's name. */
+export const englishWords = once((): Set<string> => new Set(lines('words.txt')));
+
 /** Nouns in -er that are not their stem + er (flower, number, corner): the stemmer keeps them whole. */
 export const erNouns = once((): Set<string> => new Set(lines('er-nouns.txt')));
 

@@ -1,5 +1,5 @@
 import { VIA_WEIGHT, type QueryGroup, type Variant } from './analyze';
-import { wordnet } from './lexdata';
+import { englishWords, wordnet } from './lexdata';
 import type { RoutingIndex } from './lexicon';
 import { lemmaOf } from './text';
 
@@ -20,12 +20,18 @@ const INFLECTIONS: [RegExp, string[]][] = [
   [/(.)\1ing$/, ['$1']],
 ];
 
-/** True when WordNet knows the word or the word it inflects ("bones", "mapped"): an English word, not a typo. */
+/** A word WordNet has, however rare (data/words.txt), or one of its expansion table's lemmas. */
+const known = (word: string) => englishWords().has(word) || wordnet(word) !== null;
+
+/**
+ * True when WordNet knows the word or the word it inflects ("bones", "mapped"): an English word,
+ * not a typo, and no product's name.
+ */
 export function isEnglishWord(word: string): boolean {
   const lemma = lemmaOf(word);
-  if (lemma !== word || wordnet(word) !== null) return true;
+  if (lemma !== word || known(word)) return true;
   return INFLECTIONS.some(([suffix, bases]) =>
-    bases.some((base) => suffix.test(word) && wordnet(word.replace(suffix, base)) !== null),
+    bases.some((base) => suffix.test(word) && known(word.replace(suffix, base))),
   );
 }
 

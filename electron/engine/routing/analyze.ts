@@ -35,6 +35,8 @@ export interface QueryGroup {
   variants: Variant[];
   /** 1, or GENERIC_WEIGHT for a request word ("grab", "tomorrow"; data/generic.txt). */
   weight: number;
+  /** Typed the way names are (Docmosis, SimilarWeb, iCIMS, U301), not as a plain or all-caps word. */
+  cased?: true;
   /**
    * English compounds this Chinese word and the next one may translate to together, when
    * CC-CEDICT has no entry for the pair (工作 "work" + 流 "flow" → workflow): match.ts keeps
@@ -80,6 +82,14 @@ export const VIA_WEIGHT: Record<Via, number> = {
 
 /** The weight of a multi-character word's second gloss: its first two senses stand for the word itself. */
 export const SECOND_GLOSS_WEIGHT = VIA_WEIGHT.translation * (1 - GLOSS_DECAY);
+
+/**
+ * A word typed the way names are: capitals and small letters mixed (Docmosis, SimilarWeb, iCIMS),
+ * letters with digits (U301), or five capitals or more. Not PDF, CSV, AWS: short capitals are
+ * as often a file type or an acronym as a product.
+ */
+const CASED_RE =
+  /(?<![A-Za-z0-9])(?:(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])[A-Za-z][A-Za-z0-9]{2,}|[A-Z]+[0-9][A-Z0-9]*|[A-Z]{5,})(?![A-Za-z0-9])/gu;
 
 /** Cosine similarity at which an embedding neighbour starts to count, and where it counts fully. */
 const SIMILAR_FROM = 0.5;
@@ -175,6 +185,7 @@ export function analyzeQuery(text: string): QueryGroup[] {
   }
   latin.push(folded.slice(last));
   const words = latin.flatMap((chunk) => chunk.match(LATIN_RE) ?? []);
+  const cased = new Set(Array.from(text.matchAll(CASED_RE), (m) => fold(m[0])));
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
     if (isStopWord(word) || (word.length < 2 && !/\d/.test(word))) continue;
@@ -197,6 +208,7 @@ export function analyzeQuery(text: string): QueryGroup[] {
         ? [...variants, { term: stem(word), weight: 1, via: 'exact', shown: word }]
         : variants,
       weight: weak ? GENERIC_WEIGHT : 1,
+      ...(cased.has(word) ? { cased: true as const } : {}),
     });
   }
   groups.push(...entities.groups);

@@ -1,6 +1,7 @@
 import { SECOND_GLOSS_WEIGHT, VIA_WEIGHT, type QueryGroup, type Variant, type Via } from './analyze';
 import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
-import { withSpelling } from './spelling';
+import { isEnglishWord, withSpelling } from './spelling';
+import { nameTerms } from './text';
 
 /** BM25 saturation (the usual k1 = 1.2); length normalization is per field, in the index (lexicon.ts). */
 const K1 = 1.2;
@@ -20,6 +21,14 @@ const REFERENCE_TF = 2.5;
  * process-street).
  */
 const NAME_BONUS = 0.6;
+/**
+ * On top of NAME_BONUS, whatever share of the name the query holds, when the name starts with a
+ * product the query names (productTerms): "in Docmosis" outweighs the .docx and the PDF that
+ * pdf-to-docx matches by name too.
+ */
+const PRODUCT_BONUS = 1;
+/** A product name is used by at most this many skills (any field): more, and it is a common word. */
+const PRODUCT_DF = 3;
 /** The score share kept by a skill that matches none of the query's other words. */
 const COORD = 0.5;
 
@@ -32,6 +41,11 @@ export interface QueryMatch {
   mass: number;
   /** A skill's score (0 when it shares no term with the query). */
   score(d: number): number;
+  /**
+   * The part of a skill's score that is the product bonus (PRODUCT_BONUS): it ranks the named
+   * tool first, but chat about the tool ("What is Spotify's business model?") reads without it.
+   */
+  productBonus: ReadonlyMap<number, number>;
   /** Every skill with a score above 0. */
   touched: readonly number[];
   /** The best score any skill got (0 when none matched). */
@@ -83,6 +97,26 @@ export function withJoins(index: RoutingIndex, groups: QueryGroup[]): QueryGroup
   return out;
 }
 
+/** Product suffixes a skill's name may glue to a brand: perplexityai, notionhq, convertapi, slackbot. */
+const BRAND_SUFFIXES = ['ai', 'hq', 'api', 'app', 'io', 'bot', 'cli', 'hub'];
+
+/**
+ * A word typed as a name ("Ask Perplexity …") also means the skill names that glue it to a
+ * product suffix (perplexityai-automation): the user says the brand, the toolkit's name its domain.
+ */
+export function withBrands(index: RoutingIndex, groups: QueryGroup[]): QueryGroup[] {
+  if (!groups.some((g) => g.cased)) return groups;
+  return groups.map((group) => {
+    if (!group.cased) return group;
+    const glued = BRAND_SUFFIXES.flatMap((suffix) => nameTerms(group.surface + suffix)).filter(
+      (term) => index.namedBy(term).length > 0,
+    );
+    if (glued.length === 0) return group;
+    const variants: Variant[] = glued.map((term) => ({ term, weight: 1, via: 'exact', shown: term }));
+    return { ...group, variants: [...group.variants, ...variants] };
+  });
+}
+
 /** A compound's weight: a first gloss's. */
 const JOIN_WEIGHT = VIA_WEIGHT.translation;
 
@@ -131,7 +165,7 @@ function scratchOf(index: RoutingIndex): Scratch {
  * without adding up. Then coordination and the name bonus.
  */
 export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch {
-  const groups = withSpelling(index, withJoins(index, typed));
+  const groups = withSpelling(index, withBrands(index, withJoins(index, typed)));
   const scratch = scratchOf(index);
   const { total, best, reached, stamp, touched } = scratch;
   const reach: number[] = [];
@@ -190,9 +224,15 @@ export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch
     const list = index.namedBy(term);
     if (list.length <= POOL_SIZE) for (const d of list) named.add(d);
   }
+  const products = productTerms(index, groups);
+  const productBonus = new Map<number, number>();
   for (const d of named) {
     const share = nameShare(docs[d], queryTerms, index) ** 2;
-    if (share > 0 && total[d] > 0) total[d] += NAME_BONUS * unit * share;
+    if (share === 0 || total[d] === 0) continue;
+    total[d] += NAME_BONUS * unit * share;
+    if (!namesProduct(docs[d], products)) continue;
+    productBonus.set(d, PRODUCT_BONUS * unit);
+    total[d] += PRODUCT_BONUS * unit;
   }
   const pool = topDocs(named, scoreOf, POOL_SIZE);
   const top = pool.length > 0 ? total[pool[0]] : 0;
@@ -201,6 +241,7 @@ export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch
     reach,
     mass,
     score: (d) => (d >= 0 ? total[d] : 0),
+    productBonus,
     touched,
     best: top,
     size: index.size,
@@ -208,6 +249,27 @@ export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch
     pool,
   };
 }
+
+/**
+ * The query's product names: words typed as names (analyze.ts CASED_RE) that WordNet does not
+ * have (data/words.txt) and at most PRODUCT_DF skills use anywhere — Docmosis, Blocknative, iCIMS, U301. A user who names one names
+ * the tool; the task's words around it (a .docx, a template, a PDF) are what to do with it.
+ */
+function productTerms(index: RoutingIndex, groups: QueryGroup[]): Set<string> {
+  const out = new Set<string>();
+  for (const group of groups) {
+    const exact = group.variants[0];
+    if (!group.cased || exact?.via !== 'exact' || !/^[a-z][a-z0-9]{2,}$/u.test(group.surface)) continue;
+    if (isEnglishWord(group.surface)) continue;
+    if ((index.postingsOf(exact.term)?.docs.length ?? 0) <= PRODUCT_DF) out.add(exact.term);
+  }
+  return out;
+}
+
+/** True when one of the skill's names starts with a product the query names (productTerms): its brand. */
+const namesProduct = (doc: SkillDoc, products: ReadonlySet<string>): boolean =>
+  products.size > 0 &&
+  doc.implicit.some((phrase) => phrase.origin === 'name' && products.has(phrase.terms[0]));
 
 /** The `n` best of `docs` by `score`, best first, without sorting them all. */
 export function topDocs(docs: Iterable<number>, score: (d: number) => number, n: number): number[] {

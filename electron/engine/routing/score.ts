@@ -105,23 +105,26 @@ export function intentMatch(
   });
   const coverage = Math.max(0, Math.min(1, score / match.mass) - (2 * excluded) / match.mass);
   const phraseHit = isPhraseHit(recalled);
-  let value = calibrate(intentFeatures(recalled, match), query.calibration);
+  const informational = query.chat !== null;
+  // A poem about rain is not a weather request: a skill that does not write such pieces hears a topic.
+  const topicOnly = !!query.creative && !doc.tf.has(query.creative) && !doc.textTf.has(query.creative);
+  let value = calibrate(intentFeatures(recalled, match, informational || topicOnly), query.calibration);
   // A declared trigger is the author's own handle: with one in the query, the share of the
   // request the skill explains is evidence enough, whatever the catalog's size (in a dozen-skill
   // catalog little IDF backs any match; "weather and news and calendar" splits coverage three
   // ways). Third-party skills rarely declare triggers, so the calibration cannot learn this.
   // Routing spec §6.1: rule recall reads the intent classification too. A lone keyword trigger in
   // a question ("What does JSON stand for?") is a topic, not the author's handle being used.
-  const informational = query.chat !== null;
   const ruleHit = recalled.source === 'rule' && !(informational && !phraseHit);
   if (ruleHit) value = Math.max(value, Math.sqrt(coverage));
   // DESIGN §3: a description that excludes the query's intent ("not for downloading") lowers it.
   // Stryker disable next-line ConditionalExpression,EqualityOperator: with nothing excluded the factor is 1
   if (excluded > 0) value *= Math.max(0, 1 - (2 * excluded) / match.mass);
-  // A poem about rain is not a weather request: a skill that does not write such pieces hears a topic.
-  const topicOnly = !!query.creative && !doc.tf.has(query.creative) && !doc.textTf.has(query.creative);
-  if ((informational || topicOnly) && !phraseHit && recalled.source !== 'forced')
-    value *= query.chat === 'remark' || query.chat === 'statement' ? REMARK_FACTOR : QUESTION_FACTOR;
+  // A story or a remark that says a trigger phrase ("… trying to format json by hand, never
+  // again") tells of the task; a question that says one may still be asking for it.
+  const told = query.chat === 'remark' || query.chat === 'statement';
+  if ((informational || topicOnly) && (told || !phraseHit) && recalled.source !== 'forced')
+    value *= told ? REMARK_FACTOR : QUESTION_FACTOR;
   return { value, covered, coveredMass, coverage };
 }
 
@@ -129,9 +132,14 @@ export function intentMatch(
 export const isPhraseHit = (recalled: Recalled): boolean =>
   recalled.matchedTriggers.some((t) => /\s/.test(t.trim()) || /[^\p{ASCII}]{2}/u.test(t));
 
-/** The lexical evidence calibration.ts reads, for one recalled candidate. */
-export function intentFeatures(recalled: Recalled, match: QueryMatch): IntentFeatures {
-  const score = match.score(recalled.doc.index);
+/**
+ * The lexical evidence calibration.ts reads, for one recalled candidate. Chat about a tool
+ * (`topic`: a question, a remark, a poem) reads the match without the product bonus: it ranks
+ * the named tool, it does not make talk about it a request.
+ */
+export function intentFeatures(recalled: Recalled, match: QueryMatch, topic = false): IntentFeatures {
+  const d = recalled.doc.index;
+  const score = match.score(d) - (topic ? (match.productBonus.get(d) ?? 0) : 0);
   return {
     coverage: match.mass > 0 ? Math.min(1, score / match.mass) : 0,
     relative: match.best > 0 ? score / match.best : 0,

@@ -3,6 +3,7 @@ import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
 import { nameShare } from './match';
+import { isEnglishWord } from './spelling';
 import { nameTerms, stem, terms } from './text';
 import { catalogOf, defaultConfig, indexOf, readyContext, skillMd as md } from './testHelpers';
 
@@ -42,6 +43,14 @@ const SKILLS: Record<string, string> = {
     'Automate Felt tasks via Rube MCP: maps, layers and elements.',
   ),
   'better-auth/SKILL.md': md('better-auth', 'Better Auth: sign-in and sessions for TypeScript apps.'),
+  // A product only one skill is for, beside a skill the request's other words name.
+  'docmosis-automation/SKILL.md': md('docmosis-automation', 'Automate Docmosis tasks via Rube MCP.'),
+  'pdf-to-docx/SKILL.md': md('pdf-to-docx', 'Converts PDF files to DOCX documents.'),
+  'perplexityai-automation/SKILL.md': md(
+    'perplexityai-automation',
+    'Automate Perplexityai tasks via Rube MCP.',
+  ),
+  'lobster-tracker/SKILL.md': md('lobster-tracker', 'Tracks lobster catch logs for fishing boats.'),
   'habit-flow/SKILL.md': md(
     'habit-flow',
     'Builds daily habits and keeps your streaks in flow.',
@@ -79,6 +88,43 @@ describe('a Chinese word weighs what its meaning weighs', () => {
 describe('product names', () => {
   it('written as three words meet a skill that spells them as one', () => {
     expect(top('enrich jane@example.com with People Data Labs')).toBe('peopledatalabs-automation');
+  });
+});
+
+describe('a product the user names', () => {
+  it('is a word no dictionary has: Docmosis, not tweets, lobster or amazon', () => {
+    expect(isEnglishWord('docmosis')).toBe(false);
+    expect(isEnglishWord('blocknative')).toBe(false);
+    for (const word of ['tweets', 'lobster', 'amazon', 'mastodon', 'templates'])
+      expect(isEnglishWord(word), word).toBe(true);
+  });
+
+  it('names the tool: the request’s other words are what to do with it', () => {
+    // pdf-to-docx is named by two of the request's words, docmosis-automation by one.
+    expect(top('fill our offer_letter.docx template in Docmosis and send me the PDF')).toBe(
+      'docmosis-automation',
+    );
+    expect(top('convert the PDF to DOCX')).toBe('pdf-to-docx');
+  });
+
+  it('names the toolkit that glues it to a suffix (Perplexity → perplexityai), when typed as a name', () => {
+    expect(top('Ask Perplexity what changed in the EU AI Act for open models, with citations')).toBe(
+      'perplexityai-automation',
+    );
+    const names = (query: string) =>
+      route(index, query, defaultConfig(), readyContext()).candidates.map((c) => c.name);
+    expect(names('my perplexity grows with every release note')).not.toContain('perplexityai-automation');
+  });
+
+  it('ranks the tool but does not make chat about it a request', () => {
+    const result = route(
+      index,
+      'How does Docmosis actually render its templates?',
+      defaultConfig(),
+      readyContext(),
+    );
+    expect(result.candidates[0]?.name).toBe('docmosis-automation');
+    expect(result.plan.primary).toBeNull();
   });
 });
 

@@ -22,6 +22,9 @@ describe('things whose shape says what they are', () => {
     expect(kinds('run it */15 * * * * please')).toEqual(['cron expression']);
     expect(kinds('is $NVDA a buy right now?')).toEqual(['stock ticker']);
     expect(kinds('$BRK.B 现在能买吗')).toEqual(['stock ticker']);
+    expect(kinds('subscriber count for r/selfhosted and r/homelab?')).toEqual(['subreddit']);
+    expect(kinds("What's within 300 m of 48.8566, 2.3522?")).toEqual(['coordinates']);
+    expect(kinds('top posts on /r/rust this week')).toEqual(['subreddit']);
   });
 
   it('leaves look-alikes alone: versions, times, short hex, plain numbers', () => {
@@ -36,6 +39,9 @@ describe('things whose shape says what they are', () => {
       'it costs $5',
       '$weather Berlin',
       'export $PATH first',
+      'copy it to dir/r/x',
+      'pi is 3.14159, e is 2.71828 and 200.123, 1.000 is no place',
+      'the four r/w/x bits',
     ])
       expect(kinds(text), text).toEqual([]);
   });

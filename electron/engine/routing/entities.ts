@@ -81,6 +81,18 @@ const ENTITY_KINDS: EntityKind[] = [
     words: ['stock', 'ticker', 'quote'],
   },
   {
+    // 48.8566, 2.3522 — two decimals with at least three places, the second within ±180.
+    name: 'coordinates',
+    re: /(?<![\w.])-?\d{1,2}\.\d{3,},\s?-?\d{1,3}\.\d{3,}(?![\w.])/g,
+    accept: (m) => m.split(',').every((x, i) => Math.abs(Number(x)) <= (i === 0 ? 90 : 180)),
+    words: ['location', 'coordinates', 'latitude', 'longitude', 'nearby'],
+  },
+  {
+    name: 'subreddit',
+    re: /(?<![\w/])\/?r\/[a-z0-9_]{2,21}(?![\w/])/gi,
+    words: ['reddit', 'subreddit'],
+  },
+  {
     name: 'cron expression',
     // Five fields of digits, stars, steps, ranges and lists, one of them with a star.
     re: /(?<![\w*/,-])(?:[\d*][\d*/,-]*\s+){4}[\d*][\d*/,-]*(?![\w*/,-])/g,

@@ -84,6 +84,14 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '如何备份数据库',
       'What is a TCP/IP/UDP stack?',
       'What was the first programming language?',
+      // Which of two is nicer, how a thing works: asked whatever of the user's it mentions.
+      'In your opinion, is Komodo or Portainer nicer for a small homelab?',
+      'What is INP in Core Web Vitals and when did it replace FID?',
+      "What's CORS?",
+      'Vercel or Netlify: which one do you personally think has the nicer developer experience?',
+      'Is Polymarket even legal for people in the US these days?',
+      'Is Docker or Podman faster on a Mac?',
+      'How does ngrok actually get traffic to my laptop without me opening any ports?',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [
@@ -93,6 +101,12 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '整理一下如何部署的文档',
       'How do I clean up /var/log/ safely?',
       'How long is the realtime delay on the bus tracker?',
+      'How does my portfolio look today?',
+      'What is AAPL trading at?',
+      'what is json',
+      'Do you think you could deploy this to staging?',
+      'Is our US store open on Sundays?',
+      'how does the weather look in Oslo tomorrow',
       // A quoted question is material to work on.
       '"Who was Ada Lovelace" as a slide title, in bold',
     ])
@@ -220,6 +234,16 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'I’ve had the new album on repeat all day',
       '我今天终于把驾照考下来了！',
       '周末在杭州西湖边散步，天气真好',
+      // A named subject (capitalized, no order), then a past tense.
+      'Mastodon never really took off the way people hoped it would',
+      'Lightning struck the big oak in our garden last night',
+      // Someone, then a time in the past; a past tense of a short verb.
+      'I finally quit my job last week — no more logging PTO in Workday, feels amazing',
+      'We moved to Lyon two years ago and never looked back',
+      'My Whoop band died halfway through my marathon, so annoying lol',
+      'lol my cat just walked across my keyboard and sent a half-written email to my boss',
+      'My grandfather quit drinking in 1987 and never touched a drop again. Honestly one of the most inspiring things I know.',
+      '昨天用滴答清单记了一整天的待办，感觉效率高多了',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [
@@ -236,9 +260,14 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'our CI went red after the merge',
       'the worker container exited with code 137 overnight',
       '昨天的报销单提交失败了',
+      'Stripe charged me twice yesterday',
+      'I need my sleep data from last week',
+      'Notion changed its API last week, so update our sync script',
       // Not a statement at all.
       'weather in Lisbon tomorrow',
       'summarize the notes I recorded yesterday',
+      'Slack messages I missed yesterday',
+      'Deploy the app I built yesterday',
     ])
       expect(informational(query), query).toBe(false);
     expect(primary('The weather in Lisbon was gorgeous the whole trip')).toBeNull();
@@ -252,6 +281,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
     expect(reason('How do weather forecasters predict hurricanes?')).toMatch(/^The message asks to learn/);
     expect(reason('I love the weather in Lisbon')).toMatch(/^The message is a remark/);
     expect(reason('weather in Lisbon tomorrow')).not.toMatch(/The message/);
+    // A declared trigger phrase in a story is its topic too ("format json" is json-tidy's).
+    expect(primary('I spent all of yesterday trying to format json by hand, never again')).toBeNull();
+    expect(primary('format json from this API response')).toBe('json-tidy');
   });
 
   it('reads an opinion or a reaction in the present as a remark, unless it orders, asks or reports a problem', () => {
@@ -267,6 +299,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Thanks a lot, that recipe turned out great!',
       '谢谢你帮我改的简历，我拿到面试了！',
       'Do you think remote work is here to stay?',
+      // A product named like a domain is no file to work on.
+      'I really wish Last.fm still had its old radio feature.',
+      'My grandma still writes every invoice by hand in a little green ledger. It’s kind of adorable.',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [
@@ -278,6 +313,10 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Discord is better than Slack, so move our team chat over',
       'Thanks! Now can you turn that recipe into a shopping list?',
       '谢谢，再帮我把简历翻译成英文',
+      // A file is something to work on.
+      'I really wish utils.js still exported the old helper',
+      'It’s kind of slow, so profile the build',
+      '记一下：明天早上九点开会',
     ])
       expect(informational(query), query).toBe(false);
     expect(

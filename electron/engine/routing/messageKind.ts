@@ -8,9 +8,19 @@ import { terms } from './text';
 
 /** Questions by their first words (after any greeting: LEAD_IN_RE). */
 const QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)[\w.'-]+ (?:actually|really|even)\b|(?:is|are) [\w.'-]+ or [\w.'-]+ (?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
+/** What an acronym stands for ("What is INP in Core Web Vitals?", "What's CORS?"): typed in capitals. */
+const ACRONYM_RE =
+  /^\s*[Ww]hat(?:'s|’s| is| are| does) (?:an? )?[A-Z]{2,6}s?\b(?! (?:trading|worth|doing|at|showing|saying)\b)/u;
+/** The assistant's view asked anywhere ("Vercel or Netlify: which one do you personally think …?"). */
+const ASKS_VIEW_RE =
+  /\b(?:do|would) you (?:personally |honestly |really )?(?:think|prefer|reckon|believe|recommend)\b(?! (?:you|it'?s possible)\b)[^?？]*[?？]/iu;
+/** …unless about the user's own things ("do you think my PR is ready to merge?"). */
+const PERSONAL_VIEW_RE = /\b(?:my|our|this|these)\b/iu;
+/** A product named like a domain (Last.fm, Node.js, Socket.io): capitalized, no file to work on. */
+const PRODUCT_DOMAIN_RE = /\b[A-Z][A-Za-z]+\.(?:fm|io|ai|js|ly|me|tv|co)\b/gu;
 /**
  * A question about how the world is or was — history, causes, definitions, how things work,
  * opinions — rather than about the user's own things or the live state of something: "How did
@@ -25,7 +35,7 @@ const KNOWLEDGE_RE =
  * asks for a lookup a skill does.
  */
 const PERSONAL_RE =
-  /\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|ours|us|this|these|here|now|today|tonight|tomorrow|yesterday|currently|current|latest|next|live|real-?time)\b|我|咱|这个|这些|这篇|这段|这份|现在|今天|今晚|明天|昨天|最新|实时|目前/iu;
+  /\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|ours|(?<!\bthe )us|this|these(?! days)|here|now|today|tonight|tomorrow|yesterday|currently|current|latest|next|live|real-?time)\b|我|咱|这个|这些|这篇|这段|这份|现在|今天|今晚|明天|昨天|最新|实时|目前/iu;
 
 /**
  * A question followed by a request ("why is the payments pod crash-looping? check it with
@@ -46,7 +56,7 @@ const QUESTION_WORDS = [
  * 你好，请问…, 对了，为什么…): the question patterns read the start of the message, so they go first.
  */
 const LEAD_IN_RE =
-  /^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|well|oh|um+|uh+|hmm+|btw|by the way|quick question|also|and|but|anyway)\b[\s,.!:;-]*|(?:你好|您好|嗨|哈喽|那个|嗯|哦|对了|顺便问一下|另外|还有)[\s，,。.！!：:]*)+/iu;
+  /^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|well|oh|um+|uh+|hmm+|btw|by the way|quick question|also|and|but|anyway|lol|lmao|haha+|omg|ugh|wow|welp|man|dude)\b[\s,.!:;-]*|(?:你好|您好|嗨|哈喽|那个|嗯|哦|对了|顺便问一下|另外|还有)[\s，,。.！!：:]*)+/iu;
 const withoutLeadIn = (text: string) => text.replace(LEAD_IN_RE, '');
 
 /**
@@ -80,7 +90,7 @@ function isReport(instruction: string): boolean {
 const REMARK_RE =
   /^\s*(?:(?:i|we) (?:really |honestly |just |kind of |still )?(?:think|feel|felt|guess|believe|wish|miss|missed|love|loved|hate|hated|used to)\b|(?:my|our) (?:[\w'-]+ ){1,3}?used to\b)|^\s*(?:我|我们)(?:真的|还是|总)?(?:觉得|感觉|认为|想念|好想|讨厌|喜欢)|^\s*我家(?!里?的?(?:网络|路由器|电脑|灯|空调|wifi))/iu;
 const ASKS_RE =
-  /[?？]|\b(?:please|can you|could you|would you|will you|help|need|want|let'?s|should|how|what|which|where|when|why|who|whether|remind|tell me|show me|find|check|fix|make|write|give|send|book|order|set up|add|create|look up|plan|track|log|save|note)\b|请|帮|能不能|可以|怎么|什么|吗|呢|要|想要|给我|提醒|查|记/iu;
+  /[?？]|\b(?:please|can you|could you|would you|will you|help|need|want|let'?s|should|how|what|which|where|when|why|who|whether|remind|tell me|show me|find|check|fix|make|write|give|send|book|order|set up|add|create|look up|plan|track|log|save|note)\b|请|帮|能不能|可以|怎么|什么|吗|呢|要|想要|给我|提醒|查(?![了过])|记(?![了得过着住])/iu;
 const TROUBLE_RE =
   /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't|can't|cannot|doesn't work|not working|stuck|slow|down|charged|lost|wrong|missing|never (?:arrived|came)|didn't (?:arrive|come)|went (?:red|blank|dark|offline)|exit(?:ed)?(?: with)? code|exception|panic(?:ked)?|timed out|time ?out|rejected|refused|denied|bounced|declined|expired|blocked|banned|suspended|locked out|hacked|leak(?:ed|s)?|corrupt(?:ed)?|disappeared|vanished|overwritten|regress(?:ed|ion)|flaky|hung|froze|frozen|unresponsive|outage|spiked|dropped|oom|killed|\d{3} (?:error|status))\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
 
@@ -102,6 +112,16 @@ const IMPERATIVE_CLAUSE_RE = new RegExp(
 const ZH_STATEMENT_RE =
   /^\s*(?:我|我们|我家|今天|昨天|周末|刚才|刚刚|最近|上周|这周|终于)[^？?]*(?:了|真好|太好了|好累|好开心|啊|呀|哈哈+)(?:[，,][^，,？?]{1,6})?[！!。~～\s]*$/u;
 
+/** Someone, then a time in the past ("I finally quit my job last week", "We moved to Lyon two years ago"). */
+const PERSON_THEN_RE =
+  /^\s*(?:i|we|he|she|they)\b.*\b(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|time)|\w+ (?:days?|weeks?|months?|years?) ago)\b/iu;
+/**
+ * A named subject, then what it did ("Mastodon never really took off …", "Lightning struck the
+ * big oak"): a capitalized first word, at most two adverbs, a past tense. Group 1 the subject.
+ */
+const NAMED_SUBJECT_RE =
+  /^\s*([A-Z][\w.'-]*)\s+(?:(?:never|really|just|finally|also|already|actually|totally|basically|completely|always|once|suddenly|apparently|officially|quietly)\s+){0,2}([\w'-]+)/u;
+
 /**
  * A log entry: an amount of money, distance, weight, food or time ("I spent $40 on lunch", "I
  * slept 6 hours", "ran 5 km"). That is how trackers are used: a task, not a remark.
@@ -111,7 +131,11 @@ const LOG_RE =
 
 function isPastVerb(word: string): boolean {
   const w = word.toLowerCase().replace(/^(?:i|we|you|they|he|she|it)'(?:ve|d|s)$/u, '');
-  return /^(?:was|were|had|been|got)$/.test(w) || /^[a-z]{3,}ed$/.test(w) || verbForms().has(w);
+  return (
+    /^(?:was|were|had|been|got|quit|hit|hurt|shut|upset)$/.test(w) ||
+    /^[a-z]{2,}ed$/.test(w) ||
+    verbForms().has(w)
+  );
 }
 
 /**
@@ -130,6 +154,10 @@ const ORDER_START_RE = new RegExp(
 const ZH_OPINION_RE =
   /太.{1,6}了|好(?:难|累|看|用|棒|烦|美|贵|慢|快|开心|难过|喜欢|可爱|吃)|真(?:好|棒|美|难|烦|不错)|比.{1,12}(?:好用|好|差|强|快|慢|贵|便宜)|(?:出来|完|好)[了啦](?:[，,].{0,8})?[!！~～。]*$|[，,\s](?:唉|哎|哈哈+|呜呜+)[!！~～。]*$/u;
 
+/** A sentence that only judges ("… It's kind of adorable.", "That's hilarious!", "What a day."). */
+const VERDICT_RE =
+  /(?:^|[.!。！]\s+)(?:honestly,? )?(?:it's|it is|that's|that is|this is|what an?|so) (?:(?:kind of|sort of|really|so|pretty|just|such an?|quite|truly|totally|absolutely|one of the) )*(?:[\w'-]+ ){0,3}?(?:adorable|amazing|awesome|beautiful|brilliant|cool|crazy|cute|funny|great|hilarious|impressive|inspiring|insane|lovely|nice|sad|wild|wonderful|weird|day|week|ride)\b[^?？]*$/iu;
+
 /** A Chinese clause that gives an order (切换到…, 帮我…, 把…): the message is a request. */
 const ZH_ORDER_RE =
   /(?:^|[，,。；;])\s*(?:请|帮|把|给|查|用|写|做|生成|翻译|打开|关掉|设置|安排|提醒|发|订|找|搜|下载|上传|切换|换|改|删|加|建|创建|导出|导入|整理|总结|分析|计算|转|启动|停|部署|提交|合并|推送|检查|看看|看一下|记)/u;
@@ -138,6 +166,7 @@ const SUBORDINATE_RE = /^(?:so|that|which|because|when|if|until|while|before|aft
 
 function isOpinion(task: string): boolean {
   if (!asksNothing(task)) return false;
+  if (VERDICT_RE.test(task)) return true;
   if (ZH_OPINION_RE.test(task)) return !ZH_ORDER_RE.test(task);
   const words = task
     .trim()
@@ -161,6 +190,9 @@ function asksNothing(task: string): boolean {
 function isStatement(task: string): boolean {
   if (!asksNothing(task)) return false;
   if (ZH_STATEMENT_RE.test(task)) return true;
+  if (PERSON_THEN_RE.test(task)) return true;
+  const named = NAMED_SUBJECT_RE.exec(task);
+  if (named && !ORDER_START_RE.test(named[1]) && isPastVerb(named[2])) return true;
   const m = SUBJECT_RE.exec(task);
   if (!m) return false;
   const words = [...(m[1] ?? '').trim().split(/\s+/u).filter(Boolean), m[2]];
@@ -202,8 +234,11 @@ export function chatKind(typedInstruction: string, typedTask: string): ChatKind 
   const [instruction, task, rest] = [typedInstruction, typedTask, typedRest].map((s) =>
     withoutLeadIn(respell(s, QUESTION_WORDS)),
   );
-  if (ARTIFACT_RE.test(task) || FOLLOWED_BY_REQUEST_RE.test(task)) return null;
+  if (ARTIFACT_RE.test(task.replace(PRODUCT_DOMAIN_RE, ' ')) || FOLLOWED_BY_REQUEST_RE.test(task))
+    return null;
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return 'question';
+  if (ACRONYM_RE.test(instruction) || (ASKS_VIEW_RE.test(task) && !PERSONAL_VIEW_RE.test(task)))
+    return 'question';
   if (isReport(instruction)) return 'report';
   if (isRemark(task) || isThanks(task)) return 'remark';
   // Statements and opinions read contractions ("I've had …") with a typed apostrophe.
@@ -222,7 +257,7 @@ export const isInformational = (instruction: string, task: string): boolean =>
  * not do such pieces (a weather skill, a wedding planner) hears only its topic. Group 1 is the kind.
  */
 const CREATIVE_RE =
-  /\b(?:write|compose|draft|pen|make up|give|tell|come up with|create)\s+(?:me\s+|us\s+)?(?:a|an|some|one|two|three|\d+)?\s*(?:[\w'-]+\s+){0,2}?(poems?|haikus?|limericks?|sonnets?|stor(?:y|ies)|tales?|fables?|songs?|lyrics|jingles?|jokes?|puns?|riddles?|toasts?|speech(?:es)?|eulog(?:y|ies)|essays?|raps?|verses?|odes?|ballads?|slogans?|taglines?|messages?|cards?|wish(?:es)?|greetings?)\b|(?:写|作|编|讲|说)[^，。！？,.!?]{0,12}?(诗歌|诗|笑话|故事|歌词|祝酒词|段子|对联|散文|童话|祝福语|贺卡|贺词)/iu;
+  /\b(?:write|compose|draft|pen|make up|give|tell|come up with|create)\s+(?:me\s+|us\s+)?(?:a|an|some|one|two|three|\d+)?\s*(?:[\w'-]+\s+){0,2}?(poems?|haikus?|limericks?|sonnets?|stor(?:y|ies)|tales?|fables?|songs?|lyrics|jingles?|jokes?|puns?|riddles?|toasts?|speech(?:es)?|eulog(?:y|ies)|essays?|raps?|verses?|odes?|ballads?|slogans?|taglines?|messages?|cards?|wish(?:es)?|greetings?)\b|(?:写|作|编|讲|说)[^，。！？,.!?]{0,24}?(诗歌|诗|笑话|故事|歌词|祝酒词|段子|对联|散文|童话|祝福语|贺卡|贺词)/iu;
 
 /** The index term of the creative piece a request asks to write, or null (see CREATIVE_RE). */
 export function creativeKind(instruction: string): string | null {

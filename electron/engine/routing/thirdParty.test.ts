@@ -12,7 +12,14 @@ import {
   thresholdCurve,
   type SliceRow,
 } from './quality/devEval';
-import { halfOf, installSkillSet, readDevQueries, readSkillSet, type DevQuery } from './quality/devset';
+import {
+  halfOf,
+  installSkillSet,
+  readDevQueries,
+  readSkillSet,
+  readUnseenCatalogs,
+  type DevQuery,
+} from './quality/devset';
 import { scoreSampledCatalogs } from './quality/subsets';
 import { typoQueries } from './quality/typos';
 import { catalogOf, defaultConfig, indexOf } from './testHelpers';
@@ -144,15 +151,17 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // 70 unseen queries of an ordinary week (40 requests, 30 negatives), measured the router as it
   // then stood out of sample: 31 of 40 routed right, 2 of 30 fired; with it the dev half reads
   // 0.767 / 8 of 304 / 0.781 (zh), and after thanks, sighs and "what's the story behind" read as
-  // chat, 5 of 304 and 0.815 / 14 of 2,432 sampled. The floors are the measured values, so a
-  // change that loses ground shows at once.
-  it('keeps the measured floors: P@1 ≥ 0.766, false triggers ≤ 0.017, Chinese ≥ 0.781, paraphrases ≥ 0.118', () => {
+  // chat, 5 of 304 and 0.815 / 14 of 2,432 sampled. Round 15's fixes (found on a catalog of
+  // skills outside this set: a product the user names, more forms of chat) brought it to 0.780 /
+  // 4 of 304 / 0.799 (zh) and 0.820 / 13 of 2,432 sampled. The floors are the measured values, so
+  // a change that loses ground shows at once.
+  it('keeps the measured floors: P@1 ≥ 0.779, false triggers ≤ 0.014, Chinese ≥ 0.798, paraphrases ≥ 0.118', () => {
     const all = slice(table.dev.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.766);
-    expect(all.false_trigger!).toBeLessThanOrEqual(0.017);
-    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.781);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.779);
+    expect(all.false_trigger!).toBeLessThanOrEqual(0.014);
+    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.798);
     expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.118);
-    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.814);
+    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.82);
     expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.006);
   });
 
@@ -160,11 +169,11 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // triggers 1/111) against 191 (3/111) without them; the same queries spelled right: 239 of 314.
   // With round 11's queries: 257 of 352, false triggers 2 of 140; with round 12's: 278 of 382, 2 of
   // 156; with round 13's: 296 of 407, 9 of 180 (295 of 407, 3 of 180 after opinions read as
-  // remarks); with round 14's: 314 of 433, 3 of 200.
-  it('keeps the floor with one typo in the longest word: P@1 ≥ 0.72, false triggers ≤ 0.015', () => {
+  // remarks); with round 14's: 314 of 433, 3 of 200; after round 15's fixes 318 of 433, 3 of 200.
+  it('keeps the floor with one typo in the longest word: P@1 ≥ 0.734, false triggers ≤ 0.015', () => {
     const typos = slice(table.dev[TYPOS], 'all');
     expect(typos.positives).toBeGreaterThan(300);
-    expect(typos.p_at_1!).toBeGreaterThanOrEqual(0.72);
+    expect(typos.p_at_1!).toBeGreaterThanOrEqual(0.734);
     expect(typos.false_trigger!).toBeLessThanOrEqual(0.015);
   });
 });
@@ -221,4 +230,49 @@ describe('routing quality on the held-out half (issue 10)', () => {
   it.fails('meets the issue 10 ranking target: the best-scored candidate is right ≥ 0.97', () => {
     expect(slice(table.test.skilldeck, 'all').best_right!).toBeGreaterThanOrEqual(0.97);
   });
+});
+
+describe('routing quality on catalogs of skills the dev set never had (round 15 on)', () => {
+  // Round 15: 126 corpus skills outside the 944 (20 Composio toolkits, 106 from the OpenClaw
+  // archive), 140 queries written blind by two helpers (110 requests, 30 negatives). Its first
+  // measurement, the router as it stood after round 14: 84 of 110 routed right (English 62 of 84,
+  // Chinese 22 of 26, paraphrases 4 of 22, forced 10 of 10) and 6 of 30 negatives fired; plain
+  // BM25 70 of 110. After the round's fixes (a product the user names, the chat forms it showed),
+  // 87 of 110 and 0 of 30 — in sample now. Two requests name macOS-only skills, which are not
+  // offered on Linux. Round 16: 126 more (none of round 15's), 140 more queries written the same
+  // way, measured first with round 15's fixes in: 90 of 110 and 8 of 30 fired (the router before
+  // round 15: 87 of 110, 10 of 30); after round 16's fixes 92 of 110 and 1 of 30 (a "why did …"
+  // question whose words meet a skill's "Use when" phrase). The floors are the measured values.
+  const FLOORS: Record<string, { p_at_1: number; false_trigger: number }> = {
+    r15: { p_at_1: 0.79, false_trigger: 0 },
+    r16: { p_at_1: 0.83, false_trigger: 0.034 },
+  };
+  const catalogs = readUnseenCatalogs();
+
+  it('has a catalog per round, each labelled only over its own skills, none of them the dev set’s', () => {
+    expect(catalogs.map((c) => c.round)).toEqual(Object.keys(FLOORS));
+    const dev = new Set(readSkillSet());
+    for (const { skills, queries: labelled } of catalogs) {
+      expect(skills.filter((s) => dev.has(s))).toEqual([]);
+      const own = new Set(skills);
+      for (const q of labelled) for (const e of q.expect) expect(own.has(e), `${e} (${q.query})`).toBe(true);
+    }
+  });
+
+  for (const catalog of catalogs)
+    it(`keeps the measured floors on ${catalog.round}`, async () => {
+      const dir = tempDir(`skilldeck-${catalog.round}-`);
+      installSkillSet(path.join(corpusDir(), 'skills'), dir, catalog.skills);
+      const unseen = indexOf(await catalogOf(dir));
+      const rows: Record<string, SliceRow[]> = {};
+      for (const [name, router] of Object.entries(routers(unseen, defaultConfig())))
+        rows[name] = scoreRouter(catalog.queries, router, relTo(dir)).rows;
+      console.log(
+        `\n${formatSliceTable(`${catalog.round}: a catalog of skills the dev set never had`, rows)}`,
+      );
+      const all = slice(rows.skilldeck, 'all');
+      expect(all.p_at_1!).toBeGreaterThanOrEqual(FLOORS[catalog.round].p_at_1);
+      expect(all.false_trigger!).toBeLessThanOrEqual(FLOORS[catalog.round].false_trigger);
+      expect(all.p_at_1!).toBeGreaterThan(slice(rows['plain BM25 (name + description)'], 'all').p_at_1!);
+    }, 60_000);
 });

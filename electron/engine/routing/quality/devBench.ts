@@ -13,7 +13,7 @@ import {
   thresholdCurve,
   type SliceRow,
 } from './devEval';
-import { installSkillSet, readDevQueries, readSkillSet } from './devset';
+import { installSkillSet, readDevQueries, readSkillSet, readUnseenCatalogs } from './devset';
 import {
   fitCalibration,
   querySet,
@@ -28,11 +28,12 @@ import { sampledSets, scoreSampledCatalogs } from './subsets';
 async function withDevIndex<T>(
   corpusSkills: string,
   use: (index: RoutingIndex, toRel: (id: string) => string, installed: number, buildMs: number) => T,
+  folders = readSkillSet(),
 ): Promise<T> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldeck-devset-'));
   try {
     const installDir = path.join(root, 'skills');
-    const installed = installSkillSet(corpusSkills, installDir);
+    const installed = installSkillSet(corpusSkills, installDir, folders);
     const catalog = await SkillCatalog.open({
       home: root,
       userHome: root,
@@ -59,6 +60,19 @@ export async function benchDevSet(
   corpusSkills: string,
   config: RouterConfig,
 ): Promise<Record<string, unknown>> {
+  const unseen: Record<string, Record<string, SliceRow[]>> = {};
+  for (const catalog of readUnseenCatalogs())
+    unseen[catalog.round] = await withDevIndex(
+      corpusSkills,
+      (index, toRel) =>
+        Object.fromEntries(
+          Object.entries(routers(index, config)).map(([name, router]) => [
+            name,
+            scoreRouter(catalog.queries, router, toRel).rows,
+          ]),
+        ),
+      catalog.skills,
+    );
   return withDevIndex(corpusSkills, (index, toRel, installed, buildMs) => {
     const queries = readDevQueries();
     const halves: Record<string, Record<string, SliceRow[]>> = {};
@@ -83,7 +97,14 @@ export async function benchDevSet(
       dev: halves.dev,
       held_out: halves.test,
       dev_threshold_curve: thresholdCurve(index, config, halfQueries(queries, 'dev'), toRel),
-      table: [formatSliceTable('dev half', halves.dev), formatSliceTable('held-out half', halves.test)]
+      unseen_catalogs: unseen,
+      table: [
+        formatSliceTable('dev half', halves.dev),
+        formatSliceTable('held-out half', halves.test),
+        ...Object.entries(unseen).map(([round, rows]) =>
+          formatSliceTable(`${round}: a catalog of skills the dev set never had`, rows),
+        ),
+      ]
         .join('\n\n')
         .split('\n'),
     };

@@ -45,6 +45,33 @@ export function readDevQueries(
   return [...readJsonl(file), ...(fs.existsSync(negatives) ? readJsonl(negatives) : [])];
 }
 
+/**
+ * A catalog of skills the dev set never had (round 15 on): its own corpus-relative skill list and
+ * queries labelled over it, written before the router saw either (corpus/README.md).
+ */
+export interface UnseenCatalog {
+  round: string;
+  skills: string[];
+  queries: DevQuery[];
+}
+
+/** Every unseen catalog, by round: `unseen/<round>-skills.txt` beside `unseen/<round>-queries.jsonl`. */
+export function readUnseenCatalogs(dir = path.join(CORPUS_DATA, 'unseen')): UnseenCatalog[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((file) => file.endsWith('-skills.txt'))
+    .sort()
+    .map((file) => {
+      const round = file.slice(0, -'-skills.txt'.length);
+      return {
+        round,
+        skills: readSkillSet(path.join(dir, file)),
+        queries: readJsonl(path.join(dir, `${round}-queries.jsonl`)),
+      };
+    });
+}
+
 /** The corpus-relative folders the eval installs: every labelled skill plus the distractors. */
 export function readSkillSet(file = path.join(CORPUS_DATA, 'skillset.txt')): string[] {
   return fs

@@ -107,7 +107,9 @@ const BRAND_SUFFIXES = ['ai', 'hq', 'api', 'app', 'io', 'bot', 'cli', 'hub'];
 export function withBrands(index: RoutingIndex, groups: QueryGroup[]): QueryGroup[] {
   if (!groups.some((g) => g.cased)) return groups;
   return groups.map((group) => {
-    if (!group.cased) return group;
+    // Only for a brand no skill's name has as it was typed: Whisper names openai-whisper-api by "whisper".
+    if (!group.cased || group.variants.some((v) => v.via === 'exact' && index.namedBy(v.term).length > 0))
+      return group;
     const glued = BRAND_SUFFIXES.flatMap((suffix) => nameTerms(group.surface + suffix)).filter(
       (term) => index.namedBy(term).length > 0,
     );

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
-import { nameShare } from './match';
+import { analyzeQuery } from './analyze';
+import { nameShare, withBrands } from './match';
 import { isEnglishWord } from './spelling';
 import { nameTerms, stem, terms } from './text';
 import { catalogOf, defaultConfig, indexOf, readyContext, skillMd as md } from './testHelpers';
@@ -50,6 +51,11 @@ const SKILLS: Record<string, string> = {
     'perplexityai-automation',
     'Automate Perplexityai tasks via Rube MCP.',
   ),
+  // A name whose other word is generic ("agent"): AgentMail is still its whole name.
+  'agent-mail-automation/SKILL.md': md('agent-mail-automation', 'Automate Agent Mail tasks via Rube MCP.'),
+  'inbox-zero/SKILL.md': md('inbox-zero', 'Lists new messages in your inbox and archives the rest.'),
+  'openai-whisper-api/SKILL.md': md('openai-whisper-api', 'Transcribe audio with the OpenAI Whisper API.'),
+  'local-whisper/SKILL.md': md('local-whisper', 'Transcribe audio locally with Whisper, no upload.'),
   'lobster-tracker/SKILL.md': md('lobster-tracker', 'Tracks lobster catch logs for fishing boats.'),
   'habit-flow/SKILL.md': md(
     'habit-flow',
@@ -114,6 +120,21 @@ describe('a product the user names', () => {
     const names = (query: string) =>
       route(index, query, defaultConfig(), readyContext()).candidates.map((c) => c.name);
     expect(names('my perplexity grows with every release note')).not.toContain('perplexityai-automation');
+  });
+
+  it('is named by its whole name typed as one word, a generic part and all (AgentMail)', () => {
+    expect(top('Create a new AgentMail inbox called support-bot@ and list the messages in it')).toBe(
+      'agent-mail-automation',
+    );
+  });
+
+  it('glues a suffix only to a brand no name has as typed (Whisper names both whisper skills)', () => {
+    const glued = (query: string) =>
+      withBrands(index, analyzeQuery(query)).flatMap((g) => g.variants.map((v) => v.term));
+    expect(glued('Ask Perplexity about it')).toContain('perplexityai');
+    // openai-whisper-api's name glues to "whisperapi", but "Whisper" already names it (and local-whisper).
+    expect(glued('transcribe it with Whisper')).not.toContain('whisperapi');
+    expect(top('transcribe this meeting recording with a local Whisper, no upload')).toBe('local-whisper');
   });
 
   it('ranks the tool but does not make chat about it a request', () => {

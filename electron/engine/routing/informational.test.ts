@@ -90,6 +90,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       "What's CORS?",
       'Vercel or Netlify: which one do you personally think has the nicer developer experience?',
       'Is Polymarket even legal for people in the US these days?',
+      'TickTick or Todoist for a side project — which do you personally like better?',
+      'Notion or Smartsheet for a 6-person team — which would you pick and why? just want your opinion',
+      'Is it true that you should never charge a phone overnight?',
       'Is Docker or Podman faster on a Mac?',
       'How does ngrok actually get traffic to my laptop without me opening any ports?',
     ])
@@ -106,6 +109,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'what is json',
       'Do you think you could deploy this to staging?',
       'Is our US store open on Sundays?',
+      'Would you pick the cheapest flight to Oslo on Friday for me?',
       'how does the weather look in Oslo tomorrow',
       // A quoted question is material to work on.
       '"Who was Ada Lovelace" as a slide title, in bold',
@@ -298,6 +302,8 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '终于写完周报了，下班！',
       'Thanks a lot, that recipe turned out great!',
       '谢谢你帮我改的简历，我拿到面试了！',
+      '谢谢你,昨天帮我换算的单位我已经用上了',
+      'thanks, the fly.io deploy finally went through on the first try!',
       'Do you think remote work is here to stay?',
       // A product named like a domain is no file to work on.
       'I really wish Last.fm still had its old radio feature.',

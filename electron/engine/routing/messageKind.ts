@@ -16,11 +16,15 @@ const ACRONYM_RE =
   /^\s*[Ww]hat(?:'s|’s| is| are| does) (?:an? )?[A-Z]{2,6}s?\b(?! (?:trading|worth|doing|at|showing|saying)\b)/u;
 /** The assistant's view asked anywhere ("Vercel or Netlify: which one do you personally think …?"). */
 const ASKS_VIEW_RE =
-  /\b(?:do|would) you (?:personally |honestly |really )?(?:think|prefer|reckon|believe|recommend)\b(?! (?:you|it'?s possible)\b)[^?？]*[?？]/iu;
+  /\b(?:do|would) you (?:personally |honestly |really )?(?:think|prefer|reckon|believe|recommend|like|pick|choose|go with)\b(?! (?:you|it'?s possible)\b)[^?？]*[?？]|\b(?:just )?(?:want|wanted|need|curious about) your (?:opinion|take|thoughts|view)\b/iu;
 /** …unless about the user's own things ("do you think my PR is ready to merge?"). */
-const PERSONAL_VIEW_RE = /\b(?:my|our|this|these)\b/iu;
-/** A product named like a domain (Last.fm, Node.js, Socket.io): capitalized, no file to work on. */
-const PRODUCT_DOMAIN_RE = /\b[A-Z][A-Za-z]+\.(?:fm|io|ai|js|ly|me|tv|co)\b/gu;
+const PERSONAL_VIEW_RE = /\b(?:my|our|me|this|these)\b/iu;
+/**
+ * A product named like a domain (Last.fm, Node.js, Socket.io, fly.io): no file to work on. Capitalized
+ * for .ai and .js (logo.ai and app.js are files), either way for the rest.
+ */
+const PRODUCT_DOMAIN_RE =
+  /\b(?:[A-Z][A-Za-z]+\.(?:fm|io|ai|js|ly|me|tv|co)|[a-z]+\.(?:fm|io|ly|me|tv|co))\b(?!\/)/gu;
 /**
  * A question about how the world is or was — history, causes, definitions, how things work,
  * opinions — rather than about the user's own things or the live state of something: "How did
@@ -28,7 +32,7 @@ const PRODUCT_DOMAIN_RE = /\b[A-Z][A-Za-z]+\.(?:fm|io|ai|js|ly|me|tv|co)\b/gu;
  * Read only when PERSONAL_RE finds nothing (see isInformational).
  */
 const KNOWLEDGE_RE =
-  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
+  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
 /**
  * The user's own things, or the live state of something: a knowledge-style question with one of
  * these ("how long until the next train", "what did I bench last week", "这个pod为什么一直重启")
@@ -215,7 +219,8 @@ const THANKS_RE =
 function isThanks(task: string): boolean {
   const match = THANKS_RE.exec(task);
   if (!match) return false;
-  const rest = task.slice(match[0].length);
+  // 昨天帮我换算的单位 "the units you converted for me yesterday": what was done, not a request.
+  const rest = task.slice(match[0].length).replace(/帮我[^，。！？,.!?]{0,12}?的/gu, '');
   return !ASKS_RE.test(rest) && !IMPERATIVE_CLAUSE_RE.test(rest) && !TROUBLE_RE.test(rest);
 }
 

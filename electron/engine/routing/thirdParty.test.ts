@@ -242,10 +242,13 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
   // offered on Linux. Round 16: 126 more (none of round 15's), 140 more queries written the same
   // way, measured first with round 15's fixes in: 90 of 110 and 8 of 30 fired (the router before
   // round 15: 87 of 110, 10 of 30); after round 16's fixes 92 of 110 and 1 of 30 (a "why did …"
-  // question whose words meet a skill's "Use when" phrase). The floors are the measured values.
+  // question whose words meet a skill's "Use when" phrase). Round 17 the same way, first measured
+  // with round 16's fixes in: 89 of 110, 6 of 30 fired; after its fixes 90 of 110, 2 of 30. The
+  // floors are the measured values.
   const FLOORS: Record<string, { p_at_1: number; false_trigger: number }> = {
     r15: { p_at_1: 0.79, false_trigger: 0 },
     r16: { p_at_1: 0.83, false_trigger: 0.034 },
+    r17: { p_at_1: 0.81, false_trigger: 0.067 },
   };
   const catalogs = readUnseenCatalogs();
 

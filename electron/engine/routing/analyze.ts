@@ -37,6 +37,8 @@ export interface QueryGroup {
   weight: number;
   /** Typed the way names are (Docmosis, SimilarWeb, iCIMS, U301), not as a plain or all-caps word. */
   cased?: true;
+  /** The capitalized parts of a word typed in CamelCase (GoHighLevel → go, high, level). */
+  camel?: string[];
   /**
    * English compounds this Chinese word and the next one may translate to together, when
    * CC-CEDICT has no entry for the pair (工作 "work" + 流 "flow" → workflow): match.ts keeps
@@ -185,7 +187,14 @@ export function analyzeQuery(text: string): QueryGroup[] {
   }
   latin.push(folded.slice(last));
   const words = latin.flatMap((chunk) => chunk.match(LATIN_RE) ?? []);
-  const cased = new Set(Array.from(text.matchAll(CASED_RE), (m) => fold(m[0])));
+  const typedNames = Array.from(text.matchAll(CASED_RE), (m) => m[0]);
+  const cased = new Set(typedNames.map(fold));
+  // GoHighLevel → go, high, level: a skill may be named by a run of them (highlevel).
+  const camel = new Map(
+    typedNames
+      .filter((name) => /[a-z][A-Z]/u.test(name))
+      .map((name) => [fold(name), name.split(/(?<=[a-z0-9])(?=[A-Z])/u).map(fold)]),
+  );
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
     if (isStopWord(word) || (word.length < 2 && !/\d/.test(word))) continue;
@@ -209,6 +218,7 @@ export function analyzeQuery(text: string): QueryGroup[] {
         : variants,
       weight: weak ? GENERIC_WEIGHT : 1,
       ...(cased.has(word) ? { cased: true as const } : {}),
+      ...(camel.has(word) ? { camel: camel.get(word) } : {}),
     });
   }
   groups.push(...entities.groups);

@@ -25,6 +25,11 @@ const GENERIC_NAME_PARTS = new Set(
   ).split(' '),
 );
 
+/** Generic parts that say only how a skill is packaged: never a name on their own. */
+const PACKAGING_PARTS = new Set(
+  'skill skills automation mcp cli plugin integration connector wrapper official'.split(' '),
+);
+
 /** "Use when …", "Trigger on …", "用于…": where a description says when to pick it. */
 const CLAUSE_RE =
   /\b(?:use (?:this skill |this |it )?(?:when(?:ever)?|for|if|to)|use cases?:|trigger(?:s|ed)? (?:on|when|for)|invoke (?:for|when)|activate (?:when|on)|applies when|perfect for|ideal for|helps? (?:with|you))\b:?\s*([^.!?\n]*(?:[.!?](?=\S)[^.!?\n]*)*)|(?:当|在)([^。！？\n]{2,80}?)时使用|(?:用于|适用于|适合)([^。！？\n]{2,80})/giu;
@@ -60,9 +65,10 @@ export function implicitTriggers(metadata: SkillMetadata, hints: readonly string
     out.push({ phrase, origin });
   };
   for (const name of [metadata.name, metadata.displayName ?? '']) {
-    const parts = name
-      .split(/[-_\s.:]+/)
-      .filter((part) => part && !GENERIC_NAME_PARTS.has(part.toLowerCase()) && !/^\d+$/.test(part));
+    const words = name.split(/[-_\s.:]+/).filter((part) => part && !/^\d+$/.test(part));
+    let parts = words.filter((part) => !GENERIC_NAME_PARTS.has(part.toLowerCase()));
+    // A name of generic parts only is still a name: kit-automation is Kit's, hub-automation Hub's.
+    if (parts.length === 0) parts = words.filter((part) => !PACKAGING_PARTS.has(part.toLowerCase()));
     if (parts.length > 0 && parts.length <= 4) push(parts.join(' '), 'name');
     // "DigitalOcean" names digital-ocean as fully as "digital ocean" does, and "AgentMail"
     // agent-mail-automation, though "agent" alone is a generic part of names.

@@ -103,6 +103,7 @@ const BRAND_SUFFIXES = ['ai', 'hq', 'api', 'app', 'io', 'bot', 'cli', 'hub'];
 /**
  * A word typed as a name ("Ask Perplexity …") also means the skill names that glue it to a
  * product suffix (perplexityai-automation): the user says the brand, the toolkit's name its domain.
+ * A CamelCase one also means a name that is a run of its parts (GoHighLevel → highlevel).
  */
 export function withBrands(index: RoutingIndex, groups: QueryGroup[]): QueryGroup[] {
   if (!groups.some((g) => g.cased)) return groups;
@@ -110,9 +111,14 @@ export function withBrands(index: RoutingIndex, groups: QueryGroup[]): QueryGrou
     // Only for a brand no skill's name has as it was typed: Whisper names openai-whisper-api by "whisper".
     if (!group.cased || group.variants.some((v) => v.via === 'exact' && index.namedBy(v.term).length > 0))
       return group;
-    const glued = BRAND_SUFFIXES.flatMap((suffix) => nameTerms(group.surface + suffix)).filter(
-      (term) => index.namedBy(term).length > 0,
-    );
+    const runs: string[] = [];
+    const parts = group.camel ?? [];
+    for (let from = 0; from < parts.length; from++)
+      for (let to = from + 2; to <= parts.length; to++)
+        if (to - from < parts.length) runs.push(parts.slice(from, to).join(''));
+    const glued = [...BRAND_SUFFIXES.map((suffix) => group.surface + suffix), ...runs]
+      .flatMap((word) => nameTerms(word))
+      .filter((term) => index.namedBy(term).length > 0);
     if (glued.length === 0) return group;
     const variants: Variant[] = glued.map((term) => ({ term, weight: 1, via: 'exact', shown: term }));
     return { ...group, variants: [...group.variants, ...variants] };
@@ -263,15 +269,26 @@ function productTerms(index: RoutingIndex, groups: QueryGroup[]): Set<string> {
     const exact = group.variants[0];
     if (!group.cased || exact?.via !== 'exact' || !/^[a-z][a-z0-9]{2,}$/u.test(group.surface)) continue;
     if (isEnglishWord(group.surface)) continue;
-    if ((index.postingsOf(exact.term)?.docs.length ?? 0) <= PRODUCT_DF) out.add(exact.term);
+    // The word as typed, and a name it was glued or cut to (withBrands: perplexityai, highlevel).
+    for (const variant of group.variants)
+      if (variant.via === 'exact' && (index.postingsOf(variant.term)?.docs.length ?? 0) <= PRODUCT_DF)
+        out.add(variant.term);
   }
   return out;
 }
 
-/** True when one of the skill's names starts with a product the query names (productTerms): its brand. */
+/**
+ * True when one of the skill's names starts with a product the query names (productTerms), its
+ * brand, or is two words one of which is (sap-successfactors).
+ */
 const namesProduct = (doc: SkillDoc, products: ReadonlySet<string>): boolean =>
   products.size > 0 &&
-  doc.implicit.some((phrase) => phrase.origin === 'name' && products.has(phrase.terms[0]));
+  doc.implicit.some(
+    (phrase) =>
+      phrase.origin === 'name' &&
+      (products.has(phrase.terms[0]) ||
+        (phrase.terms.length <= 2 && phrase.terms.some((t) => products.has(t)))),
+  );
 
 /** The `n` best of `docs` by `score`, best first, without sorting them all. */
 export function topDocs(docs: Iterable<number>, score: (d: number) => number, n: number): number[] {

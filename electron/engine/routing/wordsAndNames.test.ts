@@ -56,6 +56,13 @@ const SKILLS: Record<string, string> = {
   'inbox-zero/SKILL.md': md('inbox-zero', 'Lists new messages in your inbox and archives the rest.'),
   'openai-whisper-api/SKILL.md': md('openai-whisper-api', 'Transcribe audio with the OpenAI Whisper API.'),
   'local-whisper/SKILL.md': md('local-whisper', 'Transcribe audio locally with Whisper, no upload.'),
+  'kit-automation/SKILL.md': md('kit-automation', 'Automate Kit tasks via Rube MCP.'),
+  'highlevel-automation/SKILL.md': md('highlevel-automation', 'Automate Highlevel tasks via Rube MCP.'),
+  'sap-successfactors-automation/SKILL.md': md(
+    'sap-successfactors-automation',
+    'Automate SAP SuccessFactors tasks via Rube MCP.',
+  ),
+  'org-chart/SKILL.md': md('org-chart', 'Finds who manages whom and which cost center a person is on.'),
   'lobster-tracker/SKILL.md': md('lobster-tracker', 'Tracks lobster catch logs for fishing boats.'),
   'habit-flow/SKILL.md': md(
     'habit-flow',
@@ -135,6 +142,21 @@ describe('a product the user names', () => {
     // openai-whisper-api's name glues to "whisperapi", but "Whisper" already names it (and local-whisper).
     expect(glued('transcribe it with Whisper')).not.toContain('whisperapi');
     expect(top('transcribe this meeting recording with a local Whisper, no upload')).toBe('local-whisper');
+  });
+
+  it('is named when its name is generic words only (kit-automation is Kit’s)', () => {
+    const doc = index.docs.find((d) => d.name === 'kit-automation')!;
+    expect(doc.implicit.filter((p) => p.origin === 'name').map((p) => p.terms)).toContainEqual(['kit']);
+  });
+
+  it('is named by a run of a CamelCase word’s parts (GoHighLevel → highlevel)', () => {
+    expect(top('在 GoHighLevel 里把新线索都打上 webinar 标签')).toBe('highlevel-automation');
+  });
+
+  it('is the second word of a two-word name too (SAP SuccessFactors)', () => {
+    expect(
+      top('Look up Maria Keller in SuccessFactors — who is her manager and which cost center is she on?'),
+    ).toBe('sap-successfactors-automation');
   });
 
   it('ranks the tool but does not make chat about it a request', () => {

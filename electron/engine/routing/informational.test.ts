@@ -304,6 +304,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '谢谢你帮我改的简历，我拿到面试了！',
       '谢谢你,昨天帮我换算的单位我已经用上了',
       'thanks, the fly.io deploy finally went through on the first try!',
+      'Honestly Substack’s editor feels so clunky compared to Ghost. Anyone else feel that way or just me?',
+      'ugh, my manager books hour-long meetings with no agenda every single week and nobody ever knows what they’re for',
+      'I really wish React Native’s web support was as good as Flutter’s, it’d save us a whole codebase',
       'Do you think remote work is here to stay?',
       // A product named like a domain is no file to work on.
       'I really wish Last.fm still had its old radio feature.',
@@ -322,6 +325,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       // A file is something to work on.
       'I really wish utils.js still exported the old helper',
       'It’s kind of slow, so profile the build',
+      'ugh, can you move my 3pm meeting to tomorrow',
+      'Anyone else feel the build got slower? fix the webpack config',
+      'I wish the report saved itself, save it as report.pdf now',
       '记一下：明天早上九点开会',
     ])
       expect(informational(query), query).toBe(false);

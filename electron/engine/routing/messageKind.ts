@@ -11,6 +11,20 @@ const QUESTION_RE =
   /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)[\w.'-]+ (?:actually|really|even)\b|(?:is|are) [\w.'-]+ or [\w.'-]+ (?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
+/** A question that wants company, not an answer ("Anyone else feel that way or just me?"). */
+const RHETORICAL_RE =
+  /\b(?:(?:does )?any ?one else (?:feel|think|notice|have|get|hate|love)[^?？]*|(?:or )?(?:is it )?just me|am i the only one[^?？]*)[?？]/iu;
+/**
+ * After a groan, "what" and "when" tell the story ("nobody ever knows what they're for"): only a
+ * question mark, a request, an order or a problem make it a task.
+ */
+const venting = (task: string) =>
+  !/[?？]|\b(?:please|can you|could you|would you|help|need|want)\b/iu.test(task) &&
+  !TROUBLE_RE.test(task) &&
+  !IMPERATIVE_CLAUSE_RE.test(task) &&
+  !LOG_RE.test(task);
+/** A message that opens with a groan or a laugh ("ugh, my manager books …", "lol my cat …"). */
+const EMOTIVE_START_RE = /^\s*(?:ugh+|argh+|sigh|lol|lmao|haha+|omg|meh|welp|yay|woo+)\b/iu;
 /** What an acronym stands for ("What is INP in Core Web Vitals?", "What's CORS?"): typed in capitals. */
 const ACRONYM_RE =
   /^\s*[Ww]hat(?:'s|’s| is| are| does) (?:an? )?[A-Z]{2,6}s?\b(?! (?:trading|worth|doing|at|showing|saying)\b)/u;
@@ -46,7 +60,7 @@ const PERSONAL_RE =
  * kubectl", "洗完了没有？顺便把冰箱调到3度"): the question is the request's context, the message a task.
  */
 const FOLLOWED_BY_REQUEST_RE =
-  /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|show|list|find|get|fetch|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind)\b|[?？]\s*(?:请|帮我|给我|顺便|用)/iu;
+  /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|show|list|find|get|fetch|pull|grab|dig|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind)\b|[?？]\s*(?:请|帮我|给我|顺便|用)/iu;
 
 /** The words of five letters or more the question patterns read: a typo in one of them ("What's the differvnce…") must not turn a question into a task. */
 const QUESTION_WORDS = [
@@ -94,7 +108,7 @@ function isReport(instruction: string): boolean {
 const REMARK_RE =
   /^\s*(?:(?:i|we) (?:really |honestly |just |kind of |still )?(?:think|feel|felt|guess|believe|wish|miss|missed|love|loved|hate|hated|used to)\b|(?:my|our) (?:[\w'-]+ ){1,3}?used to\b)|^\s*(?:我|我们)(?:真的|还是|总)?(?:觉得|感觉|认为|想念|好想|讨厌|喜欢)|^\s*我家(?!里?的?(?:网络|路由器|电脑|灯|空调|wifi))/iu;
 const ASKS_RE =
-  /[?？]|\b(?:please|can you|could you|would you|will you|help|need|want|let'?s|should|how|what|which|where|when|why|who|whether|remind|tell me|show me|find|check|fix|make|write|give|send|book|order|set up|add|create|look up|plan|track|log|save|note)\b|请|帮|能不能|可以|怎么|什么|吗|呢|要|想要|给我|提醒|查(?![了过])|记(?![了得过着住])/iu;
+  /[?？]|(?<!\b(?:'d|’d|would|will|could|might|to)\s)\b(?:please|can you|could you|would you|will you|help|need|want|let'?s|should|how|what|which|where|when|why|who|whether|remind|tell me|show me|find|check|fix|make|write|give|send|book|order|set up|add|create|look up|plan|track|log|save|note)\b|请|帮|能不能|可以|怎么|什么|吗|呢|要|想要|给我|提醒|查(?![了过])|记(?![了得过着住])/iu;
 const TROUBLE_RE =
   /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't|can't|cannot|doesn't work|not working|stuck|slow|down|charged|lost|wrong|missing|never (?:arrived|came)|didn't (?:arrive|come)|went (?:red|blank|dark|offline)|exit(?:ed)?(?: with)? code|exception|panic(?:ked)?|timed out|time ?out|rejected|refused|denied|bounced|declined|expired|blocked|banned|suspended|locked out|hacked|leak(?:ed|s)?|corrupt(?:ed)?|disappeared|vanished|overwritten|regress(?:ed|ion)|flaky|hung|froze|frozen|unresponsive|outage|spiked|dropped|oom|killed|\d{3} (?:error|status))\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
 
@@ -242,6 +256,9 @@ export function chatKind(typedInstruction: string, typedTask: string): ChatKind 
   if (ARTIFACT_RE.test(task.replace(PRODUCT_DOMAIN_RE, ' ')) || FOLLOWED_BY_REQUEST_RE.test(task))
     return null;
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return 'question';
+  if (RHETORICAL_RE.test(task) && asksNothing(task.replace(new RegExp(RHETORICAL_RE.source, 'giu'), ' ')))
+    return 'remark';
+  if (EMOTIVE_START_RE.test(typedTask) && venting(task)) return 'remark';
   if (ACRONYM_RE.test(instruction) || (ASKS_VIEW_RE.test(task) && !PERSONAL_VIEW_RE.test(task)))
     return 'question';
   if (isReport(instruction)) return 'report';

@@ -153,11 +153,12 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // 0.767 / 8 of 304 / 0.781 (zh), and after thanks, sighs and "what's the story behind" read as
   // chat, 5 of 304 and 0.815 / 14 of 2,432 sampled. Round 15's fixes (found on a catalog of
   // skills outside this set: a product the user names, more forms of chat) brought it to 0.780 /
+  // (0.782 after round 18's) /
   // 4 of 304 / 0.799 (zh) and 0.820 / 13 of 2,432 sampled. The floors are the measured values, so
   // a change that loses ground shows at once.
-  it('keeps the measured floors: P@1 ≥ 0.779, false triggers ≤ 0.014, Chinese ≥ 0.798, paraphrases ≥ 0.118', () => {
+  it('keeps the measured floors: P@1 ≥ 0.781, false triggers ≤ 0.014, Chinese ≥ 0.798, paraphrases ≥ 0.118', () => {
     const all = slice(table.dev.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.779);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.781);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.014);
     expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.798);
     expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.118);
@@ -243,20 +244,24 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
   // way, measured first with round 15's fixes in: 90 of 110 and 8 of 30 fired (the router before
   // round 15: 87 of 110, 10 of 30); after round 16's fixes 92 of 110 and 1 of 30 (a "why did …"
   // question whose words meet a skill's "Use when" phrase). Round 17 the same way, first measured
-  // with round 16's fixes in: 89 of 110, 6 of 30 fired; after its fixes 90 of 110, 2 of 30. The
-  // floors are the measured values.
+  // with round 16's fixes in: 89 of 110, 6 of 30 fired; after its fixes 90 of 110, 2 of 30. Round
+  // 18 mixes 30 well-known skills of the dev set's small repositories (Anthropic's, obra's, OpenAI's,
+  // Vercel's, OpenClaw's own) with 96 unseen ones, as a user's folder would: first measured 87 of
+  // 110, 3 of 30 fired; after its fixes 90 of 110, 0 of 30 (its misses were read only for queries
+  // whose first label is no held-out skill). The floors are the measured values.
   const FLOORS: Record<string, { p_at_1: number; false_trigger: number }> = {
     r15: { p_at_1: 0.79, false_trigger: 0 },
     r16: { p_at_1: 0.83, false_trigger: 0.034 },
     r17: { p_at_1: 0.81, false_trigger: 0.067 },
+    r18: { p_at_1: 0.81, false_trigger: 0 },
   };
   const catalogs = readUnseenCatalogs();
 
-  it('has a catalog per round, each labelled only over its own skills, none of them the dev set’s', () => {
+  it('has a catalog per round, each labelled only over its own skills, none of them the dev set’s but round 18’s 30 well-known ones', () => {
     expect(catalogs.map((c) => c.round)).toEqual(Object.keys(FLOORS));
     const dev = new Set(readSkillSet());
-    for (const { skills, queries: labelled } of catalogs) {
-      expect(skills.filter((s) => dev.has(s))).toEqual([]);
+    for (const { round, skills, queries: labelled } of catalogs) {
+      expect(skills.filter((s) => dev.has(s)).length).toBe(round === 'r18' ? 30 : 0);
       const own = new Set(skills);
       for (const q of labelled) for (const e of q.expect) expect(own.has(e), `${e} (${q.query})`).toBe(true);
     }
@@ -271,7 +276,7 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
       for (const [name, router] of Object.entries(routers(unseen, defaultConfig())))
         rows[name] = scoreRouter(catalog.queries, router, relTo(dir)).rows;
       console.log(
-        `\n${formatSliceTable(`${catalog.round}: a catalog of skills the dev set never had`, rows)}`,
+        `\n${formatSliceTable(`${catalog.round}: an unseen catalog, its queries written blind`, rows)}`,
       );
       const all = slice(rows.skilldeck, 'all');
       expect(all.p_at_1!).toBeGreaterThanOrEqual(FLOORS[catalog.round].p_at_1);

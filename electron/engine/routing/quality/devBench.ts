@@ -102,7 +102,7 @@ export async function benchDevSet(
         formatSliceTable('dev half', halves.dev),
         formatSliceTable('held-out half', halves.test),
         ...Object.entries(unseen).map(([round, rows]) =>
-          formatSliceTable(`${round}: a catalog of skills the dev set never had`, rows),
+          formatSliceTable(`${round}: an unseen catalog, its queries written blind`, rows),
         ),
       ]
         .join('\n\n')

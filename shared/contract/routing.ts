@@ -79,7 +79,8 @@ export const CostLevel = z.enum(['low', 'medium', 'high']);
  * skill's name, an item of its "Use when …" clause, `when_to_use`, its body's "When to use"
  * lines), the query's own word, a WordNet synonym or related word, the curated domain
  * lexicon, a CC-CEDICT translation, a similar word, a typo's neighbour, a recognized thing (an IP
- * address → ip); `embedding` and `arbiter` are reserved for the model-backed sources.
+ * address → ip); `embedding` and `arbiter` are reserved for the model-backed sources; `lead`
+ * marks a request's clear leader, raised toward T (score.ts liftClearLeader).
  */
 export const EvidenceKind = z.enum([
   'declared_trigger',
@@ -94,6 +95,7 @@ export const EvidenceKind = z.enum([
   'entity',
   'embedding',
   'arbiter',
+  'lead',
 ]);
 export type EvidenceKind = z.infer<typeof EvidenceKind>;
 

@@ -49,6 +49,7 @@ const KIND_TEXT: Record<EvidenceKind, string> = {
   entity: 'recognized',
   embedding: 'embedding',
   arbiter: 'model arbiter',
+  lead: 'clear leader',
 };
 
 /**
@@ -59,6 +60,7 @@ export function describeEvidence(evidence: readonly MatchEvidence[]): string {
   if (evidence.length === 0) return '';
   const parts = evidence.slice(0, 3).map((e) => {
     const where = e.field ? ` (${e.field.replace('_', ' ')})` : '';
+    if (e.kind === 'lead') return `${KIND_TEXT.lead} of a request, ${e.matched}`;
     if (e.kind === 'declared_trigger' || e.kind === 'implicit_trigger' || e.kind === 'word')
       return `${KIND_TEXT[e.kind]} “${e.query}”${where}`;
     const arrow = e.kind === 'similar' ? '≈' : '→';

@@ -170,7 +170,7 @@ const ORDER_START_RE = new RegExp(
   'iu',
 );
 const ZH_OPINION_RE =
-  /太.{1,6}了|好(?:难|累|看|用|棒|烦|美|贵|慢|快|开心|难过|喜欢|可爱|吃)|真(?:好|棒|美|难|烦|不错)|比.{1,12}(?:好用|好|差|强|快|慢|贵|便宜)|(?:出来|完|好)[了啦](?:[，,].{0,8})?[!！~～。]*$|[，,\s](?:唉|哎|哈哈+|呜呜+)[!！~～。]*$/u;
+  /太.{1,6}了|好(?:难|累|看|用|棒|烦|美|贵|慢|快|开心|难过|喜欢|可爱|吃)|真(?:好|棒|美|难|烦|不错)|比.{1,12}(?:好用|难用|方便|麻烦|好|差|强|快|慢|贵|便宜)|(?:出来|完|好)[了啦](?:[，,].{0,8})?[!！~～。]*$|[，,\s](?:唉|哎|哈哈+|呜呜+)[!！~～。]*$/u;
 
 /** A sentence that only judges ("… It's kind of adorable.", "That's hilarious!", "What a day."). */
 const VERDICT_RE =
@@ -287,3 +287,20 @@ export function creativeKind(instruction: string): string | null {
   if (!match) return null;
   return match[1] ? (terms(match[1])[0] ?? null) : (match[2] ?? null);
 }
+
+/** Words that ask for work, wherever they stand ("can you", "please", "I need", 帮我, 给我). */
+const REQUEST_RE =
+  /\b(?:please|pls|can you|could you|would you|will you|help|need|want|let'?s|remind|tell me|show me|give me|get me|find|check|fix|make|write|send|book|order|set up|add|create|look up|track|log|save|note|pull|grab|list|turn|convert|generate|draft|summari[sz]e|translate|schedule|search|run|deploy|build|update|export|import|upload|download|post|share|move|delete|remove|rename|sort|compare|analy[sz]e|review|record|transcribe|read|play|open|start|stop|cancel|set|put|keep|draw|design|plan|estimate|calculate|monitor|watch)\b|请|帮|能不能|可以|给我|提醒|查|记|把|用|搜|找|看看|发/iu;
+
+/**
+ * True when the message asks for work in so many words: an order at its start or a request word
+ * anywhere. Not chat that slipped past chatKind (a typo in "favourite", a new form of remark).
+ */
+export function asksForWork(task: string): boolean {
+  const first = task.trim().split(/[\s,;:]+/u)[0] ?? '';
+  return (ORDER_START_RE.test(first) && !QUESTION_START_RE.test(first)) || REQUEST_RE.test(task);
+}
+
+/** The first words of ORDER_START_RE that open a question, not an order. */
+const QUESTION_START_RE =
+  /^(?:do|does|did|is|are|was|were|what|how|which|where|when|why|who|whose|whether|should|beat)$/iu;

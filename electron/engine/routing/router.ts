@@ -8,8 +8,8 @@ import { autoSelectable, MAX_RULE_CANDIDATES, recall, type Recalled, type Semant
 import { analyzeQuery } from './analyze';
 import { describeEvidence } from './evidence';
 import { matchQuery } from './match';
-import { chatKind, creativeKind } from './messageKind';
-import { scoreCandidate, type ScoreContext, type Scored } from './score';
+import { asksForWork, chatKind, creativeKind } from './messageKind';
+import { liftClearLeader, scoreCandidate, type ScoreContext, type Scored } from './score';
 import { prepareQuery, splitInstruction } from './text';
 
 /** The live knobs of one routing call (settings `routing` and `skills`, DESIGN §3). */
@@ -74,6 +74,10 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
     calibration: config.calibration,
   };
   const scored = recalled.candidates.map((c) => scoreCandidate(c, prepared, config.weights, ctx));
+  // A request in so many words (no chat, no creative piece, no "without skills") may have a clear
+  // leader; chat that slipped past chatKind (a typo in "favourite") may not.
+  if (kind === null && !prepared.creative && !recalled.noSkill && asksForWork(recalled.task))
+    liftClearLeader(scored, config.threshold, config.weights);
   const options = {
     threshold: config.threshold,
     maxParallel: config.maxParallel,

@@ -258,3 +258,48 @@ export function combine(
 }
 
 const round = (x: number) => Math.round(x * 10000) / 10000;
+
+/**
+ * On a request, a candidate that stands this far ahead of every other (in score) is very
+ * probably the one meant even a little under T: the unseen catalogs of rounds 15–18 left a right
+ * skill first but under T in 27 of 440 requests, most of them alone with any evidence. Chosen on
+ * the dev half (quality/corpus/README.md, "The clear leader").
+ */
+export const CLEAR_LEAD = 0.18;
+/** How much the clear leader's score may rise: it reaches T only from this close under it. */
+export const LEAD_REACH = 0.08;
+/** The score of a candidate with no intent at all (trigger 0.6, success 0.5, ready, medium cost). */
+const NO_INTENT_SCORE = 0.4;
+
+/**
+ * Raises the clear leader's intent_match on a request (not chat, not a creative piece) so that
+ * its score rises by LEAD_REACH, and says so in its evidence. Only a candidate under T, within
+ * LEAD_REACH of it, free to be chosen (not forced, vetoed or unavailable) and ahead of the next
+ * by CLEAR_LEAD; the others keep their scores. DESIGN §3's T still decides.
+ */
+export function liftClearLeader(scored: Scored[], threshold: number, weights: Weights): void {
+  if (scored.length === 0) return;
+  let top = scored[0];
+  for (const c of scored) if (c.score > top.score) top = c;
+  let next = NO_INTENT_SCORE;
+  for (const c of scored) if (c !== top) next = Math.max(next, c.score);
+  const free =
+    top.recalled.source !== 'forced' &&
+    !top.recalled.negated &&
+    top.missing.length === 0 &&
+    top.matchedAntiTriggers.length === 0;
+  const lead = top.score - next;
+  if (!free || top.score >= threshold || top.score < threshold - LEAD_REACH || lead < CLEAR_LEAD) return;
+  const values = Object.fromEntries(FACTOR_NAMES.map((name) => [name, top.factors[name].value])) as Record<
+    FactorName,
+    number
+  >;
+  values.intent_match = Math.min(1, values.intent_match + LEAD_REACH / top.factors.intent_match.weight);
+  const { factors, score } = combine(values, weights);
+  top.factors = factors;
+  top.score = score;
+  top.evidence = [
+    { kind: 'lead', query: 'the request', matched: `ahead of every other candidate by ${lead.toFixed(2)}` },
+    ...top.evidence,
+  ];
+}

@@ -151,6 +151,11 @@ export const EVIDENCE_META: Record<EvidenceKind, { label: string; tone: Tone; he
   },
   embedding: { label: 'embedding', tone: 'accent', help: 'Similar by a model embedding' },
   arbiter: { label: 'arbiter', tone: 'amber', help: 'Chosen by the model arbiter' },
+  lead: {
+    label: 'clear leader',
+    tone: 'amber',
+    help: 'On a request, far ahead of every other candidate: raised toward T (a little under it)',
+  },
 };
 
 const FIELD_TEXT: Record<string, string> = {

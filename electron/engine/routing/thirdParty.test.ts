@@ -153,16 +153,16 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // 0.767 / 8 of 304 / 0.781 (zh), and after thanks, sighs and "what's the story behind" read as
   // chat, 5 of 304 and 0.815 / 14 of 2,432 sampled. Round 15's fixes (found on a catalog of
   // skills outside this set: a product the user names, more forms of chat) brought it to 0.780 /
-  // (0.782 after round 18's) /
+  // (0.782 after round 18's, 0.783 and 0.825 sampled with a request's clear leader) /
   // 4 of 304 / 0.799 (zh) and 0.820 / 13 of 2,432 sampled. The floors are the measured values, so
   // a change that loses ground shows at once.
-  it('keeps the measured floors: P@1 ≥ 0.781, false triggers ≤ 0.014, Chinese ≥ 0.798, paraphrases ≥ 0.118', () => {
+  it('keeps the measured floors: P@1 ≥ 0.783, false triggers ≤ 0.014, Chinese ≥ 0.798, paraphrases ≥ 0.118', () => {
     const all = slice(table.dev.skilldeck, 'all');
-    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.781);
+    expect(all.p_at_1!).toBeGreaterThanOrEqual(0.783);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.014);
     expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.798);
     expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.118);
-    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.82);
+    expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.825);
     expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.006);
   });
 
@@ -170,11 +170,11 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // triggers 1/111) against 191 (3/111) without them; the same queries spelled right: 239 of 314.
   // With round 11's queries: 257 of 352, false triggers 2 of 140; with round 12's: 278 of 382, 2 of
   // 156; with round 13's: 296 of 407, 9 of 180 (295 of 407, 3 of 180 after opinions read as
-  // remarks); with round 14's: 314 of 433, 3 of 200; after round 15's fixes 318 of 433, 3 of 200.
-  it('keeps the floor with one typo in the longest word: P@1 ≥ 0.734, false triggers ≤ 0.015', () => {
+  // remarks); with round 14's: 314 of 433, 3 of 200; after round 15's fixes 318 of 433, 3 of 200; with the clear leader 319 of 433.
+  it('keeps the floor with one typo in the longest word: P@1 ≥ 0.737, false triggers ≤ 0.015', () => {
     const typos = slice(table.dev[TYPOS], 'all');
     expect(typos.positives).toBeGreaterThan(300);
-    expect(typos.p_at_1!).toBeGreaterThanOrEqual(0.734);
+    expect(typos.p_at_1!).toBeGreaterThanOrEqual(0.737);
     expect(typos.false_trigger!).toBeLessThanOrEqual(0.015);
   });
 });
@@ -248,12 +248,14 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
   // 18 mixes 30 well-known skills of the dev set's small repositories (Anthropic's, obra's, OpenAI's,
   // Vercel's, OpenClaw's own) with 96 unseen ones, as a user's folder would: first measured 87 of
   // 110, 3 of 30 fired; after its fixes 90 of 110, 0 of 30 (its misses were read only for queries
-  // whose first label is no held-out skill). The floors are the measured values.
+  // whose first label is no held-out skill). A request's clear leader (score.ts) then brought the
+  // four to 88, 93, 92 and 92 of 110, false triggers unchanged (3 of 120). The floors are the
+  // measured values.
   const FLOORS: Record<string, { p_at_1: number; false_trigger: number }> = {
-    r15: { p_at_1: 0.79, false_trigger: 0 },
-    r16: { p_at_1: 0.83, false_trigger: 0.034 },
-    r17: { p_at_1: 0.81, false_trigger: 0.067 },
-    r18: { p_at_1: 0.81, false_trigger: 0 },
+    r15: { p_at_1: 0.8, false_trigger: 0 },
+    r16: { p_at_1: 0.84, false_trigger: 0.034 },
+    r17: { p_at_1: 0.83, false_trigger: 0.067 },
+    r18: { p_at_1: 0.83, false_trigger: 0 },
   };
   const catalogs = readUnseenCatalogs();
 

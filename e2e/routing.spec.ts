@@ -131,6 +131,31 @@ test.describe('a pasted thing whose shape says what it is', () => {
   });
 });
 
+test.describe('a request with one clear leader a little under T', () => {
+  test.use({
+    seedFiles: {
+      'tts/SKILL.md':
+        '---\nname: tts\ndescription: Reads text aloud: text to speech with a natural voice, saved as an mp3 file.\n---\n# tts\n\nSpeak it.\n',
+    },
+  });
+
+  test('is chosen, and the panel says it led every other candidate (issue 10)', async ({
+    page,
+    workspace,
+  }, testInfo) => {
+    const problems = watchConsole(page);
+    const routing = new RoutingPage(page);
+    await routing.open(workspace.url);
+    await routing.type('make an mp3 of this text');
+    await expect(routing.primary()).toHaveAttribute('data-skill-name', 'tts');
+    await expect(
+      routing.candidate('tts').locator('[data-testid="evidence-item"][data-kind="lead"]'),
+    ).toContainText('ahead of every other candidate');
+    await attachShot(page, testInfo, 'score-panel-evidence-lead', routing.panel());
+    expect(problems).toEqual([]);
+  });
+});
+
 test('typing $name forces that skill', async ({ page, workspace }, testInfo) => {
   const problems = watchConsole(page);
   const routing = new RoutingPage(page);

@@ -75,6 +75,10 @@ describe('evidence (issue 10 §6)', () => {
       '下雨 → rain · description',
     );
     expect(evidenceText({ kind: 'synonym', query: 'car', matched: 'automobile' })).toBe('car → automobile');
+    // A request's clear leader is about the candidates, not a word.
+    expect(
+      evidenceText({ kind: 'lead', query: 'the request', matched: 'ahead of every other candidate by 0.23' }),
+    ).toBe('ahead of every other candidate by 0.23');
   });
 
   it('keeps the status part of a reason; the matched tail becomes chips', () => {

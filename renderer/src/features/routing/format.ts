@@ -170,6 +170,8 @@ const FIELD_TEXT: Record<string, string> = {
 
 /** One evidence chip's text: “the user's word”, or word → what it matched, and where. */
 export function evidenceText(e: MatchEvidence): string {
+  // The clear leader is about the candidates, not a word: its text says by how much.
+  if (e.kind === 'lead') return e.matched;
   const where = e.field ? ` · ${FIELD_TEXT[e.field] ?? e.field}` : '';
   const arrow = e.kind === 'similar' ? '≈' : '→';
   const what = e.query === e.matched ? `“${e.query}”` : `${e.query} ${arrow} ${e.matched}`;

@@ -106,55 +106,47 @@ test('the score panel names what matched: trigger, translation, lexicon, similar
   expect(problems).toEqual([]);
 });
 
-test.describe('a pasted thing whose shape says what it is', () => {
-  test.use({
-    seedFiles: {
-      'ip-lookup/SKILL.md':
-        '---\nname: ip-lookup\ndescription: Geolocate IP addresses: city, country and network owner of an IP.\n---\n# ip-lookup\n\nLook the address up.\n',
-    },
-  });
+/** A skill alone in the test's folder (beside the bundled ones) and the evidence its request shows. */
+const EVIDENCE_CASES = [
+  {
+    title: 'an IP address reaches the IP skill, and the panel says it was recognized (issue 10)',
+    skill: 'ip-lookup',
+    description: 'Geolocate IP addresses: city, country and network owner of an IP.',
+    query: 'where in the world is 203.0.113.9?',
+    kind: 'entity',
+    text: '203.0.113.9',
+  },
+  {
+    title: 'a request with one clear leader a little under T is chosen, and the panel says so (issue 10)',
+    skill: 'tts',
+    description: 'Reads text aloud: text to speech with a natural voice, saved as an mp3 file.',
+    query: 'make an mp3 of this text',
+    kind: 'lead',
+    text: 'ahead of every other candidate',
+  },
+];
 
-  test('an IP address reaches the IP skill, and the panel says it was recognized (issue 10)', async ({
-    page,
-    workspace,
-  }, testInfo) => {
-    const problems = watchConsole(page);
-    const routing = new RoutingPage(page);
-    await routing.open(workspace.url);
-    await routing.type('where in the world is 203.0.113.9?');
-    await expect(routing.primary()).toHaveAttribute('data-skill-name', 'ip-lookup');
-    await expect(
-      routing.candidate('ip-lookup').locator('[data-testid="evidence-item"][data-kind="entity"]'),
-    ).toContainText('203.0.113.9');
-    await attachShot(page, testInfo, 'score-panel-evidence-entity', routing.panel());
-    expect(problems).toEqual([]);
-  });
-});
+for (const c of EVIDENCE_CASES)
+  test.describe(c.skill, () => {
+    test.use({
+      seedFiles: {
+        [`${c.skill}/SKILL.md`]: `---\nname: ${c.skill}\ndescription: ${c.description}\n---\n# ${c.skill}\n\nDo it.\n`,
+      },
+    });
 
-test.describe('a request with one clear leader a little under T', () => {
-  test.use({
-    seedFiles: {
-      'tts/SKILL.md':
-        '---\nname: tts\ndescription: Reads text aloud: text to speech with a natural voice, saved as an mp3 file.\n---\n# tts\n\nSpeak it.\n',
-    },
+    test(c.title, async ({ page, workspace }, testInfo) => {
+      const problems = watchConsole(page);
+      const routing = new RoutingPage(page);
+      await routing.open(workspace.url);
+      await routing.type(c.query);
+      await expect(routing.primary()).toHaveAttribute('data-skill-name', c.skill);
+      await expect(
+        routing.candidate(c.skill).locator(`[data-testid="evidence-item"][data-kind="${c.kind}"]`),
+      ).toContainText(c.text);
+      await attachShot(page, testInfo, `score-panel-evidence-${c.kind}`, routing.panel());
+      expect(problems).toEqual([]);
+    });
   });
-
-  test('is chosen, and the panel says it led every other candidate (issue 10)', async ({
-    page,
-    workspace,
-  }, testInfo) => {
-    const problems = watchConsole(page);
-    const routing = new RoutingPage(page);
-    await routing.open(workspace.url);
-    await routing.type('make an mp3 of this text');
-    await expect(routing.primary()).toHaveAttribute('data-skill-name', 'tts');
-    await expect(
-      routing.candidate('tts').locator('[data-testid="evidence-item"][data-kind="lead"]'),
-    ).toContainText('ahead of every other candidate');
-    await attachShot(page, testInfo, 'score-panel-evidence-lead', routing.panel());
-    expect(problems).toEqual([]);
-  });
-});
 
 test('typing $name forces that skill', async ({ page, workspace }, testInfo) => {
   const problems = watchConsole(page);

@@ -73,10 +73,9 @@ export function implicitTriggers(metadata: SkillMetadata, hints: readonly string
     // "DigitalOcean" names digital-ocean as fully as "digital ocean" does, and "AgentMail"
     // agent-mail-automation, though "agent" alone is a generic part of names.
     if (parts.length === 2) push(parts.join(''), 'name');
-    const raw = name.split(/[-_\s.:]+/).filter((part) => part && !/^\d+$/.test(part));
-    for (let i = 0; i + 1 < raw.length; i++)
-      if (raw.slice(i, i + 2).some((part) => GENERIC_NAME_PARTS.has(part.toLowerCase())))
-        push(raw[i] + raw[i + 1], 'name');
+    for (let i = 0; i + 1 < words.length; i++)
+      if (words.slice(i, i + 2).some((part) => GENERIC_NAME_PARTS.has(part.toLowerCase())))
+        push(words[i] + words[i + 1], 'name');
   }
   const fromText = (text: string | undefined, origin: ImplicitOrigin) => {
     if (!text) return;

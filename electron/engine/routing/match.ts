@@ -260,8 +260,9 @@ export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch
 
 /**
  * The query's product names: words typed as names (analyze.ts CASED_RE) that WordNet does not
- * have (data/words.txt) and at most PRODUCT_DF skills use anywhere — Docmosis, Blocknative, iCIMS, U301. A user who names one names
- * the tool; the task's words around it (a .docx, a template, a PDF) are what to do with it.
+ * have (data/words.txt) and at most PRODUCT_DF skills use anywhere — Docmosis, Blocknative,
+ * iCIMS, U301. A user who names one names the tool; the task's words around it (a .docx, a
+ * template, a PDF) are what to do with it.
  */
 function productTerms(index: RoutingIndex, groups: QueryGroup[]): Set<string> {
   const out = new Set<string>();

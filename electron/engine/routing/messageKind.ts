@@ -288,7 +288,11 @@ export function creativeKind(instruction: string): string | null {
   return match[1] ? (terms(match[1])[0] ?? null) : (match[2] ?? null);
 }
 
-/** Words that ask for work, wherever they stand ("can you", "please", "I need", 帮我, 给我). */
+/**
+ * Words that ask for work, wherever they stand ("can you", "please", "I need", 帮我, 给我). Narrower
+ * than ORDER_VERBS on purpose: built from it, "text", "call", "file" … let three more dev
+ * negatives through as clear leaders.
+ */
 const REQUEST_RE =
   /\b(?:please|pls|can you|could you|would you|will you|help|need|want|let'?s|remind|tell me|show me|give me|get me|find|check|fix|make|write|send|book|order|set up|add|create|look up|track|log|save|note|pull|grab|list|turn|convert|generate|draft|summari[sz]e|translate|schedule|search|run|deploy|build|update|export|import|upload|download|post|share|move|delete|remove|rename|sort|compare|analy[sz]e|review|record|transcribe|read|play|open|start|stop|cancel|set|put|keep|draw|design|plan|estimate|calculate|monitor|watch)\b|请|帮|能不能|可以|给我|提醒|查|记|把|用|搜|找|看看|发/iu;
 

@@ -249,21 +249,23 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
   // Vercel's, OpenClaw's own) with 96 unseen ones, as a user's folder would: first measured 87 of
   // 110, 3 of 30 fired; after its fixes 90 of 110, 0 of 30 (its misses were read only for queries
   // whose first label is no held-out skill). A request's clear leader (score.ts) then brought the
-  // four to 88, 93, 92 and 92 of 110, false triggers unchanged (3 of 120). The floors are the
-  // measured values.
+  // four to 88, 93, 92 and 92 of 110, false triggers unchanged (3 of 120). Round 19, the same
+  // mix as round 18 (30 other well-known dev-half skills), measured once with everything above in
+  // and not tuned on: 87 of 110, 3 of 30 fired. The floors are the measured values.
   const FLOORS: Record<string, { p_at_1: number; false_trigger: number }> = {
     r15: { p_at_1: 0.8, false_trigger: 0 },
     r16: { p_at_1: 0.84, false_trigger: 0.034 },
     r17: { p_at_1: 0.83, false_trigger: 0.067 },
     r18: { p_at_1: 0.83, false_trigger: 0 },
+    r19: { p_at_1: 0.79, false_trigger: 0.1 },
   };
   const catalogs = readUnseenCatalogs();
 
-  it('has a catalog per round, each labelled only over its own skills, none of them the dev set’s but round 18’s 30 well-known ones', () => {
+  it('has a catalog per round, each labelled only over its own skills, none of them the dev set’s but 30 well-known ones in rounds 18 and 19', () => {
     expect(catalogs.map((c) => c.round)).toEqual(Object.keys(FLOORS));
     const dev = new Set(readSkillSet());
     for (const { round, skills, queries: labelled } of catalogs) {
-      expect(skills.filter((s) => dev.has(s)).length).toBe(round === 'r18' ? 30 : 0);
+      expect(skills.filter((s) => dev.has(s)).length).toBe(round === 'r18' || round === 'r19' ? 30 : 0);
       const own = new Set(skills);
       for (const q of labelled) for (const e of q.expect) expect(own.has(e), `${e} (${q.query})`).toBe(true);
     }

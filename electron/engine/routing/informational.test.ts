@@ -93,6 +93,8 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'TickTick or Todoist for a side project — which do you personally like better?',
       'Notion or Smartsheet for a 6-person team — which would you pick and why? just want your opinion',
       'Is it true that you should never charge a phone overnight?',
+      'honestly, is Todoist or Things 3 better for GTD? curious what you think',
+      'who started Hacker News and what year did it launch?',
       'Is Docker or Podman faster on a Mac?',
       'How does ngrok actually get traffic to my laptop without me opening any ports?',
     ])
@@ -110,6 +112,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Do you think you could deploy this to staging?',
       'Is our US store open on Sundays?',
       'Would you pick the cheapest flight to Oslo on Friday for me?',
+      'who started the deploy that is running now?',
       'how does the weather look in Oslo tomorrow',
       // A quoted question is material to work on.
       '"Who was Ada Lovelace" as a slide title, in bold',
@@ -304,6 +307,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '谢谢你帮我改的简历，我拿到面试了！',
       '谢谢你,昨天帮我换算的单位我已经用上了',
       'thanks, the fly.io deploy finally went through on the first try!',
+      'thanks!! that grafana alert fired exactly when it should have last night, saved my weekend',
       'Honestly Substack’s editor feels so clunky compared to Ghost. Anyone else feel that way or just me?',
       'ugh, my manager books hour-long meetings with no agenda every single week and nobody ever knows what they’re for',
       'I really wish React Native’s web support was as good as Flutter’s, it’d save us a whole codebase',
@@ -321,6 +325,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'our Discord bot is down again',
       'Discord is better than Slack, so move our team chat over',
       'Thanks! Now can you turn that recipe into a shopping list?',
+      'thanks, and when the alert fires again, ping me on Slack',
       '谢谢，再帮我把简历翻译成英文',
       // A file is something to work on.
       'I really wish utils.js still exported the old helper',

@@ -8,7 +8,7 @@ import { terms } from './text';
 
 /** Questions by their first words (after any greeting: LEAD_IN_RE). */
 const QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)[\w.'-]+ (?:actually|really|even)\b|(?:is|are) [\w.'-]+ or [\w.'-]+ (?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)[\w.'-]+ (?:actually|really|even)\b|(?:is|are) (?:[\w.'-]+ ){1,2}or (?:[\w.'-]+ ){1,2}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 /** A question that wants company, not an answer ("Anyone else feel that way or just me?"). */
@@ -19,7 +19,9 @@ const RHETORICAL_RE =
  * question mark, a request, an order or a problem make it a task.
  */
 const venting = (task: string) =>
-  !/[?？]|\b(?:please|can you|could you|would you|help|need|want)\b/iu.test(task) &&
+  !/[?？]|\b(?:please|can you|could you|would you|help|need|want)\b|请|帮|能不能|可以|给我|提醒/iu.test(
+    task,
+  ) &&
   !TROUBLE_RE.test(task) &&
   !IMPERATIVE_CLAUSE_RE.test(task) &&
   !LOG_RE.test(task);
@@ -30,7 +32,7 @@ const ACRONYM_RE =
   /^\s*[Ww]hat(?:'s|’s| is| are| does) (?:an? )?[A-Z]{2,6}s?\b(?! (?:trading|worth|doing|at|showing|saying)\b)/u;
 /** The assistant's view asked anywhere ("Vercel or Netlify: which one do you personally think …?"). */
 const ASKS_VIEW_RE =
-  /\b(?:do|would) you (?:personally |honestly |really )?(?:think|prefer|reckon|believe|recommend|like|pick|choose|go with)\b(?! (?:you|it'?s possible)\b)[^?？]*[?？]|\b(?:just )?(?:want|wanted|need|curious about) your (?:opinion|take|thoughts|view)\b/iu;
+  /\b(?:do|would) you (?:personally |honestly |really )?(?:think|prefer|reckon|believe|recommend|like|pick|choose|go with)\b(?! (?:you|it'?s possible)\b)[^?？]*[?？]|\b(?:just )?(?:want|wanted|need|curious about) your (?:opinion|take|thoughts|view)\b|\b(?:curious|wondering) (?:what|how) you (?:think|feel|see it)\b/iu;
 /** …unless about the user's own things ("do you think my PR is ready to merge?"). */
 const PERSONAL_VIEW_RE = /\b(?:my|our|me|this|these)\b/iu;
 /**
@@ -46,7 +48,7 @@ const PRODUCT_DOMAIN_RE =
  * Read only when PERSONAL_RE finds nothing (see isInformational).
  */
 const KNOWLEDGE_RE =
-  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
+  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|started|launched|coined|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bwhat year (?:did|was|were)\b|\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
 /**
  * The user's own things, or the live state of something: a knowledge-style question with one of
  * these ("how long until the next train", "what did I bench last week", "这个pod为什么一直重启")
@@ -74,7 +76,7 @@ const QUESTION_WORDS = [
  * 你好，请问…, 对了，为什么…): the question patterns read the start of the message, so they go first.
  */
 const LEAD_IN_RE =
-  /^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|well|oh|um+|uh+|hmm+|btw|by the way|quick question|also|and|but|anyway|lol|lmao|haha+|omg|ugh|wow|welp|man|dude)\b[\s,.!:;-]*|(?:你好|您好|嗨|哈喽|那个|嗯|哦|对了|顺便问一下|另外|还有)[\s，,。.！!：:]*)+/iu;
+  /^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|well|oh|um+|uh+|hmm+|btw|by the way|quick question|also|and|but|anyway|honestly|personally|seriously|genuinely|lol|lmao|haha+|omg|ugh|wow|welp|man|dude)\b[\s,.!:;-]*|(?:你好|您好|嗨|哈喽|那个|嗯|哦|对了|顺便问一下|另外|还有)[\s，,。.！!：:]*)+/iu;
 const withoutLeadIn = (text: string) => text.replace(LEAD_IN_RE, '');
 
 /**
@@ -235,7 +237,9 @@ function isThanks(task: string): boolean {
   if (!match) return false;
   // 昨天帮我换算的单位 "the units you converted for me yesterday": what was done, not a request.
   const rest = task.slice(match[0].length).replace(/帮我[^，。！？,.!?]{0,12}?的/gu, '');
-  return !ASKS_RE.test(rest) && !IMPERATIVE_CLAUSE_RE.test(rest) && !TROUBLE_RE.test(rest);
+  // What follows the thanks tells what happened ("… fired exactly when it should have"): only a
+  // question, a request, an order or a problem make it a task.
+  return venting(rest);
 }
 
 /** Why a message asks for no skill's work: what the plan's reason says (see chatKind). */

@@ -95,6 +95,11 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Is it true that you should never charge a phone overnight?',
       'honestly, is Todoist or Things 3 better for GTD? curious what you think',
       'who started Hacker News and what year did it launch?',
+      'Honestly, what’s the actual difference between git stash and git worktree? Just curious, not doing anything with it right now.',
+      'TRX 和 ETH 哪个更值得长期持有？说说你的看法',
+      'Notion 和 Obsidian 你更推荐哪个做个人笔记？说说你的看法就行',
+      'Tailscale 和 ZeroTier 的原理有什么不同？',
+      '今天加班到十点，好累，什么都不想干了。',
       'Is Docker or Podman faster on a Mac?',
       'How does ngrok actually get traffic to my laptop without me opening any ports?',
     ])
@@ -113,6 +118,8 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Is our US store open on Sundays?',
       'Would you pick the cheapest flight to Oslo on Friday for me?',
       'who started the deploy that is running now?',
+      '帮我比较一下 Notion 和 Obsidian 哪个更适合做个人笔记',
+      '我这个月的账单里都有什么？',
       'how does the weather look in Oslo tomorrow',
       // A quoted question is material to work on.
       '"Who was Ada Lovelace" as a slide title, in bold',

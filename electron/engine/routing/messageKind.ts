@@ -27,6 +27,11 @@ const venting = (task: string) =>
   !LOG_RE.test(task);
 /** A message that opens with a groan or a laugh ("ugh, my manager books …", "lol my cat …"). */
 const EMOTIVE_START_RE = /^\s*(?:ugh+|argh+|sigh|lol|lmao|haha+|omg|meh|welp|yay|woo+)\b/iu;
+/** "Just curious", "purely out of curiosity": whatever it mentions, the message asks to learn. */
+const CURIOUS_RE = /\bjust (?:curious|wondering|asking)\b|\bout of (?:pure )?curiosity\b/iu;
+/** The assistant's view asked in Chinese: 说说你的看法, 你怎么看, 你更推荐哪个, 哪个更值得…. */
+const ZH_VIEW_RE =
+  /说说你的看法|你(?:怎么|如何)看|你(?:更|会)?(?:推荐|选|喜欢)哪(?:个|一个)|哪个更(?:值得|好|适合|推荐)/u;
 /** What an acronym stands for ("What is INP in Core Web Vitals?", "What's CORS?"): typed in capitals. */
 const ACRONYM_RE =
   /^\s*[Ww]hat(?:'s|’s| is| are| does) (?:an? )?[A-Z]{2,6}s?\b(?! (?:trading|worth|doing|at|showing|saying)\b)/u;
@@ -48,7 +53,7 @@ const PRODUCT_DOMAIN_RE =
  * Read only when PERSONAL_RE finds nothing (see isInformational).
  */
 const KNOWLEDGE_RE =
-  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|started|launched|coined|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bwhat year (?:did|was|were)\b|\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
+  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|started|launched|coined|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bwhat year (?:did|was|were)\b|\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|有什么不同|的不同之处|的原理|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
 /**
  * The user's own things, or the live state of something: a knowledge-style question with one of
  * these ("how long until the next train", "what did I bench last week", "这个pod为什么一直重启")
@@ -110,7 +115,7 @@ function isReport(instruction: string): boolean {
 const REMARK_RE =
   /^\s*(?:(?:i|we) (?:really |honestly |just |kind of |still )?(?:think|feel|felt|guess|believe|wish|miss|missed|love|loved|hate|hated|used to)\b|(?:my|our) (?:[\w'-]+ ){1,3}?used to\b)|^\s*(?:我|我们)(?:真的|还是|总)?(?:觉得|感觉|认为|想念|好想|讨厌|喜欢)|^\s*我家(?!里?的?(?:网络|路由器|电脑|灯|空调|wifi))/iu;
 const ASKS_RE =
-  /[?？]|(?<!\b(?:'d|’d|would|will|could|might|to)\s)\b(?:please|can you|could you|would you|will you|help|need|want|let'?s|should|how|what|which|where|when|why|who|whether|remind|tell me|show me|find|check|fix|make|write|give|send|book|order|set up|add|create|look up|plan|track|log|save|note)\b|请|帮|能不能|可以|怎么|什么|吗|呢|要|想要|给我|提醒|查(?![了过])|记(?![了得过着住])/iu;
+  /[?？]|(?<!\b(?:'d|’d|would|will|could|might|to)\s)\b(?:please|can you|could you|would you|will you|help|need|want|let'?s|should|how|what|which|where|when|why|who|whether|remind|tell me|show me|find|check|fix|make|write|give|send|book|order|set up|add|create|look up|plan|track|log|save|note)\b|请|帮|能不能|可以|怎么|什么(?![都也])|吗|呢|要|想要|给我|提醒|查(?![了过])|记(?![了得过着住])/iu;
 const TROUBLE_RE =
   /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't|can't|cannot|doesn't work|not working|stuck|slow|down|charged|lost|wrong|missing|never (?:arrived|came)|didn't (?:arrive|come)|went (?:red|blank|dark|offline)|exit(?:ed)?(?: with)? code|exception|panic(?:ked)?|timed out|time ?out|rejected|refused|denied|bounced|declined|expired|blocked|banned|suspended|locked out|hacked|leak(?:ed|s)?|corrupt(?:ed)?|disappeared|vanished|overwritten|regress(?:ed|ion)|flaky|hung|froze|frozen|unresponsive|outage|spiked|dropped|oom|killed|\d{3} (?:error|status))\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
 
@@ -263,6 +268,7 @@ export function chatKind(typedInstruction: string, typedTask: string): ChatKind 
   if (RHETORICAL_RE.test(task) && asksNothing(task.replace(new RegExp(RHETORICAL_RE.source, 'giu'), ' ')))
     return 'remark';
   if (EMOTIVE_START_RE.test(typedTask) && venting(task)) return 'remark';
+  if (CURIOUS_RE.test(task) || (ZH_VIEW_RE.test(task) && !ZH_ORDER_RE.test(task))) return 'question';
   if (ACRONYM_RE.test(instruction) || (ASKS_VIEW_RE.test(task) && !PERSONAL_VIEW_RE.test(task)))
     return 'question';
   if (isReport(instruction)) return 'report';

@@ -253,21 +253,24 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
   // mix as round 18 (30 other well-known dev-half skills), measured once with everything above in
   // and not tuned on: 87 of 110, 3 of 30 fired; three chat forms it showed (thanks, then what
   // happened; "is A or B 3 better … curious what you think"; "who started …") then 0 of 30.
-  // The floors are the measured values.
+  // Round 20, the same mix once more, measured with round 19's fixes in: 95 of 110, 5 of 30
+  // fired (Chinese chat 4 of 10: 说说你的看法, 有什么不同, 什么都不想干了); after them 95 of 110, 0
+  // of 30. The floors are the measured values.
   const FLOORS: Record<string, { p_at_1: number; false_trigger: number }> = {
     r15: { p_at_1: 0.8, false_trigger: 0 },
     r16: { p_at_1: 0.84, false_trigger: 0.034 },
     r17: { p_at_1: 0.83, false_trigger: 0.067 },
     r18: { p_at_1: 0.83, false_trigger: 0 },
     r19: { p_at_1: 0.79, false_trigger: 0 },
+    r20: { p_at_1: 0.86, false_trigger: 0 },
   };
   const catalogs = readUnseenCatalogs();
 
-  it('has a catalog per round, each labelled only over its own skills, none of them the dev set’s but 30 well-known ones in rounds 18 and 19', () => {
+  it('has a catalog per round, each labelled only over its own skills, none of them the dev set’s but 30 well-known ones in rounds 18 to 20', () => {
     expect(catalogs.map((c) => c.round)).toEqual(Object.keys(FLOORS));
     const dev = new Set(readSkillSet());
     for (const { round, skills, queries: labelled } of catalogs) {
-      expect(skills.filter((s) => dev.has(s)).length).toBe(round === 'r18' || round === 'r19' ? 30 : 0);
+      expect(skills.filter((s) => dev.has(s)).length).toBe(['r18', 'r19', 'r20'].includes(round) ? 30 : 0);
       const own = new Set(skills);
       for (const q of labelled) for (const e of q.expect) expect(own.has(e), `${e} (${q.query})`).toBe(true);
     }

@@ -166,6 +166,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Tell me about the histroy of the umbrella',
       'Can you explian what a monad is?',
       'Recomend a laptop for students',
+      // "favou?rite" in the pattern spells both; a typo in either is still the question.
+      "What's your faourite kind of weather?",
+      "What's your favorte kind of weather?",
     ])
       expect(informational(query), query).toBe(true);
     expect(primary("What's the differvnce between weather and climate?")).toBeNull();

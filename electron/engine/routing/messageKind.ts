@@ -72,7 +72,12 @@ const FOLLOWED_BY_REQUEST_RE =
 /** The words of five letters or more the question patterns read: a typo in one of them ("What's the differvnce…") must not turn a question into a task. */
 const QUESTION_WORDS = [
   ...new Set(
-    [QUESTION_RE, KNOWLEDGE_RE, FOLLOWED_BY_REQUEST_RE].flatMap((re) => re.source.match(/[a-z]{5,}/g) ?? []),
+    // "favou?rite" spells favourite and favorite: an optional letter is read both ways.
+    [QUESTION_RE, KNOWLEDGE_RE, FOLLOWED_BY_REQUEST_RE].flatMap((re) =>
+      [re.source.replace(/([a-z])\?/g, '$1'), re.source.replace(/[a-z]\?/g, '')].flatMap(
+        (source) => source.match(/[a-z]{5,}/g) ?? [],
+      ),
+    ),
   ),
 ];
 

@@ -186,6 +186,8 @@ const cedict = JSON.parse(cedictText.slice(cedictText.indexOf('{'))).all;
 const NOISE =
   /^(?:\(literary\)|\(archaic\)|\(old\)|\(dialect\)|\(Tw\)|surname|variant of|old variant|see |CL:|used in|abbr\. for|also written|Japanese variant)/i;
 // Glosses that describe grammar rather than meaning (的: "used after a noun…").
+const SPECIALIST =
+  /^\((?:math|physics|chemistry|botany|zoology|anatomy|biology|geology|astronomy|linguistics|Buddhism|Taoism|TCM|military|textiles|agriculture|pharmacology|mechanics|electricity|statistics|architecture)\.?\)/;
 const GRAMMAR = /particle|classifier|used (?:after|before|in|to)|indicating|suffix|prefix|\bpr\.|grammar/i;
 // simplified → its senses in CC-CEDICT's order, each the keywords it adds: at most six keywords
 // in all, so 地铁 is "underground railway;subway;train" (a sense is one meaning, its words say it
@@ -216,6 +218,9 @@ for (const [, simplified, , glosses] of ordered) {
         .replace(/\([^)]*\)|\[[^\]]*\]/g, ' ')
         .trim();
       if (!text || NOISE.test(part.trim()) || GRAMMAR.test(part)) continue;
+      // A later sense in a science's own vocabulary (一次 "first; once; (math.) linear") is not
+      // what the everyday word means in a request: it would bridge "once" to a skill named Linear.
+      if (senses.length > 0 && SPECIALIST.test(part.trim())) continue;
       const words = wordsOf(text).filter((w) => !STOP.has(w) && w.length > 1);
       if (words.length === 0 || words.length > 4) continue;
       const fresh = [...new Set(words)].filter((w) => !senses.some((sense) => sense.includes(w)));

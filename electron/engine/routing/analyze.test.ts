@@ -55,6 +55,17 @@ describe('Chinese bridging (issue 10 §3, round 3)', () => {
     expect(translate('德国')).toContain('germany');
   });
 
+  it('leaves out a later sense in a science’s own words (一次 "once" is not "linear")', () => {
+    // "first; first time; once; (math.) linear (of degree one)": the math sense bridged a meal
+    // eaten once (吃一次冷吃兔) to a skill named Linear.
+    expect(translate('一次')).toEqual(['first', 'time', 'once']);
+    expect(translate('二次')).not.toContain('quadratic');
+    // A specialist sense that is the word's first stays: it is what the word means.
+    expect(translate('偏微分')[0]).toBe('partial differential');
+    // Computing senses are what software requests mean (升级, above; 内核 "kernel").
+    expect(translate('内核')).toContain('kernel');
+  });
+
   it('drops resultative complements and aspect particles (整理成, 拆成)', () => {
     expect(analyzeQuery('把笔记整理成表格').map((g) => g.text)).not.toContain('成');
     expect(analyzeQuery('拆成几个任务').map((g) => g.text)).not.toContain('成');

@@ -19,6 +19,10 @@ beforeAll(async () => {
       'Current weather and forecasts for a city: rain, temperature and wind.',
     ),
     'youtube-stats/SKILL.md': md('youtube-stats', 'Subscriber counts and video stats for YouTube channels.'),
+    'steam/SKILL.md': md(
+      'steam',
+      'Browse and launch a Steam library. Use when the user asks about their Steam games or achievements.',
+    ),
     'stocks/SKILL.md': md('stocks', 'Real-time stock quotes. 股票实时行情。'),
     'json-tidy/SKILL.md': md(
       'json-tidy',
@@ -102,6 +106,13 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '今天加班到十点，好累，什么都不想干了。',
       'Is Docker or Podman faster on a Mac?',
       'How does ngrok actually get traffic to my laptop without me opening any ports?',
+      // Is a named thing overrated, dead, just another …: an opinion asked ("now that" is no live state).
+      'Honestly, is Notion overrated? Half my team swears by it and the other half lives in plain text files.',
+      'Is SEO basically dead now that everyone asks chatbots instead of googling? hot takes welcome',
+      'is Bluesky just another Twitter clone?',
+      // 你觉得…吗 asks the assistant's view; 最早是什么时候 asks for history (这个技术 names the topic).
+      '特斯拉的自动驾驶你觉得靠谱吗？我到现在还是不太敢用',
+      'OCR 这个技术最早是什么时候出现的？',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [
@@ -123,6 +134,12 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'how does the weather look in Oslo tomorrow',
       // A quoted question is material to work on.
       '"Who was Ada Lovelace" as a slide title, in bold',
+      // The user's own things, the live state: a lookup.
+      'is my site dead?',
+      'is the staging server dead again?',
+      '你觉得我这份简历写得怎么样？',
+      '你觉得这个方案可行吗？帮我看看',
+      '帮我查一下明天最早的航班',
     ])
       expect(informational(query), query).toBe(false);
   });
@@ -261,6 +278,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'lol my cat just walked across my keyboard and sent a half-written email to my boss',
       'My grandfather quit drinking in 1987 and never touched a drop again. Honestly one of the most inspiring things I know.',
       '昨天用滴答清单记了一整天的待办，感觉效率高多了',
+      // A diary line without its subject; thanks and goodbyes around it are courtesy.
+      "played field hockey all through school in Utrecht and I still miss it. anyway thanks for the help earlier, that's all for today!",
+      'Spent the whole weekend repainting the fence, my arms are done',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [
@@ -268,6 +288,13 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'I slept 6 hours last night',
       'we paid $1,200 for the Acme invoice yesterday',
       'I ate two eggs and a banana for breakfast, 350 kcal',
+      'Paid 58 dollars for the electricity bill and 23.50 for takeout tonight',
+      // A past tense that shows a thing, a base form ending in -ed, and thanks before a request.
+      "Got this DM from a 'senior' account: 'only 3 spots left'. Is it trying to play me?",
+      'Embed this video on the landing page',
+      'rent a car at the airport for Friday',
+      'read my unread mail and summarize it',
+      'Thanks for the help earlier, now send the report to Dana',
       // A request or a problem after the statement.
       'My Tesla has been in the shop for two weeks, check when the service appointment ends',
       'My PR was merged, now deploy it to staging',
@@ -392,6 +419,17 @@ describe('a lone keyword trigger in a question is a topic, not a request (routin
       route(index, query, defaultConfig(), readyContext()).candidates.find((c) => c.name === 'weather')!;
     expect(weather('How do weather forecasters predict hurricanes?').factors.trigger_match.value).toBe(0.6);
     expect(weather('what is the weather in Paris this weekend?').factors.trigger_match.value).toBe(0.75);
+  });
+
+  it('counts a phrase from a "Use when" clause in a question only where it is said as one', () => {
+    const steam = (query: string) =>
+      route(index, query, defaultConfig(), readyContext()).candidates.find((c) => c.name === 'steam');
+    // "Steam games" said together is the skill's handle, a question or not …
+    expect(steam('how do I back up my Steam games?')!.factors.trigger_match.value).toBe(0.75);
+    // … its words scattered over a question about the world are its topic.
+    const deck = 'Why did the Steam Deck take off when so many handheld gaming PCs before it flopped?';
+    expect(steam(deck)?.factors.trigger_match.value ?? 0.6).toBe(0.6);
+    expect(primary(deck)).toBeNull();
   });
 
   it('keeps a phrase trigger at full weight even in a question', () => {

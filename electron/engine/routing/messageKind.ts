@@ -8,7 +8,7 @@ import { terms } from './text';
 
 /** Questions by their first words (after any greeting: LEAD_IN_RE). */
 const QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)[\w.'-]+ (?:actually|really|even)\b|(?:is|are) (?:[\w.'-]+ ){1,2}or (?:[\w.'-]+ ){1,2}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)[\w.'-]+ (?:actually|really|even)\b|(?:is|are) (?:[\w.'-]+ ){1,2}or (?:[\w.'-]+ ){1,2}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|a scam|a fad|legit|dead|dying|worth the hype|(?:basically |essentially |really )?just (?:a|an|another|hype)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 /** A question that wants company, not an answer ("Anyone else feel that way or just me?"). */
@@ -31,7 +31,7 @@ const EMOTIVE_START_RE = /^\s*(?:ugh+|argh+|sigh|lol|lmao|haha+|omg|meh|welp|yay
 const CURIOUS_RE = /\bjust (?:curious|wondering|asking)\b|\bout of (?:pure )?curiosity\b/iu;
 /** The assistant's view asked in Chinese: 说说你的看法, 你怎么看, 你更推荐哪个, 哪个更值得…. */
 const ZH_VIEW_RE =
-  /说说你的看法|你(?:怎么|如何)看|你(?:更|会)?(?:推荐|选|喜欢)哪(?:个|一个)|哪个更(?:值得|好|适合|推荐)/u;
+  /你(?:觉得|认为)(?![^？?。]{0,6}(?:我的|我们的|我写|我做|我画|我拍|这个|这份|这篇|这段|这张|这几))[^？?。]{1,24}(?:吗|呢|怎么样)|说说你的看法|你(?:怎么|如何)看|你(?:更|会)?(?:推荐|选|喜欢)哪(?:个|一个)|哪个更(?:值得|好|适合|推荐)/u;
 /** What an acronym stands for ("What is INP in Core Web Vitals?", "What's CORS?"): typed in capitals. */
 const ACRONYM_RE =
   /^\s*[Ww]hat(?:'s|’s| is| are| does) (?:an? )?[A-Z]{2,6}s?\b(?! (?:trading|worth|doing|at|showing|saying)\b)/u;
@@ -53,14 +53,14 @@ const PRODUCT_DOMAIN_RE =
  * Read only when PERSONAL_RE finds nothing (see isInformational).
  */
 const KNOWLEDGE_RE =
-  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|started|launched|coined|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bwhat year (?:did|was|were)\b|\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|有什么不同|的不同之处|的原理|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
+  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|started|launched|coined|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bwhat year (?:did|was|were)\b|\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|有什么不同|的不同之处|的原理|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|最早是?(?:在)?什么时候|什么时候(?:出现|发明|诞生|推出|问世)的|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
 /**
  * The user's own things, or the live state of something: a knowledge-style question with one of
  * these ("how long until the next train", "what did I bench last week", "这个pod为什么一直重启")
  * asks for a lookup a skill does.
  */
 const PERSONAL_RE =
-  /\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|ours|(?<!\bthe )us|this|these(?! days)|here|now|today|tonight|tomorrow|yesterday|currently|current|latest|next|live|real-?time)\b|我|咱|这个|这些|这篇|这段|这份|现在|今天|今晚|明天|昨天|最新|实时|目前/iu;
+  /\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|ours|(?<!\bthe )us|this|these(?! days)|here|now(?! that\b)|today|tonight|tomorrow|yesterday|currently|current|latest|next|live|real-?time)\b|我|咱|这个(?!技术|概念|词|说法|名字|品牌|理论|行业|领域)|这些|这篇|这段|这份|现在|今天|今晚|明天|昨天|最新|实时|目前/iu;
 
 /**
  * A question followed by a request ("why is the payments pod crash-looping? check it with
@@ -157,7 +157,11 @@ const NAMED_SUBJECT_RE =
  * slept 6 hours", "ran 5 km"). That is how trackers are used: a task, not a remark.
  */
 const LOG_RE =
-  /[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:k|km|mi|miles?|kg|kgs|lbs?|kcal|cal|calories|hours?|hrs?|h|minutes?|mins?|steps|reps|sets|glasses|cups)\b|\d+(?:[.,]\d+)?\s?(?:元|块|公里|公斤|小时|分钟|步)|\blogged\b/iu;
+  /[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:k|km|mi|miles?|kg|kgs|lbs?|kcal|cal|calories|hours?|hrs?|h|minutes?|mins?|steps|reps|sets|glasses|cups)\b|\b\d+(?:[.,]\d+)?\s?(?:dollars?|bucks|euros?|quid|yuan|usd|eur|gbp|rmb)\b|\d+(?:[.,]\d+)?\s?(?:元|块|公里|公斤|小时|分钟|步)|\blogged\b/iu;
+
+/** Past tenses that are also a verb's present (rent a car, read this, set, feed, embed). */
+const PRESENT_TOO_RE =
+  /^(?:read|rent|beat|set|put|cut|let|hit|quit|shut|hurt|cost|spread|bet|fit|lit|split|burst|cast|bid|saw|lay|found|ground|wound|fell|bore|felt|bound|wed|shed|spit|rid|thrust|[a-z]*eed|embed|shred)$/iu;
 
 function isPastVerb(word: string): boolean {
   const w = word.toLowerCase().replace(/^(?:i|we|you|they|he|she|it)'(?:ve|d|s)$/u, '');
@@ -221,6 +225,17 @@ function isStatement(task: string): boolean {
   if (!asksNothing(task)) return false;
   if (ZH_STATEMENT_RE.test(task)) return true;
   if (PERSON_THEN_RE.test(task)) return true;
+  // A diary line without its subject ("Played field hockey all through school …"): a past tense
+  // that is no verb's present too (not rent, read, set; not feed or embed), showing no thing ("Got
+  // this DM …: '…'").
+  const [first = '', second = ''] = task.trim().split(/[\s,;:]+/u);
+  if (
+    !ORDER_START_RE.test(first) &&
+    !PRESENT_TOO_RE.test(first) &&
+    isPastVerb(first) &&
+    !/^th(?:is|ese)$/iu.test(second)
+  )
+    return true;
   const named = NAMED_SUBJECT_RE.exec(task);
   if (named && !ORDER_START_RE.test(named[1]) && isPastVerb(named[2])) return true;
   const m = SUBJECT_RE.exec(task);
@@ -248,9 +263,16 @@ function isThanks(task: string): boolean {
   // 昨天帮我换算的单位 "the units you converted for me yesterday": what was done, not a request.
   const rest = task.slice(match[0].length).replace(/帮我[^，。！？,.!?]{0,12}?的/gu, '');
   // What follows the thanks tells what happened ("… fired exactly when it should have"): only a
-  // question, a request, an order or a problem make it a task.
-  return venting(rest);
+  // question, a request, an order or a problem make it a task ("…, now send the report to Dana").
+  return venting(`. ${rest}`);
 }
+
+/**
+ * Thanks and goodbyes inside a message ("… anyway thanks for the help earlier, that's all for
+ * today!"): courtesy, not what the message asks ("help") or tells.
+ */
+const COURTESY_RE =
+  /(?:\banyway,?\s+)?\b(?:thanks|thank you|thx)(?: (?:so|very) much| a lot)?(?: for (?:the|your|all the|all your) (?:help|time|advice)(?: earlier| today| tonight)?)?|\bthat'?s (?:all|it) for (?:today|now|tonight)\b|\b(?:talk (?:to you )?(?:later|soon|tomorrow)|good ?night|see (?:you|ya)(?: later| tomorrow)?)\b/giu;
 
 /** Why a message asks for no skill's work: what the plan's reason says (see chatKind). */
 export type ChatKind = 'question' | 'report' | 'remark' | 'statement';
@@ -279,7 +301,7 @@ export function chatKind(typedInstruction: string, typedTask: string): ChatKind 
   if (isReport(instruction)) return 'report';
   if (isRemark(task) || isThanks(task)) return 'remark';
   // Statements and opinions read contractions ("I've had …") with a typed apostrophe.
-  const straight = task.replace(/’/gu, "'");
+  const straight = task.replace(/’/gu, "'").replace(COURTESY_RE, ' ').trim() || task;
   if (isStatement(straight)) return 'statement';
   if (isOpinion(straight)) return 'remark';
   return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task) ? 'question' : null;

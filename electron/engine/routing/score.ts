@@ -6,7 +6,8 @@ import type { RoutingIndex, SkillDoc } from './lexicon';
 import { holdsVariant, type QueryMatch } from './match';
 import type { Recalled } from './recall';
 import type { ChatKind } from './messageKind';
-import { phraseHits, phraseOverlap, type PreparedQuery } from './text';
+import type { QueryGroup } from './analyze';
+import { hasCjk, phraseHits, phraseOverlap, type PreparedQuery } from './text';
 
 export type Weights = Settings['routing']['weights'];
 
@@ -157,16 +158,39 @@ export const IMPLICIT_TRIGGER_MATCH = 0.75;
  * In a knowledge question a one-word trigger, declared or implicit, is the question's topic
  * ("How do weather forecasters predict hurricanes?" names no weather skill), not a handle.
  */
-export function triggerMatch(recalled: Recalled, query: PreparedQuery, informational = false): number {
+export function triggerMatch(
+  recalled: Recalled,
+  query: PreparedQuery,
+  informational = false,
+  groups: readonly QueryGroup[] = [],
+): number {
   if (recalled.source === 'forced') return 1;
   if (recalled.source === 'rule' && !(informational && !isPhraseHit(recalled))) return 0.9;
   const handles = informational
-    ? recalled.implicitHits.filter((h) => h.terms.length > 1)
+    ? recalled.implicitHits.filter((h) => h.terms.length > 1 && saidTogether(h.terms, groups))
     : recalled.implicitHits;
   if (handles.length > 0) return IMPLICIT_TRIGGER_MATCH;
   let overlap = 0;
   for (const phrase of recalled.doc.triggers) overlap = Math.max(overlap, phraseOverlap(phrase, query));
   return 0.6 + 0.15 * overlap;
+}
+
+/**
+ * In a question, an implicit phrase of several words is a handle only where the user says it as
+ * one: its words within a word or so of each other ("do their Steam games sync?"), not scattered
+ * over the sentence ("Why did the Steam Deck take off when so many handheld gaming PCs flopped?").
+ * A term no group holds (a Chinese word's joined gloss) does not count against it, and in a
+ * Chinese query the words are translations, in Chinese order (Kimi K2 模型接进 → kimi, integrate).
+ */
+export function saidTogether(terms: readonly string[], groups: readonly QueryGroup[]): boolean {
+  if (groups.some((g) => hasCjk(g.text))) return true;
+  const at = terms
+    .map((term) => groups.flatMap((g, i) => (g.variants.some((v) => v.term === term) ? [i] : [])))
+    .filter((positions) => positions.length > 0);
+  if (at.length < 2) return true;
+  return at[0].some((start) =>
+    at.every((positions) => positions.some((i) => Math.abs(i - start) <= terms.length)),
+  );
 }
 
 /** success_rate: Laplace-smoothed (0.5 prior worth two runs), so one failure cannot sink a skill. */
@@ -212,7 +236,7 @@ export function scoreCandidate(
     .map((p) => p.text);
   const values: Record<FactorName, number> = {
     intent_match: intent.value,
-    trigger_match: triggerMatch(recalled, query.prepared, query.chat !== null),
+    trigger_match: triggerMatch(recalled, query.prepared, query.chat !== null, query.match.groups),
     success_rate: successRate,
     context_readiness: ready.value,
     cost: COST_VALUE[doc.metadata.costHint],

@@ -107,4 +107,10 @@ describe('a message that says what not to do', () => {
     // 别人 is "other people", not "don't".
     expect(routeOf('把别人发来的这段话翻译成英文').plan.primary).toBe('translator');
   });
+
+  it('rules out the order only up to its condition: "until …" says what is wanted', () => {
+    const r = routeOf("don't tell me it's finished until you've converted 5 miles to km");
+    expect(r.plan.primary).toBe('unit-converter');
+    expect(r.plan.routing_reason).toMatch(/“don't tell me it's finished”/);
+  });
 });

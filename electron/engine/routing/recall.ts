@@ -99,10 +99,11 @@ const NO_SKILL_RE =
  * What the message tells the assistant not to do, as an order at the start of a clause: "do not
  * convert anything, just tell me a joke", "no need to translate it", 先别写代码, 不要上传到云端. Those
  * words ask for nothing, so they count for no skill. Not a statement ("I don't know how to
- * convert HEIC" asks for the conversion) nor a reminder ("don't forget to back up the db").
+ * convert HEIC" asks for the conversion) nor a reminder ("don't forget to back up the db"), and
+ * only up to a condition: "don't tell me it's done until you've run pytest" asks for the run.
  */
 const DONT_DO_RES: RegExp[] = [
-  /(^|[,.;:!?—–]\s*|\b(?:just|please|and|but|so|then)\s+)(?:please\s+)?(?:don'?t|do not|no need to|you don'?t need to|there'?s no need to)\s+(?!forget\b|miss\b|hesitate\b|worry\b|stop\b|let\b|bother\b)(?:[^,.;:!?\n—–]*?)(?=\s+(?:just|but|instead|rather|only|simply)\b|[,.;:!?\n—–]|$)/giu,
+  /(^|[,.;:!?—–]\s*|\b(?:just|please|and|but|so|then)\s+)(?:please\s+)?(?:don'?t|do not|no need to|you don'?t need to|there'?s no need to)\s+(?!forget\b|miss\b|hesitate\b|worry\b|stop\b|let\b|bother\b)(?:[^,.;:!?\n—–]*?)(?=\s+(?:just|but|instead|rather|only|simply|until|till|unless|before)\b|[,.;:!?\n—–]|$)/giu,
   /(^|[，,。；;！!？?、\s])(?:先|就|也|还|千万|请)?(?:不要|别|不用|无需|不需要|没必要|不必)(?!人|的|名|忘|客气|担心|着急|急)[^，,。；;！!？?\n]*/gu,
   // "summarize it instead of translating it": what the user does not want, wherever it stands.
   /(\b)(?:instead of|rather than)\s+(?:[^,.;:!?\n—–]*?)(?=\s+(?:just|but|only|simply)\b|[,.;:!?\n—–]|$)/giu,

@@ -25,6 +25,8 @@ describe('things whose shape says what they are', () => {
     expect(kinds('subscriber count for r/selfhosted and r/homelab?')).toEqual(['subreddit']);
     expect(kinds("What's within 300 m of 48.8566, 2.3522?")).toEqual(['coordinates']);
     expect(kinds('top posts on /r/rust this week')).toEqual(['subreddit']);
+    expect(kinds('Is UA1523 out of Denver still on time tonight?')).toEqual(['flight number']);
+    expect(kinds('LH 400 航班延误了吗')).toEqual(['flight number']);
   });
 
   it('leaves look-alikes alone: versions, times, short hex, plain numbers', () => {
@@ -42,6 +44,9 @@ describe('things whose shape says what they are', () => {
       'copy it to dir/r/x',
       'pi is 3.14159, e is 2.71828 and 200.123, 1.000 is no place',
       'the four r/w/x bits',
+      // A flight number's shape without a flight's words: a GPU, a part, a standard.
+      'is the RX7900 worth it over the 4080?',
+      'my MX500 SSD is rated IP68',
     ])
       expect(kinds(text), text).toEqual([]);
   });
@@ -68,6 +73,11 @@ describe('routing a pasted thing', () => {
         'Who deployed an Ethereum contract, when, and what it did.',
       ),
       'weather/SKILL.md': skillMd('weather', 'Current weather and forecasts for a city.'),
+      'flights/SKILL.md': skillMd(
+        'flights',
+        'Track flight status, departures, arrivals and delays by flight number.',
+      ),
+      'airline-miles/SKILL.md': skillMd('airline-miles', 'Check airline miles balances and on-time credits.'),
       'stock-quotes/SKILL.md': skillMd(
         'stock-quotes',
         'Real-time stock quotes, charts and news for a ticker.',
@@ -92,6 +102,12 @@ describe('routing a pasted thing', () => {
     expect(result(`这个${address}是谁部署的`).plan.primary).toBe('contract-history');
     expect(result(address).plan.primary).toBeNull();
     expect(result(address).candidates[0]?.name).toBe('contract-history');
+  });
+
+  it('routes a flight number to the flight-status skill', () => {
+    const r = result('Is UA1523 out of Denver still on time tonight? It was showing a 40 min delay earlier.');
+    expect(r.plan.primary).toBe('flights');
+    expect(r.candidates[0]?.reason).toContain('recognized UA1523 (flight number)');
   });
 
   it('does not make a version number an IP lookup', () => {

@@ -21,6 +21,8 @@ interface EntityKind {
   cased?: true;
   /** Rejects look-alikes the pattern alone would take ("1.2.300.4" is no IP address). */
   accept?: (match: string) => boolean;
+  /** Words the message must also have, where the shape alone could be something else. */
+  context?: RegExp;
   /** The words a skill for it says. */
   words: string[];
 }
@@ -93,6 +95,16 @@ const ENTITY_KINDS: EntityKind[] = [
     words: ['reddit', 'subreddit'],
   },
   {
+    // UA1523, LH400: an airline's two letters and a number, in a message about a flight's state
+    // (GPUs and parts — RX7900, MX500 — share the shape, not the words).
+    name: 'flight number',
+    re: /(?<![\w-])[A-Z]{2}\s?\d{2,4}(?![\w-])/g,
+    cased: true,
+    context:
+      /\b(?:on time|delay(?:ed|s)?|late|land(?:s|ed|ing)?|depart(?:s|ed|ing|ure)?|arriv(?:e|es|ed|al|ing)|board(?:s|ed|ing)|gate|terminal|airport|layover|connection|flight|takes? off|status|track|cancel(?:l?ed)?)\b|航班|延误|起飞|降落|登机|到达|准点/iu,
+    words: ['flight', 'airline'],
+  },
+  {
     name: 'cron expression',
     // Five fields of digits, stars, steps, ranges and lists, one of them with a star.
     re: /(?<![\w*/,-])(?:[\d*][\d*/,-]*\s+){4}[\d*][\d*/,-]*(?![\w*/,-])/g,
@@ -128,6 +140,7 @@ export function entityGroups(typed: string, folded = typed): { groups: QueryGrou
   const groups: QueryGroup[] = [];
   let rest = folded;
   for (const kind of ENTITY_KINDS) {
+    if (kind.context && !kind.context.test(typed)) continue;
     let found: string | null = null;
     if (kind.cased)
       found = [...typed.matchAll(kind.re)].find((m) => kind.accept?.(m[0]) ?? true)?.[0] ?? null;

@@ -118,4 +118,10 @@ describe('request words in any inflection (data/generic.txt)', () => {
       expect(analyzeQuery(`${word} the quarterly report`)[0].weight, word).toBe(GENERIC_WEIGHT);
     expect(analyzeQuery('quarterly report')[0].weight).toBe(1);
   });
+
+  it('reads what is left of a contraction as no word (you’ve, I’ll, don’t, isn’t)', () => {
+    expect(terms("you've pasted it, I'll check, we're late, don't, isn't")).toEqual(
+      terms('you pasted it, I check, we late, do, is'),
+    );
+  });
 });

@@ -21,7 +21,9 @@ const STOP_WORDS = new Set(
     'where why how can could would should will shall may might must please pls just also too very some ' +
     'any all each every no not nor only own same such both few more most other up down out off again ' +
     'further once let lets get got give gave make made need needs want wants like help thanks thank hi ' +
-    'hello hey ok okay yes use using used user users tool tools one two something thing things'
+    'hello hey ok okay yes use using used user users tool tools one two something thing things ' +
+    // What is left of a contraction once its apostrophe splits it (you've, don't, isn't).
+    've ll re don isn aren wasn weren doesn didn hasn haven hadn wouldn couldn shouldn mustn'
   ).split(' '),
 );
 

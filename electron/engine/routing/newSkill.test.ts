@@ -32,6 +32,30 @@ beforeAll(async () => {
 });
 const primary = (query: string) => route(index, query, defaultConfig(), readyContext()).plan.primary;
 
+describe('quoted words', () => {
+  it('are the user’s material: the payload, not the request', () => {
+    expect(splitInstruction("Use our 'event-banner-v2' template to render 8 images")).toEqual({
+      instruction: 'Use our   template to render 8 images',
+      payload: 'event-banner-v2',
+    });
+    expect(splitInstruction('"Who was Ada Lovelace" as a slide title, in bold').payload).toBe(
+      'Who was Ada Lovelace',
+    );
+    expect(splitInstruction('Search my vault for “weekly review” notes').payload).toBe('weekly review');
+    // A Chinese sentence's quote glued to its words stays in it: it says where the task goes.
+    expect(splitInstruction('把它放到“工作”清单下').payload).toBe('');
+    // An apostrophe opens no quote; a message that is all quote keeps its words.
+    expect(splitInstruction("don't summarize Accounting's report").payload).toBe('');
+    expect(splitInstruction('"summarize the changelog"').instruction).toBe('"summarize the changelog"');
+  });
+
+  it('do not decide the skill: the request around them does', () => {
+    expect(primary("summarize the 'changelog generator release notes' PDF into key points")).toBe(
+      'pdf-summarizer',
+    );
+  });
+});
+
 describe('a request for a new skill', () => {
   it('keeps the request and drops what the new skill is to do', () => {
     // …in the words skill-authoring skills use for the request: write, make, build a skill all
@@ -45,6 +69,15 @@ describe('a request for a new skill', () => {
     );
     expect(splitInstruction('帮我写一个技能，用来整理发票').instruction).toBe('帮我 create a new skill');
     expect(splitInstruction('写一个整理发票的技能').instruction).toBe(' create a new skill');
+    // Something the user has, made into a skill.
+    expect(
+      splitInstruction(
+        'I want to package our internal deploy CLI as a skill for Claude — help me lay out the SKILL.md',
+      ).instruction,
+    ).toBe('I want to create a new skill');
+    expect(splitInstruction('turn this changelog script into a skill').instruction).toBe(
+      'create a new skill',
+    );
     // A request about an installed skill, or for something else to be written, is not one.
     expect(splitInstruction('make the pdf skill faster').instruction).toBe('make the pdf skill faster');
     expect(splitInstruction('write a script that renames files').instruction).toBe(
@@ -57,6 +90,9 @@ describe('a request for a new skill', () => {
     expect(primary('create a skill that summarizes PDFs')).toBe('skill-creator');
     expect(primary('帮我写一个技能，用来整理发票')).toBe('skill-creator');
     expect(primary('写一个整理发票的技能')).toBe('skill-creator');
+    expect(primary('turn my changelog script into a skill with a SKILL.md and a scripts folder')).toBe(
+      'skill-creator',
+    );
   });
 
   it('leaves the task itself to its skill', () => {

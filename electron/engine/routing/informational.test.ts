@@ -113,6 +113,10 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       // 你觉得…吗 asks the assistant's view; 最早是什么时候 asks for history (这个技术 names the topic).
       '特斯拉的自动驾驶你觉得靠谱吗？我到现在还是不太敢用',
       'OCR 这个技术最早是什么时候出现的？',
+      'Shopify 的创始人以前是不是做滑雪板生意的？',
+      // Who came up with a thing; a hypothetical about someone else.
+      'Who actually came up with the Kanban board - was it Toyota, long before Trello made it popular?',
+      'If Elon Musk ran a neighborhood bakery, would he still sleep on the factory floor? lol',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [
@@ -140,6 +144,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '你觉得我这份简历写得怎么样？',
       '你觉得这个方案可行吗？帮我看看',
       '帮我查一下明天最早的航班',
+      'If the build fails again, would you roll back the deploy?',
     ])
       expect(informational(query), query).toBe(false);
   });
@@ -281,6 +286,8 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       // A diary line without its subject; thanks and goodbyes around it are courtesy.
       "played field hockey all through school in Utrecht and I still miss it. anyway thanks for the help earlier, that's all for today!",
       'Spent the whole weekend repainting the fence, my arms are done',
+      // A problem told as over.
+      'Spent my entire Saturday fighting a CORS error that turned out to be a typo in the API URL. never again.',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [
@@ -301,6 +308,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'The weather was awful yesterday, what about tomorrow?',
       'my package was delivered to the wrong address',
       'The deploy failed twice last night',
+      'The deploy failed twice last night and the rollback is still stuck',
       'our CI went red after the merge',
       'the worker container exited with code 137 overnight',
       '昨天的报销单提交失败了',

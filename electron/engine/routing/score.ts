@@ -123,7 +123,8 @@ export function intentMatch(
   if (excluded > 0) value *= Math.max(0, 1 - (2 * excluded) / match.mass);
   // A story or a remark that says a trigger phrase ("… trying to format json by hand, never
   // again") tells of the task; a question that says one may still be asking for it.
-  const told = query.chat === 'remark' || query.chat === 'statement';
+  // A joke or a poem about a thing is as far from its task as a remark about it.
+  const told = query.chat === 'remark' || query.chat === 'statement' || topicOnly;
   if ((informational || topicOnly) && (told || !phraseHit) && recalled.source !== 'forced')
     value *= told ? REMARK_FACTOR : QUESTION_FACTOR;
   return { value, covered, coveredMass, coverage };

@@ -107,6 +107,22 @@ describe('a small catalog of plainly written skills', () => {
     expect(creativeKind('tell me the weather')).toBeNull();
   });
 
+  it('weighs the topic of a joke like the topic of a remark, even when it is a skill’s name', async () => {
+    const dir = tempDir('skilldeck-small-obsidian-');
+    writeTree(dir, {
+      ...SKILLS,
+      // As the corpus skill says it (openclaw__skills/obsidian-plugin-dev).
+      'obsidian-plugin-dev/SKILL.md': md(
+        'obsidian-plugin',
+        'Create and develop Obsidian plugins from scratch. Use when building a new Obsidian plugin, scaffolding from the sample-plugin-plus template, or developing plugin features.',
+      ),
+    });
+    const withObsidian = indexOf(await catalogOf(dir));
+    const run = (query: string) => route(withObsidian, query, defaultConfig(), readyContext()).plan.primary;
+    expect(run('tell me a joke about Obsidian users and their 400 plugins')).toBeNull();
+    expect(run('scaffold an Obsidian plugin that counts words')).toBe('obsidian-plugin');
+  });
+
   it('lets a skill that writes such pieces take the request', async () => {
     const dir = tempDir('skilldeck-small-poems-');
     writeTree(dir, {

@@ -117,6 +117,13 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       // Who came up with a thing; a hypothetical about someone else.
       'Who actually came up with the Kanban board - was it Toyota, long before Trello made it popular?',
       'If Elon Musk ran a neighborhood bakery, would he still sleep on the factory floor? lol',
+      // A lead-in that says the question is idle; "how do <several words> actually …".
+      'Random question, why is it called a tachograph? My grandad drove lorries for thirty years.',
+      "How do DEX aggregators like 0x actually find a better price than going to Uniswap directly? I'm not trading anything.",
+      // 啥意思 / 为啥, 好奇问问, 随便聊聊; 给我讲讲 is the answer's listener, 用大白话 how to say it.
+      '修仙小说里说的“金丹期”到底是啥意思？为啥人人都要结丹，好奇问问',
+      'WhatsApp 和微信到底哪个在国外用的人更多？随便聊聊',
+      '区块链为什么说数据改不了？用大白话给我讲讲原理就行',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [
@@ -145,6 +152,8 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '你觉得这个方案可行吗？帮我看看',
       '帮我查一下明天最早的航班',
       'If the build fails again, would you roll back the deploy?',
+      '为什么我的 Docker 容器一直重启？给我讲讲怎么查',
+      '这个报错为什么会出现？用 kubectl 帮我看看',
     ])
       expect(informational(query), query).toBe(false);
   });
@@ -354,6 +363,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'thanks, the fly.io deploy finally went through on the first try!',
       'thanks!! that grafana alert fired exactly when it should have last night, saved my weekend',
       'Honestly Substack’s editor feels so clunky compared to Ghost. Anyone else feel that way or just me?',
+      'Is it just me or is jq basically a write-only language? I can never read my own filters a week later.',
+      // A question that only seeks agreement.
+      "Honestly I think New Relic's pricing is a rip-off compared to Grafana Cloud. Am I wrong?",
       'ugh, my manager books hour-long meetings with no agenda every single week and nobody ever knows what they’re for',
       'I really wish React Native’s web support was as good as Flutter’s, it’d save us a whole codebase',
       'Do you think remote work is here to stay?',
@@ -377,6 +389,8 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'It’s kind of slow, so profile the build',
       'ugh, can you move my 3pm meeting to tomorrow',
       'Anyone else feel the build got slower? fix the webpack config',
+      'Is it just me or is the staging deploy broken? check it',
+      'I think the New Relic alert is misconfigured, can you fix it? Am I wrong?',
       'I wish the report saved itself, save it as report.pdf now',
       '记一下：明天早上九点开会',
     ])

@@ -8,12 +8,12 @@ import { terms } from './text';
 
 /** Questions by their first words (after any greeting: LEAD_IN_RE). */
 const QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|who (?:actually |really |first |originally )?(?:came up with|invented|created|founded|coined|designed|discovered)\b|if [^?？,]{3,60}, (?:would|could|will|do you think) (?!you\b|u\b)[^?？]*[?？]|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)[\w.'-]+ (?:actually|really|even)\b|(?:is|are) (?:[\w.'-]+ ){1,2}or (?:[\w.'-]+ ){1,2}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|a scam|a fad|legit|dead|dying|worth the hype|(?:basically |essentially |really )?just (?:a|an|another|hype)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|who (?:actually |really |first |originally )?(?:came up with|invented|created|founded|coined|designed|discovered)\b|if [^?？,]{3,60}, (?:would|could|will|do you think) (?!you\b|u\b)[^?？]*[?？]|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)(?:[\w.'-]+ ){1,4}?(?:actually|really|even)\b|(?:is|are) (?:[\w.'-]+ ){1,2}or (?:[\w.'-]+ ){1,2}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|a scam|a fad|legit|dead|dying|worth the hype|(?:basically |essentially |really )?just (?:a|an|another|hype)\b|(?:basically|essentially) (?:a|an)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 /** A question that wants company, not an answer ("Anyone else feel that way or just me?"). */
 const RHETORICAL_RE =
-  /\b(?:(?:does )?any ?one else (?:feel|think|notice|have|get|hate|love)[^?？]*|(?:or )?(?:is it )?just me|am i the only one[^?？]*)[?？]/iu;
+  /^\s*is it just me,? or\b[^?？]*[?？]|\b(?:(?:does )?any ?one else (?:feel|think|notice|have|get|hate|love)[^?？]*|(?:or )?(?:is it )?just me|am i the only one[^?？]*)[?？]/iu;
 /**
  * After a groan, "what" and "when" tell the story ("nobody ever knows what they're for"): only a
  * question mark, a request, an order or a problem make it a task.
@@ -28,7 +28,8 @@ const venting = (task: string) =>
 /** A message that opens with a groan or a laugh ("ugh, my manager books …", "lol my cat …"). */
 const EMOTIVE_START_RE = /^\s*(?:ugh+|argh+|sigh|lol|lmao|haha+|omg|meh|welp|yay|woo+)\b/iu;
 /** "Just curious", "purely out of curiosity": whatever it mentions, the message asks to learn. */
-const CURIOUS_RE = /\bjust (?:curious|wondering|asking)\b|\bout of (?:pure )?curiosity\b/iu;
+const CURIOUS_RE =
+  /\bjust (?:curious|wondering|asking)\b|\bout of (?:pure )?curiosity\b|好奇问(?:问|一下)|就是好奇|随便聊聊|随口一问|闲聊一下/iu;
 /** The assistant's view asked in Chinese: 说说你的看法, 你怎么看, 你更推荐哪个, 哪个更值得…. */
 const ZH_VIEW_RE =
   /你(?:觉得|认为)(?![^？?。]{0,6}(?:我的|我们的|我写|我做|我画|我拍|这个|这份|这篇|这段|这张|这几))[^？?。]{1,24}(?:吗|呢|怎么样)|说说你的看法|你(?:怎么|如何)看|你(?:更|会)?(?:推荐|选|喜欢)哪(?:个|一个)|哪个更(?:值得|好|适合|推荐)/u;
@@ -53,7 +54,7 @@ const PRODUCT_DOMAIN_RE =
  * Read only when PERSONAL_RE finds nothing (see isInformational).
  */
 const KNOWLEDGE_RE =
-  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|started|launched|coined|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bwhat year (?:did|was|were)\b|\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|有什么不同|的不同之处|的原理|什么意思|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|的创始人|是谁创(?:立|办|建)的|最早是?(?:在)?什么时候|什么时候(?:出现|发明|诞生|推出|问世)的|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
+  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|started|launched|coined|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bwhat year (?:did|was|were)\b|\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|有什么不同|的不同之处|的原理|什么意思|啥意思|为啥|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|的创始人|是谁创(?:立|办|建)的|最早是?(?:在)?什么时候|什么时候(?:出现|发明|诞生|推出|问世)的|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
 /**
  * The user's own things, or the live state of something: a knowledge-style question with one of
  * these ("how long until the next train", "what did I bench last week", "这个pod为什么一直重启")
@@ -62,12 +63,15 @@ const KNOWLEDGE_RE =
 const PERSONAL_RE =
   /\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|ours|(?<!\bthe )us|this|these(?! days)|here|now(?! that\b)|today|tonight|tomorrow|yesterday|currently|current|latest|next|live|real-?time)\b|我|咱|这个(?!技术|概念|词|说法|名字|品牌|理论|行业|领域)|这些|这篇|这段|这份|现在|今天|今晚|明天|昨天|最新|实时|目前/iu;
 
+/** The user as the one an answer is for: 给我讲讲, 跟我说说, 告诉我. */
+const TO_ME_RE = /(?:给|跟|和|对|向)我(?:讲讲?|解释(?:一下)?|说说?|聊聊?|介绍(?:一下)?)|告诉我/gu;
+
 /**
  * A question followed by a request ("why is the payments pod crash-looping? check it with
  * kubectl", "洗完了没有？顺便把冰箱调到3度"): the question is the request's context, the message a task.
  */
 const FOLLOWED_BY_REQUEST_RE =
-  /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|show|list|find|get|fetch|pull|grab|dig|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind)\b|[?？]\s*(?:请|帮我|给我|顺便|用)/iu;
+  /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|show|list|find|get|fetch|pull|grab|dig|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind)\b|[?？]\s*(?:请|帮我|给我|顺便|用(?!大白话|通俗|简单的?话|人话))/iu;
 
 /** The words of five letters or more the question patterns read: a typo in one of them ("What's the differvnce…") must not turn a question into a task. */
 const QUESTION_WORDS = [
@@ -86,7 +90,7 @@ const QUESTION_WORDS = [
  * 你好，请问…, 对了，为什么…): the question patterns read the start of the message, so they go first.
  */
 const LEAD_IN_RE =
-  /^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|well|oh|um+|uh+|hmm+|btw|by the way|quick question|also|and|but|anyway|honestly|personally|seriously|genuinely|lol|lmao|haha+|omg|ugh|wow|welp|man|dude)\b[\s,.!:;-]*|(?:你好|您好|嗨|哈喽|那个|嗯|哦|对了|顺便问一下|另外|还有)[\s，,。.！!：:]*)+/iu;
+  /^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|well|oh|um+|uh+|hmm+|btw|by the way|(?:quick|random|dumb|silly|stupid|honest|serious|weird|odd|genuine|side) question|also|and|but|anyway|honestly|personally|seriously|genuinely|lol|lmao|haha+|omg|ugh|wow|welp|man|dude)\b[\s,.!:;-]*|(?:你好|您好|嗨|哈喽|那个|嗯|哦|对了|顺便问一下|另外|还有)[\s，,。.！!：:]*)+/iu;
 const withoutLeadIn = (text: string) => text.replace(LEAD_IN_RE, '');
 
 /**
@@ -250,9 +254,14 @@ function isStatement(task: string): boolean {
   return words.some(isPastVerb);
 }
 
+/** A question that only seeks agreement with what was said ("… Am I wrong?", "…, right?"). */
+const TAG_QUESTION_RE =
+  /[\s,.!]+(?:am i (?:wrong|crazy|alone in this)|right|agree|no|don't you think|or what)\?+\s*$/iu;
+
 function isRemark(task: string): boolean {
+  const said = task.replace(TAG_QUESTION_RE, '.');
   return (
-    REMARK_RE.test(task) && !ASKS_RE.test(task.replace(/\bused to \w+/giu, '')) && !TROUBLE_RE.test(task)
+    REMARK_RE.test(said) && !ASKS_RE.test(said.replace(/\bused to \w+/giu, '')) && !TROUBLE_RE.test(said)
   );
 }
 
@@ -310,7 +319,9 @@ export function chatKind(typedInstruction: string, typedTask: string): ChatKind 
   const straight = task.replace(/’/gu, "'").replace(COURTESY_RE, ' ').trim() || task;
   if (isStatement(straight)) return 'statement';
   if (isOpinion(straight)) return 'remark';
-  return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(task) ? 'question' : null;
+  // "Explain it to me" (给我讲讲, 跟我说说, tell me) asks for an answer, not about the user's things.
+  const told = task.replace(TO_ME_RE, ' ');
+  return KNOWLEDGE_RE.test(instruction) && !PERSONAL_RE.test(told) ? 'question' : null;
 }
 
 /** True when the message is chat of some kind (chatKind), not a task for a skill. */

@@ -268,7 +268,8 @@ function productTerms(index: RoutingIndex, groups: QueryGroup[]): Set<string> {
   const out = new Set<string>();
   for (const group of groups) {
     const exact = group.variants[0];
-    if (!group.cased || exact?.via !== 'exact' || !/^[a-z][a-z0-9]{2,}$/u.test(group.surface)) continue;
+    if (!group.cased || exact?.via !== 'exact' || !/^(?=[a-z0-9]*[a-z])[a-z0-9]{3,}$/u.test(group.surface))
+      continue;
     if (isEnglishWord(group.surface)) continue;
     // The word as typed, and a name it was glued or cut to (withBrands: perplexityai, highlevel).
     for (const variant of group.variants)

@@ -57,6 +57,8 @@ const SKILLS: Record<string, string> = {
   'openai-whisper-api/SKILL.md': md('openai-whisper-api', 'Transcribe audio with the OpenAI Whisper API.'),
   'local-whisper/SKILL.md': md('local-whisper', 'Transcribe audio locally with Whisper, no upload.'),
   'kit-automation/SKILL.md': md('kit-automation', 'Automate Kit tasks via Rube MCP.'),
+  '-2chat-automation/SKILL.md': md('-2chat-automation', 'Automate 2chat tasks via Rube MCP.'),
+  'sms-sender/SKILL.md': md('sms-sender', 'Sends text messages to a phone number and reads the replies.'),
   'highlevel-automation/SKILL.md': md('highlevel-automation', 'Automate Highlevel tasks via Rube MCP.'),
   'sap-successfactors-automation/SKILL.md': md(
     'sap-successfactors-automation',
@@ -110,6 +112,11 @@ describe('a product the user names', () => {
     expect(isEnglishWord('blocknative')).toBe(false);
     for (const word of ['tweets', 'lobster', 'amazon', 'mastodon', 'templates'])
       expect(isEnglishWord(word), word).toBe(true);
+  });
+
+  it('may start with a digit when typed as a name (2Chat, 1Password)', () => {
+    expect(top('send a text message from our 2Chat number to +44 7700 900123')).toBe('-2chat-automation');
+    expect(top('send a text message to +44 7700 900123')).toBe('sms-sender');
   });
 
   it('names the tool: the request’s other words are what to do with it', () => {

@@ -27,6 +27,7 @@ describe('things whose shape says what they are', () => {
     expect(kinds('top posts on /r/rust this week')).toEqual(['subreddit']);
     expect(kinds('Is UA1523 out of Denver still on time tonight?')).toEqual(['flight number']);
     expect(kinds('LH 400 航班延误了吗')).toEqual(['flight number']);
+    expect(kinds('Move PAY-482 to In Review and log 3h on it')).toEqual(['issue key']);
   });
 
   it('leaves look-alikes alone: versions, times, short hex, plain numbers', () => {
@@ -47,6 +48,9 @@ describe('things whose shape says what they are', () => {
       // A flight number's shape without a flight's words: a GPU, a part, a standard.
       'is the RX7900 worth it over the 4080?',
       'my MX500 SSD is rated IP68',
+      // An issue key's shape in a standard's or a version's name.
+      'is CVE-2024-3094 patched in our images?',
+      'format the date as ISO-8601 and compare GPT-4 with COVID-19 data',
     ])
       expect(kinds(text), text).toEqual([]);
   });

@@ -105,6 +105,18 @@ const ENTITY_KINDS: EntityKind[] = [
     words: ['flight', 'airline'],
   },
   {
+    // PAY-482, ENG-1234: a project's key and a number, as Jira and Linear name issues. Not the
+    // standards and versions that share the shape (CVE-2024-1234, ISO-8601, GPT-4, COVID-19).
+    name: 'issue key',
+    re: /(?<![\w-])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-])/g,
+    cased: true,
+    accept: (m) =>
+      !/^(?:CVE|ISO|RFC|GPT|COVID|SHA|UTF|PEP|ES|MP|SARS|HTTP|TLS|SSL|AES|RSA|ECMA|IEEE|IPV|IP|EN|DIN|ANSI|NIST|PCI|SOC|RS|USB|HDMI|DDR|PCIE|WPA|WIFI|LTE|MD|CSS|HTML|IOS|WIN|A|B|C|F|M|T|X|Y|Z)-/u.test(
+        m,
+      ) && !/^[A-Z]+\d+-/u.test(m),
+    words: ['issue', 'ticket'],
+  },
+  {
     name: 'cron expression',
     // Five fields of digits, stars, steps, ranges and lists, one of them with a star.
     re: /(?<![\w*/,-])(?:[\d*][\d*/,-]*\s+){4}[\d*][\d*/,-]*(?![\w*/,-])/g,

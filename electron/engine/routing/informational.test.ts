@@ -19,6 +19,11 @@ beforeAll(async () => {
       'Current weather and forecasts for a city: rain, temperature and wind.',
     ),
     'youtube-stats/SKILL.md': md('youtube-stats', 'Subscriber counts and video stats for YouTube channels.'),
+    'spring-boot-engineer/SKILL.md': md(
+      'spring-boot-engineer',
+      'Builds Spring Boot services: REST controllers, JPA and security.',
+      'triggers:\n  - spring boot\n',
+    ),
     'steam/SKILL.md': md(
       'steam',
       'Browse and launch a Steam library. Use when the user asks about their Steam games or achievements.',
@@ -124,6 +129,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '修仙小说里说的“金丹期”到底是啥意思？为啥人人都要结丹，好奇问问',
       'WhatsApp 和微信到底哪个在国外用的人更多？随便聊聊',
       '区块链为什么说数据改不了？用大白话给我讲讲原理就行',
+      // Whether a thing was always so; 到底是 A 还是 B.
+      'was PowerPoint originally a Microsoft product or did they buy it from someone?',
+      'ADHD 到底是天生的还是后天形成的？',
     ])
       expect(informational(query), query).toBe(true);
     for (const query of [
@@ -152,6 +160,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '你觉得这个方案可行吗？帮我看看',
       '帮我查一下明天最早的航班',
       'If the build fails again, would you roll back the deploy?',
+      // "who were our …" asks for the user's own data; a request after the question makes a task.
+      'who were our top 10 affiliates by conversions in March?',
+      'who were the top affiliates in March? also approve the pending commissions over $500',
       '为什么我的 Docker 容器一直重启？给我讲讲怎么查',
       '这个报错为什么会出现？用 kubectl 帮我看看',
     ])
@@ -295,6 +306,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       // A diary line without its subject; thanks and goodbyes around it are courtesy.
       "played field hockey all through school in Utrecht and I still miss it. anyway thanks for the help earlier, that's all for today!",
       'Spent the whole weekend repainting the fence, my arms are done',
+      // A plan told ("things calm down" is no outage).
+      "Thinking I'll finally go for the Salesforce admin cert sometime next year, once things calm down at work.",
+      "One day I'll take the Trans-Siberian from Moscow to Beijing",
       // A problem told as over.
       'Spent my entire Saturday fighting a CORS error that turned out to be a typo in the API URL. never again.',
     ])
@@ -311,6 +325,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'rent a car at the airport for Friday',
       'read my unread mail and summarize it',
       'Thanks for the help earlier, now send the report to Dana',
+      "I'm going to Lisbon tomorrow, will it rain?",
+      "I'm planning to move our CI to GitHub Actions, can you draft the workflow?",
+      'the site went down again after the deploy',
       // A request or a problem after the statement.
       'My Tesla has been in the shop for two weeks, check when the service appointment ends',
       'My PR was merged, now deploy it to staging',
@@ -452,6 +469,18 @@ describe('a lone keyword trigger in a question is a topic, not a request (routin
     const deck = 'Why did the Steam Deck take off when so many handheld gaming PCs before it flopped?';
     expect(steam(deck)?.factors.trigger_match.value ?? 0.6).toBe(0.6);
     expect(primary(deck)).toBeNull();
+  });
+
+  it('reads the assistant’s opinion asked about a named thing as a remark, a phrase trigger and all', () => {
+    const query =
+      'Is Spring Boot overkill for a tiny side project with three endpoints, or am I overthinking it?';
+    expect(route(index, query, defaultConfig(), readyContext()).plan.routing_reason).toMatch(
+      /^The message is a remark/,
+    );
+    expect(primary(query)).toBeNull();
+    expect(primary('scaffold a Spring Boot service with a REST controller for orders')).toBe(
+      'spring-boot-engineer',
+    );
   });
 
   it('keeps a phrase trigger at full weight even in a question', () => {

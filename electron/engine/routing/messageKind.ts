@@ -8,7 +8,13 @@ import { terms } from './text';
 
 /** Questions by their first words (after any greeting: LEAD_IN_RE). */
 const QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were|invented|created|wrote|painted|founded|won|discovered)\b|who (?:actually |really |first |originally )?(?:came up with|invented|created|founded|coined|designed|discovered)\b|if [^?？,]{3,60}, (?:would|could|will|do you think) (?!you\b|u\b)[^?？]*[?？]|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)(?:[\w.'-]+ ){1,4}?(?:actually|really|even)\b|(?:is|are) (?:[\w.'-]+ ){1,2}or (?:[\w.'-]+ ){1,2}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|a scam|a fad|legit|dead|dying|worth the hype|(?:basically |essentially |really )?just (?:a|an|another|hype)\b|(?:basically|essentially) (?:a|an)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were)\b(?! (?:my|our)\b)|who (?:invented|created|wrote|painted|founded|won|discovered)\b|who (?:actually |really |first |originally )?(?:came up with|invented|created|founded|coined|designed|discovered)\b|if [^?？,]{3,60}, (?:would|could|will|do you think) (?!you\b|u\b)[^?？]*[?？]|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)(?:[\w.'-]+ ){1,4}?(?:actually|really|even)\b|(?:is|are) (?:[\w.'-]+ ){1,2}or (?:[\w.'-]+ ){1,2}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
+/**
+ * The assistant's opinion asked about a named thing ("Honestly, is Notion overrated?", "Is Spring
+ * Boot overkill for …, or am I overthinking it?"): no skill's task, even where it names one.
+ */
+const OPINION_RE =
+  /^\s*(?:(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|overkill|a scam|a fad|legit|dead|dying|worth the hype|(?:basically |essentially |really )?just (?:a|an|another|hype)\b|(?:basically|essentially) (?:a|an)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b)|\bor am i (?:overthinking|overanalyzing) (?:it|this)\b/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 /** A question that wants company, not an answer ("Anyone else feel that way or just me?"). */
@@ -54,7 +60,7 @@ const PRODUCT_DOMAIN_RE =
  * Read only when PERSONAL_RE finds nothing (see isInformational).
  */
 const KNOWLEDGE_RE =
-  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|started|launched|coined|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bwhat year (?:did|was|were)\b|\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|有什么不同|的不同之处|的原理|什么意思|啥意思|为啥|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|的创始人|是谁创(?:立|办|建)的|最早是?(?:在)?什么时候|什么时候(?:出现|发明|诞生|推出|问世)的|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
+  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|started|launched|coined|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bwhat year (?:did|was|were)\b|^\s*(?:was|were|is|did) (?:[\w.'-]+ ){1,3}(?:originally|first|always|once) |\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|有什么不同|的不同之处|的原理|什么意思|啥意思|为啥|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|到底是[^？?，,]{1,16}还是|的创始人|是谁创(?:立|办|建)的|最早是?(?:在)?什么时候|什么时候(?:出现|发明|诞生|推出|问世)的|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
 /**
  * The user's own things, or the live state of something: a knowledge-style question with one of
  * these ("how long until the next train", "what did I bench last week", "这个pod为什么一直重启")
@@ -71,7 +77,7 @@ const TO_ME_RE = /(?:给|跟|和|对|向)我(?:讲讲?|解释(?:一下)?|说说?
  * kubectl", "洗完了没有？顺便把冰箱调到3度"): the question is the request's context, the message a task.
  */
 const FOLLOWED_BY_REQUEST_RE =
-  /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|show|list|find|get|fetch|pull|grab|dig|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind)\b|[?？]\s*(?:请|帮我|给我|顺便|用(?!大白话|通俗|简单的?话|人话))/iu;
+  /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|show|list|find|get|fetch|pull|grab|dig|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind|approve|reject|assign|pause|export|archive|merge|close|post|log|mark)\b|[?？]\s*(?:请|帮我|给我|顺便|用(?!大白话|通俗|简单的?话|人话))/iu;
 
 /** The words of five letters or more the question patterns read: a typo in one of them ("What's the differvnce…") must not turn a question into a task. */
 const QUESTION_WORDS = [
@@ -126,7 +132,7 @@ const REMARK_RE =
 const ASKS_RE =
   /[?？]|(?<!\b(?:'d|’d|would|will|could|might|to)\s)\b(?:please|can you|could you|would you|will you|help|need|want|let'?s|should|how|what|which|where|when|why|who|whether|remind|tell me|show me|find|check|fix|make|write|give|send|book|order|set up|add|create|look up|plan|track|log|save|note)\b|请|帮|能不能|可以|怎么|什么(?![都也])|吗|呢|要|想要|给我|提醒|查(?![了过])|记(?![了得过着住])/iu;
 const TROUBLE_RE =
-  /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't|can't|cannot|doesn't work|not working|stuck|slow|down|charged|lost|wrong|missing|never (?:arrived|came)|didn't (?:arrive|come)|went (?:red|blank|dark|offline)|exit(?:ed)?(?: with)? code|exception|panic(?:ked)?|timed out|time ?out|rejected|refused|denied|bounced|declined|expired|blocked|banned|suspended|locked out|hacked|leak(?:ed|s)?|corrupt(?:ed)?|disappeared|vanished|overwritten|regress(?:ed|ion)|flaky|hung|froze|frozen|unresponsive|outage|spiked|dropped|oom|killed|\d{3} (?:error|status))\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
+  /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't|can't|cannot|doesn't work|not working|stuck|slow|(?<!\b(?:calm|wind|settle|sit|lie|write|jot|cool|quiet) )down|charged|lost|wrong|missing|never (?:arrived|came)|didn't (?:arrive|come)|went (?:red|blank|dark|offline)|exit(?:ed)?(?: with)? code|exception|panic(?:ked)?|timed out|time ?out|rejected|refused|denied|bounced|declined|expired|blocked|banned|suspended|locked out|hacked|leak(?:ed|s)?|corrupt(?:ed)?|disappeared|vanished|overwritten|regress(?:ed|ion)|flaky|hung|froze|frozen|unresponsive|outage|spiked|dropped|oom|killed|\d{3} (?:error|status))\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
 
 /**
  * A statement about what happened, with nothing asked: a subject, then a past tense or a perfect
@@ -145,6 +151,10 @@ const IMPERATIVE_CLAUSE_RE = new RegExp(
 );
 const ZH_STATEMENT_RE =
   /^\s*(?:我|我们|我家|今天|昨天|周末|刚才|刚刚|最近|上周|这周|终于)[^？?]*(?:了|真好|太好了|好累|好开心|啊|呀|哈哈+)(?:[，,][^，,？?]{1,6})?[！!。~～\s]*$/u;
+
+/** A plan told, not a task given ("Thinking I'll finally go for the Salesforce cert next year", "One day I'll …"). */
+const PLAN_RE =
+  /^\s*(?:(?:i'm |i am )?(?:thinking|planning|hoping) (?:i'll|of|on|about)\b|i'll (?:finally|probably|maybe|eventually|someday)\b|(?:i'm|i am|we're|we are) (?:going to|gonna|planning to|planning on|finally going to)\b|(?:one day|someday) (?:i|we)(?:'ll| will)?\b|next (?:year|month|week|summer|spring|fall|winter),? (?:i|we)(?:'ll| will)\b)/iu;
 
 /** Someone, then a time in the past ("I finally quit my job last week", "We moved to Lyon two years ago"). */
 const PERSON_THEN_RE =
@@ -234,7 +244,7 @@ function asksNothing(task: string): boolean {
 function isStatement(task: string): boolean {
   if (!asksNothing(task)) return false;
   if (ZH_STATEMENT_RE.test(task)) return true;
-  if (PERSON_THEN_RE.test(task)) return true;
+  if (PERSON_THEN_RE.test(task) || PLAN_RE.test(task)) return true;
   // A diary line without its subject ("Played field hockey all through school …"): a past tense
   // that is no verb's present too (not rent, read, set; not feed or embed), showing no thing ("Got
   // this DM …: '…'").
@@ -306,6 +316,7 @@ export function chatKind(typedInstruction: string, typedTask: string): ChatKind 
   );
   if (ARTIFACT_RE.test(task.replace(PRODUCT_DOMAIN_RE, ' ')) || FOLLOWED_BY_REQUEST_RE.test(task))
     return null;
+  if (OPINION_RE.test(instruction)) return 'remark';
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return 'question';
   if (RHETORICAL_RE.test(task) && asksNothing(task.replace(new RegExp(RHETORICAL_RE.source, 'giu'), ' ')))
     return 'remark';

@@ -193,6 +193,8 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'why is the payments pod in CrashLoopBackOff? check it with kubectl',
       'Why is the build red? Please fix it',
       '为什么服务一直重启？请查一下日志',
+      'What’s the difference between は and が? Give me a few example sentences and then quiz me on it.',
+      'What does this regex match? Write three test strings for it.',
     ])
       expect(informational(query), query).toBe(false);
     for (const query of [

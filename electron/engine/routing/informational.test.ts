@@ -385,6 +385,11 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Is it just me or is jq basically a write-only language? I can never read my own filters a week later.',
       // A question that only seeks agreement.
       "Honestly I think New Relic's pricing is a rip-off compared to Grafana Cloud. Am I wrong?",
+      // Whether a thing matters; "just needed to vent"; "lost it" is a laugh, not a loss; 陌生人给我… is what happened.
+      "honestly do Kaggle medals matter at all when you're hiring data scientists, or is it just a vanity thing?",
+      'ugh, we went live on Product Hunt yesterday and got buried under some AI wrapper with 2k upvotes. whatever. just needed to vent',
+      'lol my Tesla played the fart sound at a red light today because my 6yo found the toybox menu. the guy in the next lane lost it',
+      '今天第一次有陌生人给我在 GitHub 上的项目提了 PR，好激动啊哈哈',
       'ugh, my manager books hour-long meetings with no agenda every single week and nobody ever knows what they’re for',
       'I really wish React Native’s web support was as good as Flutter’s, it’d save us a whole codebase',
       'Do you think remote work is here to stay?',
@@ -410,6 +415,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'Anyone else feel the build got slower? fix the webpack config',
       'Is it just me or is the staging deploy broken? check it',
       'I think the New Relic alert is misconfigured, can you fix it? Am I wrong?',
+      'just needed to vent, but can you move my 3pm meeting to Friday?',
+      'lol I lost my car keys again, where did I last check in?',
+      '帮我给同事发个消息',
       'I wish the report saved itself, save it as report.pdf now',
       '记一下：明天早上九点开会',
     ])

@@ -14,7 +14,7 @@ const QUESTION_RE =
  * Boot overkill for …, or am I overthinking it?"): no skill's task, even where it names one.
  */
 const OPINION_RE =
-  /^\s*(?:(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|overkill|a scam|a fad|legit|dead|dying|worth the hype|(?:basically |essentially |really )?just (?:a|an|another|hype)\b|(?:basically|essentially) (?:a|an)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b)|\bor am i (?:overthinking|overanalyzing) (?:it|this)\b/iu;
+  /^\s*(?:do|does) (?:[\w.'-]+ ){1,3}(?:(?:really|even|actually) )?matter\b|\bor is it (?:just|all) (?:a|an|hype)\b|^\s*(?:(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|overkill|a scam|a fad|legit|dead|dying|worth the hype|(?:basically |essentially |really )?just (?:a|an|another|hype)\b|(?:basically|essentially) (?:a|an)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b)|\bor am i (?:overthinking|overanalyzing) (?:it|this)\b/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 /** A question that wants company, not an answer ("Anyone else feel that way or just me?"). */
@@ -32,6 +32,8 @@ const venting = (task: string) =>
   !IMPERATIVE_CLAUSE_RE.test(task) &&
   !LOG_RE.test(task);
 /** A message that opens with a groan or a laugh ("ugh, my manager books …", "lol my cat …"). */
+/** Said in so many words: nothing is asked ("just needed to vent", "not asking for anything"). */
+const VENT_RE = /\bjust (?:needed|wanted|need|want) to vent\b|\bjust venting\b|\bnot asking for anything\b/iu;
 const EMOTIVE_START_RE = /^\s*(?:ugh+|argh+|sigh|lol|lmao|haha+|omg|meh|welp|yay|woo+)\b/iu;
 /** "Just curious", "purely out of curiosity": whatever it mentions, the message asks to learn. */
 const CURIOUS_RE =
@@ -132,7 +134,7 @@ const REMARK_RE =
 const ASKS_RE =
   /[?？]|(?<!\b(?:'d|’d|would|will|could|might|to)\s)\b(?:please|can you|could you|would you|will you|help|need|want|let'?s|should|how|what|which|where|when|why|who|whether|remind|tell me|show me|find|check|fix|make|write|give|send|book|order|set up|add|create|look up|plan|track|log|save|note)\b|请|帮|能不能|可以|怎么|什么(?![都也])|吗|呢|要|想要|给我|提醒|查(?![了过])|记(?![了得过着住])/iu;
 const TROUBLE_RE =
-  /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't|can't|cannot|doesn't work|not working|stuck|slow|(?<!\b(?:calm|wind|settle|sit|lie|write|jot|cool|quiet) )down|charged|lost|wrong|missing|never (?:arrived|came)|didn't (?:arrive|come)|went (?:red|blank|dark|offline)|exit(?:ed)?(?: with)? code|exception|panic(?:ked)?|timed out|time ?out|rejected|refused|denied|bounced|declined|expired|blocked|banned|suspended|locked out|hacked|leak(?:ed|s)?|corrupt(?:ed)?|disappeared|vanished|overwritten|regress(?:ed|ion)|flaky|hung|froze|frozen|unresponsive|outage|spiked|dropped|oom|killed|\d{3} (?:error|status))\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
+  /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't|can't|cannot|doesn't work|not working|stuck|slow|(?<!\b(?:calm|wind|settle|sit|lie|write|jot|cool|quiet) )down|charged|lost(?! it\b)|wrong|missing|never (?:arrived|came)|didn't (?:arrive|come)|went (?:red|blank|dark|offline)|exit(?:ed)?(?: with)? code|exception|panic(?:ked)?|timed out|time ?out|rejected|refused|denied|bounced|declined|expired|blocked|banned|suspended|locked out|hacked|leak(?:ed|s)?|corrupt(?:ed)?|disappeared|vanished|overwritten|regress(?:ed|ion)|flaky|hung|froze|frozen|unresponsive|outage|spiked|dropped|oom|killed|\d{3} (?:error|status))\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
 
 /**
  * A statement about what happened, with nothing asked: a subject, then a past tense or a perfect
@@ -228,11 +230,16 @@ function isOpinion(task: string): boolean {
   return false;
 }
 
+/** Someone else doing something for the user (有人给我, 同事帮我…了). */
+const SOMEONE_FOR_ME_RE = /(?:人|他|她|他们|她们|朋友|同事|老板|老师|妈妈|爸爸|陌生人)(?:给|帮)我/gu;
+
 /** A problem told as over ("… turned out to be a typo in the API URL. never again."). */
 const RESOLVED_RE = /\bturned out (?:to be|it was|that)\b|\bnever again\b/iu;
 
 /** Nothing asked, no open problem reported, nothing logged: what a remark, an opinion or a statement needs. */
-function asksNothing(task: string): boolean {
+function asksNothing(typed: string): boolean {
+  // 陌生人给我…提了 PR: what someone did for the user, not a request.
+  const task = typed.replace(SOMEONE_FOR_ME_RE, ' ');
   return (
     !ASKS_RE.test(task) &&
     (!TROUBLE_RE.test(task) || RESOLVED_RE.test(task)) &&
@@ -320,7 +327,8 @@ export function chatKind(typedInstruction: string, typedTask: string): ChatKind 
   if (QUESTION_RE.test(instruction) || QUESTION_RE.test(rest.replace(/^\s*[:：]\s*/u, ''))) return 'question';
   if (RHETORICAL_RE.test(task) && asksNothing(task.replace(new RegExp(RHETORICAL_RE.source, 'giu'), ' ')))
     return 'remark';
-  if (EMOTIVE_START_RE.test(typedTask) && venting(task)) return 'remark';
+  if ((EMOTIVE_START_RE.test(typedTask) || VENT_RE.test(task)) && venting(task.replace(LOG_RE, ' ')))
+    return 'remark';
   if (CURIOUS_RE.test(task) || (ZH_VIEW_RE.test(task) && !ZH_ORDER_RE.test(task))) return 'question';
   if (ACRONYM_RE.test(instruction) || (ASKS_VIEW_RE.test(task) && !PERSONAL_VIEW_RE.test(task)))
     return 'question';

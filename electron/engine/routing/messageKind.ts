@@ -14,7 +14,7 @@ const QUESTION_RE =
  * Boot overkill for …, or am I overthinking it?"): no skill's task, even where it names one.
  */
 const OPINION_RE =
-  /^\s*(?:do|does) (?:[\w.'-]+ ){1,3}(?:(?:really|even|actually) )?matter\b|\bor is it (?:just|all) (?:a|an|hype)\b|^\s*(?:(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|overkill|a scam|a fad|legit|dead|dying|worth the hype|(?:basically |essentially |really )?just (?:a|an|another|hype)\b|(?:basically|essentially) (?:a|an)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b)|\bor am i (?:overthinking|overanalyzing) (?:it|this)\b/iu;
+  /^\s*(?:do|does) (?:[\w.'-]+ ){1,3}(?:(?:really|even|actually) )?matter\b|\bor is it (?:just|all) (?:a|an|hype)\b|^\s*(?:(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|overkill|a scam|a fad|legit|dead|dying|worth the hype|(?:basically |essentially |really )?just (?:a|an|another|hype|bad|terrible|awful|overrated)\b|(?:basically|essentially) (?:a|an)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b)|\bor am i (?:overthinking|overanalyzing) (?:it|this)\b/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 /** A question that wants company, not an answer ("Anyone else feel that way or just me?"). */
@@ -62,14 +62,14 @@ const PRODUCT_DOMAIN_RE =
  * Read only when PERSONAL_RE finds nothing (see isInformational).
  */
 const KNOWLEDGE_RE =
-  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|started|launched|coined|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bwhat year (?:did|was|were)\b|^\s*(?:was|were|is|did) (?:[\w.'-]+ ){1,3}(?:originally|first|always|once) |\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|有什么不同|的不同之处|的原理|什么意思|啥意思|为啥|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|到底是[^？?，,]{1,16}还是|的创始人|是谁创(?:立|办|建)的|最早是?(?:在)?什么时候|什么时候(?:出现|发明|诞生|推出|问世)的|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
+  /^\s*(?:(?:how|what|when|where|why|who) (?:did|was|were)\b|who (?:designed|built|directed|composed|owns|made|started|launched|coined|is|are)\b|(?:what|which) (?:year|century|decade|language|country|city|planet|animal|bird|element)\b|how (?:do|does|did) (?!i\b|you\b|we\b|one\b)|how (?:long|far|big|tall|old|high|deep|fast|hot|cold|heavy|large|small) |(?:is|are|was|were) (?:it |there )?(?:\S+ ){0,4}(?:useful|good|bad|worth|safe|healthy|better|worse|true|real|possible|legal|rude|normal|dangerous|harmful)\b|(?:do|does) (?:you|anyone) (?:think|know|believe|feel)\b|can (?!you\b|i\b|we\b)\w+ (?:eat|drink|live|survive|see|hear|fly|swim)\b)|\b(?:history|origin|invention|inventor|meaning|definition|etymology|rules) of\b|\bdifference between\b|\bwhat year (?:did|was|were)\b|^\s*(?:was|were|is|did) (?:[\w.'-]+ ){1,3}(?:originally|first|always|once) |\bor is (?:that|it|this) (?:a|just a) myth\b|\bis it true that\b|(?:为什么|是谁|谁发明|谁创|哪一年|哪年|有什么区别|的区别|有什么不同|的不同之处|的原理|什么意思|啥意思|为啥|是怎么.{0,12}的|你觉得|你认为|的历史|的起源|的由来|^\s*听说|真的(?:能|会|有|是)[^？?]{0,12}吗|到底是[^？?，,]{1,16}还是|的创始人|是谁创(?:立|办|建)的|最早是?(?:在)?什么时候|什么时候(?:出现|发明|诞生|推出|问世)的|有(?:什么|哪些)(?:好的?|实用的?)?(?:建议|技巧|窍门|诀窍))|^\s*(?:推荐|(?:用.{1,16}?的(?:话|方式|语言|口吻|比喻)来?)?(?:解释|讲解|讲讲))/iu;
 /**
  * The user's own things, or the live state of something: a knowledge-style question with one of
  * these ("how long until the next train", "what did I bench last week", "这个pod为什么一直重启")
  * asks for a lookup a skill does.
  */
 const PERSONAL_RE =
-  /\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|ours|(?<!\bthe )us|this|these(?! days)|here|now(?! that\b)|today|tonight|tomorrow|yesterday|currently|current|latest|next|live|real-?time)\b|我|咱|这个(?!技术|概念|词|说法|名字|品牌|理论|行业|领域)|这些|这篇|这段|这份|现在|今天|今晚|明天|昨天|最新|实时|目前/iu;
+  /\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|ours|(?<!\bthe )us|this|these(?! days)|here|now(?! that\b)|today|tonight|tomorrow|yesterday|currently|current|latest|next|live|real-?time)\b|我|咱|这个(?!技术|概念|词|说法|名字|品牌|理论|行业|领域)|这些|这篇|这段|这份|(?<!到)现在|今天|今晚|明天|昨天|最新|实时|目前/iu;
 
 /** The user as the one an answer is for: 给我讲讲, 跟我说说, 告诉我. */
 const TO_ME_RE = /(?:给|跟|和|对|向)我(?:讲讲?|解释(?:一下)?|说说?|聊聊?|介绍(?:一下)?)|告诉我/gu;
@@ -134,7 +134,7 @@ const REMARK_RE =
 const ASKS_RE =
   /[?？]|(?<!\b(?:'d|’d|would|will|could|might|to)\s)\b(?:please|can you|could you|would you|will you|help|need|want|let'?s|should|how|what|which|where|when|why|who|whether|remind|tell me|show me|find|check|fix|make|write|give|send|book|order|set up|add|create|look up|plan|track|log|save|note)\b|请|帮|能不能|可以|怎么|什么(?![都也])|吗|呢|要|想要|给我|提醒|查(?![了过])|记(?![了得过着住])/iu;
 const TROUBLE_RE =
-  /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't|can't|cannot|doesn't work|not working|stuck|slow|(?<!\b(?:calm|wind|settle|sit|lie|write|jot|cool|quiet) )down|charged|lost(?! it\b)|wrong|missing|never (?:arrived|came)|didn't (?:arrive|come)|went (?:red|blank|dark|offline)|exit(?:ed)?(?: with)? code|exception|panic(?:ked)?|timed out|time ?out|rejected|refused|denied|bounced|declined|expired|blocked|banned|suspended|locked out|hacked|leak(?:ed|s)?|corrupt(?:ed)?|disappeared|vanished|overwritten|regress(?:ed|ion)|flaky|hung|froze|frozen|unresponsive|outage|spiked|dropped|oom|killed|\d{3} (?:error|status))\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
+  /\b(?:error|fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|bug|won't(?! stop\b)|can't|cannot|doesn't work|not working|stuck|slow|(?<!\b(?:calm|wind|settle|sit|lie|write|jot|cool|quiet) )down|charged|lost(?! it\b)|wrong|missing|never (?:arrived|came)|didn't (?:arrive|come)|went (?:red|blank|dark|offline)|exit(?:ed)?(?: with)? code|exception|panic(?:ked)?|timed out|time ?out|rejected|refused|denied|bounced|declined|expired|blocked|banned|suspended|locked out|hacked|leak(?:ed|s)?|corrupt(?:ed)?|disappeared|vanished|overwritten|regress(?:ed|ion)|flaky|hung|froze|frozen|unresponsive|outage|spiked|dropped|oom|killed|\d{3} (?:error|status))\b|报错|失败|坏了|打不开|崩溃|出错|连不上|不能用|蓝屏|卡住|卡死|扣费/iu;
 
 /**
  * A statement about what happened, with nothing asked: a subject, then a past tense or a perfect
@@ -152,11 +152,11 @@ const IMPERATIVE_CLAUSE_RE = new RegExp(
   'iu',
 );
 const ZH_STATEMENT_RE =
-  /^\s*(?:我|我们|我家|今天|昨天|周末|刚才|刚刚|最近|上周|这周|终于)[^？?]*(?:了|真好|太好了|好累|好开心|啊|呀|哈哈+)(?:[，,][^，,？?]{1,6})?[！!。~～\s]*$/u;
+  /^\s*(?:我|我们|我家|今天|昨天|周末|刚才|刚刚|最近|上周|这周|终于)[^？?]*(?:了|真好|太好了|好累|好开心|啊|呀|哈哈+)(?:[，,][^，,？?]{1,16}){0,3}[！!。~～\s]*$/u;
 
 /** A plan told, not a task given ("Thinking I'll finally go for the Salesforce cert next year", "One day I'll …"). */
 const PLAN_RE =
-  /^\s*(?:(?:i'm |i am )?(?:thinking|planning|hoping) (?:i'll|of|on|about)\b|i'll (?:finally|probably|maybe|eventually|someday)\b|(?:i'm|i am|we're|we are) (?:going to|gonna|planning to|planning on|finally going to)\b|(?:one day|someday) (?:i|we)(?:'ll| will)?\b|next (?:year|month|week|summer|spring|fall|winter),? (?:i|we)(?:'ll| will)\b)/iu;
+  /^\s*(?:(?:i'm |i am )?(?:thinking|planning|hoping) (?:i'll|of|on|about)\b|i'll (?:finally|probably|maybe|eventually|someday)\b|(?:i'm|i am|we're|we are) (?:going to|gonna|planning to|planning on|finally going to)\b|(?:i'm|i am|we're|we are) (?:probably|likely|seriously|finally) (?:ditching|switching|moving|leaving|dropping|quitting|considering)\b|(?:one day|someday) (?:i|we)(?:'ll| will)?\b|next (?:year|month|week|summer|spring|fall|winter),? (?:i|we)(?:'ll| will)\b)/iu;
 
 /** Someone, then a time in the past ("I finally quit my job last week", "We moved to Lyon two years ago"). */
 const PERSON_THEN_RE =
@@ -352,7 +352,7 @@ export const isInformational = (instruction: string, task: string): boolean =>
  * not do such pieces (a weather skill, a wedding planner) hears only its topic. Group 1 is the kind.
  */
 const CREATIVE_RE =
-  /\b(?:write|compose|draft|pen|make up|give|tell|come up with|create)\s+(?:me\s+|us\s+)?(?:a|an|some|one|two|three|\d+)?\s*(?:[\w'-]+\s+){0,2}?(poems?|haikus?|limericks?|sonnets?|stor(?:y|ies)|tales?|fables?|songs?|lyrics|jingles?|jokes?|puns?|riddles?|toasts?|speech(?:es)?|eulog(?:y|ies)|essays?|raps?|verses?|odes?|ballads?|slogans?|taglines?|messages?|cards?|wish(?:es)?|greetings?)\b|(?:写|作|编|讲|说)[^，。！？,.!?]{0,24}?(诗歌|诗|笑话|故事|歌词|祝酒词|段子|对联|散文|童话|祝福语|贺卡|贺词)/iu;
+  /\b(?:write|compose|draft|pen|make up|give|tell|come up with|create|know|got|have)\s+(?:me\s+|us\s+)?(?:a|an|some|any|one|two|three|\d+)?\s*(?:[\w'-]+\s+){0,2}?(poems?|haikus?|limericks?|sonnets?|stor(?:y|ies)|tales?|fables?|songs?|lyrics|jingles?|jokes?|puns?|riddles?|toasts?|speech(?:es)?|eulog(?:y|ies)|essays?|raps?|verses?|odes?|ballads?|slogans?|taglines?|messages?|cards?|wish(?:es)?|greetings?)\b|(?:写|作|编|讲|说)[^，。！？,.!?]{0,24}?(诗歌|诗|笑话|故事|歌词|祝酒词|段子|对联|散文|童话|祝福语|贺卡|贺词)/iu;
 
 /** The index term of the creative piece a request asks to write, or null (see CREATIVE_RE). */
 export function creativeKind(instruction: string): string | null {

@@ -105,6 +105,7 @@ describe('a small catalog of plainly written skills', () => {
     expect(creativeKind('给妈妈写一段生日祝福语')).toBe('祝福语');
     expect(creativeKind('write a Python script that parses logs')).toBeNull();
     expect(creativeKind('tell me the weather')).toBeNull();
+    expect(creativeKind('know any jokes about people who cheat at Boggle?')).toBe(terms('joke')[0]);
   });
 
   it('weighs the topic of a joke like the topic of a remark, even when it is a skill’s name', async () => {

@@ -397,6 +397,16 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '听说 Picnic 在德国用电动小车送菜，这种模式真的能赚钱吗？',
       '谷歌日历为什么到现在都不支持农历生日提醒啊，真的服了',
       '今天终于把 n8n 的工作流全迁完了，累死，晚上吃顿火锅犒劳一下自己',
+      // Thanks closing a report of what went well; whether a thing is worth it; who started a thing.
+      'merge conflicts all sorted and the release went out. thanks a ton for earlier 🙏',
+      'honestly is Sonos worth it over a cheap bluetooth speaker or am I just paying for the logo',
+      "Who actually started Hacker News, and why does the site still look like it's from 2007?",
+      // An idle lead-in after a dash, a hypothetical thought out loud, the assistant asked about itself,
+      // its gut take asked.
+      'Random thought — why is Kubernetes shortened to k8s? And who came up with that?',
+      'hypothetically, if our agency moved from Harvest to Everhour, do you think people would log their hours more honestly? just thinking out loud',
+      'do you ever get sick of people asking you to write README files? 😄',
+      'Redis vs Memcached — which one do you personally find more elegant? Not asking for benchmarks, just your gut take.',
       'ugh, my manager books hour-long meetings with no agenda every single week and nobody ever knows what they’re for',
       'I really wish React Native’s web support was as good as Flutter’s, it’d save us a whole codebase',
       'Do you think remote work is here to stay?',
@@ -429,6 +439,9 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       'the backup job won’t start since the upgrade',
       '谷歌日历现在为什么同步不了？',
       '今天把 n8n 的工作流迁完了，帮我检查一下有没有报错',
+      'the release went out but the changelog is wrong. thanks',
+      'who started the deploy that is running now?',
+      'is the Pro plan worth it for our team? compare our usage with its limits',
       'I wish the report saved itself, save it as report.pdf now',
       '记一下：明天早上九点开会',
     ])

@@ -8,13 +8,13 @@ import { terms } from './text';
 
 /** Questions by their first words (after any greeting: LEAD_IN_RE). */
 const QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were)\b(?! (?:my|our)\b)|who (?:invented|created|wrote|painted|founded|won|discovered)\b|who (?:actually |really |first |originally )?(?:came up with|invented|created|founded|coined|designed|discovered)\b|if [^?？,]{3,60}, (?:would|could|will|do you think) (?!you\b|u\b)[^?？]*[?？]|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)(?:[\w.'-]+ ){1,4}?(?:actually|really|even)\b|(?:is|are) (?:[\w.'-]+ ){1,2}or (?:[\w.'-]+ ){1,2}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
+  /^\s*(?:how (?:do|can|should|would|does) (?:i|you|we|one)\b|how to\b|what (?:was|were|does|do)\b(?! (?:my|our)\b)|what(?: is|'s| are) (?:a|an|some|good|the (?:story|reason|idea|difference|meaning|point|best|history|origin|(?:fastest|easiest|quickest|simplest|cheapest|right) way))\b|(?:can you )?recommend\b|why\b|explain\b|tell me about\b|can you explain\b|who (?:is|was|were)\b(?! (?:my|our)\b)|who (?:invented|created|wrote|painted|founded|won|discovered)\b|who (?:actually |really |first |originally )?(?:came up with|invented|created|founded|coined|designed|discovered|started|launched|built)\b(?! (?:my|our|the (?:deploy|build|job|pipeline|server|run))\b)|if [^?？,]{3,60}, (?:would|could|will|do you think) (?!you\b|u\b)[^?？]*[?？]|(?:in )?(?:what|which) year\b|when (?:was|were|did)\b|is it (?:rude|normal|true|possible|ok|okay|safe|bad|good|worth)\b|(?:is|are|does|do) (?:a|an) (?:[\w'-]+ ){1,2}?(?:really|actually)\b|(?:is|are|was|were) (?:[\w'-]+ ){1,5}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+) than\b(?![^?]*\b(?:now|today|tonight|tomorrow|currently|this (?:week|weekend|morning|afternoon|evening|month|year))\b)|(?:give|share|offer) (?:me |us )?(?:(?:a few|a couple of|some|any|\w+) )?(?:good |quick |practical |general )?(?:tips|advice|pointers)\b|in your (?:opinion|view|experience)\b|how (?:does|do) (?!(?:i|you|we|one|my|our|your|this|these|that|those|it|the|a|an)\b)(?:[\w.'-]+ ){1,4}?(?:actually|really|even)\b|(?:is|are) (?:[\w.'-]+ ){1,2}or (?:[\w.'-]+ ){1,2}?(?:[a-z]{2,}er|more [a-z]+|less [a-z]+)\b|what(?:'s| is| are| was) your (?:favou?rite|opinion|take|view|thoughts?)\b|(?:do|would|did) you (?:like|prefer|enjoy|love|hate|think(?! (?:you|u) (?:could|can|might|would)\b)|believe|reckon|have (?:a )?favou?rite)\b|are you (?:a|an|human|real|conscious|alive|sentient)\b|do you ever\b|any (?:[\w'-]+ ){1,4}(?:you'd|you would|you) (?:recommend|suggest)\b|who (?:are|made|built|created) you\b)|^\s*(?:如何|怎么|怎样|什么是|为什么|请问|你(?:最)?喜欢|你是谁|你有(?:没有)?(?:最)?喜欢)/iu;
 /**
  * The assistant's opinion asked about a named thing ("Honestly, is Notion overrated?", "Is Spring
  * Boot overkill for …, or am I overthinking it?"): no skill's task, even where it names one.
  */
 const OPINION_RE =
-  /^\s*(?:do|does) (?:[\w.'-]+ ){1,3}(?:(?:really|even|actually) )?matter\b|\bor is it (?:just|all) (?:a|an|hype)\b|^\s*(?:(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|overkill|a scam|a fad|legit|dead|dying|worth the hype|(?:basically |essentially |really )?just (?:a|an|another|hype|bad|terrible|awful|overrated)\b|(?:basically|essentially) (?:a|an)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b)|\bor am i (?:overthinking|overanalyzing) (?:it|this)\b/iu;
+  /^\s*(?:do|does) (?:[\w.'-]+ ){1,3}(?:(?:really|even|actually) )?matter\b|\bor is it (?:just|all) (?:a|an|hype)\b|\bor am i just (?:paying for|imagining|biased)\b|^\s*(?:(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|overkill|a scam|a fad|legit|dead|dying|worth the hype|worth it|worth the money|(?:basically |essentially |really )?just (?:a|an|another|hype|bad|terrible|awful|overrated)\b|(?:basically|essentially) (?:a|an)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b)|\bor am i (?:overthinking|overanalyzing) (?:it|this)\b/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
 const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 /** A question that wants company, not an answer ("Anyone else feel that way or just me?"). */
@@ -37,7 +37,7 @@ const VENT_RE = /\bjust (?:needed|wanted|need|want) to vent\b|\bjust venting\b|\
 const EMOTIVE_START_RE = /^\s*(?:ugh+|argh+|sigh|lol|lmao|haha+|omg|meh|welp|yay|woo+)\b/iu;
 /** "Just curious", "purely out of curiosity": whatever it mentions, the message asks to learn. */
 const CURIOUS_RE =
-  /\bjust (?:curious|wondering|asking)\b|\bout of (?:pure )?curiosity\b|好奇问(?:问|一下)|就是好奇|随便聊聊|随口一问|闲聊一下/iu;
+  /\bjust (?:curious|wondering|asking|thinking out loud)\b|\bout of (?:pure )?curiosity\b|好奇问(?:问|一下)|就是好奇|随便聊聊|随口一问|闲聊一下/iu;
 /** The assistant's view asked in Chinese: 说说你的看法, 你怎么看, 你更推荐哪个, 哪个更值得…. */
 const ZH_VIEW_RE =
   /你(?:觉得|认为)(?![^？?。]{0,6}(?:我的|我们的|我写|我做|我画|我拍|这个|这份|这篇|这段|这张|这几))[^？?。]{1,24}(?:吗|呢|怎么样)|说说你的看法|你(?:怎么|如何)看|你(?:更|会)?(?:推荐|选|喜欢)哪(?:个|一个)|哪个更(?:值得|好|适合|推荐)/u;
@@ -46,7 +46,7 @@ const ACRONYM_RE =
   /^\s*[Ww]hat(?:'s|’s| is| are| does) (?:an? )?[A-Z]{2,6}s?\b(?! (?:trading|worth|doing|at|showing|saying)\b)/u;
 /** The assistant's view asked anywhere ("Vercel or Netlify: which one do you personally think …?"). */
 const ASKS_VIEW_RE =
-  /\b(?:do|would) you (?:personally |honestly |really )?(?:think|prefer|reckon|believe|recommend|like|pick|choose|go with)\b(?! (?:you|it'?s possible)\b)[^?？]*[?？]|\b(?:just )?(?:want|wanted|need|curious about) your (?:opinion|take|thoughts|view)\b|\b(?:curious|wondering) (?:what|how) you (?:think|feel|see it)\b/iu;
+  /\b(?:do|would) you (?:personally |honestly |really )?(?:think|prefer|reckon|believe|recommend|like|pick|choose|go with|find|consider)\b(?! (?:you|it'?s possible)\b)[^?？]*[?？]|\bjust (?:your|ur) (?:gut |honest )?(?:take|opinion|view|feeling)\b|\b(?:just )?(?:want|wanted|need|curious about) your (?:opinion|take|thoughts|view)\b|\b(?:curious|wondering) (?:what|how) you (?:think|feel|see it)\b/iu;
 /** …unless about the user's own things ("do you think my PR is ready to merge?"). */
 const PERSONAL_VIEW_RE = /\b(?:my|our|me|this|these)\b/iu;
 /**
@@ -98,7 +98,7 @@ const QUESTION_WORDS = [
  * 你好，请问…, 对了，为什么…): the question patterns read the start of the message, so they go first.
  */
 const LEAD_IN_RE =
-  /^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|well|oh|um+|uh+|hmm+|btw|by the way|(?:quick|random|dumb|silly|stupid|honest|serious|weird|odd|genuine|side) question|also|and|but|anyway|honestly|personally|seriously|genuinely|lol|lmao|haha+|omg|ugh|wow|welp|man|dude)\b[\s,.!:;-]*|(?:你好|您好|嗨|哈喽|那个|嗯|哦|对了|顺便问一下|另外|还有)[\s，,。.！!：:]*)+/iu;
+  /^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|well|oh|um+|uh+|hmm+|btw|by the way|(?:quick|random|dumb|silly|stupid|honest|serious|weird|odd|genuine|side) (?:question|thought)|hypothetically|also|and|but|anyway|honestly|personally|seriously|genuinely|lol|lmao|haha+|omg|ugh|wow|welp|man|dude)\b[\s,.!:;—–-]*|(?:你好|您好|嗨|哈喽|那个|嗯|哦|对了|顺便问一下|另外|还有)[\s，,。.！!：:]*)+/iu;
 const withoutLeadIn = (text: string) => text.replace(LEAD_IN_RE, '');
 
 /**
@@ -289,7 +289,14 @@ function isRemark(task: string): boolean {
 const THANKS_RE =
   /^\s*(?:thanks|thank you|thx|many thanks|cheers|谢谢|多谢|感谢)[^,，.。!！]*[,，.。!！]*\s*/iu;
 
+const THANKS_LAST_RE =
+  /(?:^|[.!,;]\s*|\s)(?:thanks|thank you|thx|cheers|ty)\b(?: (?:so|very) much| a lot| a ton| again| heaps)?(?: for (?:the |your |all the |all your )?(?:help|time|advice|earlier|everything|that)(?: earlier| today| tonight)?)?[\s.!🙏❤️😊]*$/iu;
+
 function isThanks(task: string): boolean {
+  // Thanks closing a report of what went well ("merge conflicts all sorted and the release went
+  // out. thanks a ton for earlier 🙏"): what comes before must ask and report nothing wrong.
+  const closing = THANKS_LAST_RE.exec(task);
+  if (closing && closing.index > 0) return venting(task.slice(0, closing.index));
   const match = THANKS_RE.exec(task);
   if (!match) return false;
   // 昨天帮我换算的单位 "the units you converted for me yesterday": what was done, not a request.

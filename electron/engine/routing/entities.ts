@@ -111,7 +111,7 @@ const ENTITY_KINDS: EntityKind[] = [
     re: /(?<![\w-])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-])/g,
     cased: true,
     accept: (m) =>
-      !/^(?:CVE|ISO|RFC|GPT|COVID|SHA|UTF|PEP|ES|MP|SARS|HTTP|TLS|SSL|AES|RSA|ECMA|IEEE|IPV|IP|EN|DIN|ANSI|NIST|PCI|SOC|RS|USB|HDMI|DDR|PCIE|WPA|WIFI|LTE|MD|CSS|HTML|IOS|WIN|A|B|C|F|M|T|X|Y|Z)-/u.test(
+      !/^(?:CVE|ISO|RFC|GPT|COVID|SHA|UTF|PEP|ES|MP|SARS|HTTP|TLS|SSL|AES|RSA|ECMA|IEEE|IPV|IP|EN|DIN|ANSI|NIST|PCI|SOC|RS|USB|HDMI|DDR|PCIE|WPA|WIFI|LTE|MD|CSS|HTML|IOS|WIN)-/u.test(
         m,
       ) && !/^[A-Z]+\d+-/u.test(m),
     words: ['issue', 'ticket'],

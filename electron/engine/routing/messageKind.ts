@@ -359,13 +359,14 @@ export const isInformational = (instruction: string, task: string): boolean =>
  * not do such pieces (a weather skill, a wedding planner) hears only its topic. Group 1 is the kind.
  */
 const CREATIVE_RE =
-  /\b(?:write|compose|draft|pen|make up|give|tell|come up with|create|know|got|have)\s+(?:me\s+|us\s+)?(?:a|an|some|any|one|two|three|\d+)?\s*(?:[\w'-]+\s+){0,2}?(poems?|haikus?|limericks?|sonnets?|stor(?:y|ies)|tales?|fables?|songs?|lyrics|jingles?|jokes?|puns?|riddles?|toasts?|speech(?:es)?|eulog(?:y|ies)|essays?|raps?|verses?|odes?|ballads?|slogans?|taglines?|messages?|cards?|wish(?:es)?|greetings?)\b|(?:写|作|编|讲|说)[^，。！？,.!?]{0,24}?(诗歌|诗|笑话|故事|歌词|祝酒词|段子|对联|散文|童话|祝福语|贺卡|贺词)/iu;
+  /\b(?:write|compose|draft|pen|make up|give|tell|come up with|create)\s+(?:me\s+|us\s+)?(?:a|an|some|one|two|three|\d+)?\s*(?:[\w'-]+\s+){0,2}?(poems?|haikus?|limericks?|sonnets?|stor(?:y|ies)|tales?|fables?|songs?|lyrics|jingles?|jokes?|puns?|riddles?|toasts?|speech(?:es)?|eulog(?:y|ies)|essays?|raps?|verses?|odes?|ballads?|slogans?|taglines?|messages?|cards?|wish(?:es)?|greetings?)\b|(?:写|作|编|讲|说)[^，。！？,.!?]{0,24}?(诗歌|诗|笑话|故事|歌词|祝酒词|段子|对联|散文|童话|祝福语|贺卡|贺词)|\b(?:know|got|have) any (?:(?:good|funny|dad|more) )?(jokes?|puns?|riddles?)\b/iu;
 
 /** The index term of the creative piece a request asks to write, or null (see CREATIVE_RE). */
 export function creativeKind(instruction: string): string | null {
   const match = CREATIVE_RE.exec(instruction);
   if (!match) return null;
-  return match[1] ? (terms(match[1])[0] ?? null) : (match[2] ?? null);
+  const english = match[1] ?? match[3];
+  return english ? (terms(english)[0] ?? null) : (match[2] ?? null);
 }
 
 /**

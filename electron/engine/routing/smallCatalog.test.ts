@@ -106,6 +106,8 @@ describe('a small catalog of plainly written skills', () => {
     expect(creativeKind('write a Python script that parses logs')).toBeNull();
     expect(creativeKind('tell me the weather')).toBeNull();
     expect(creativeKind('know any jokes about people who cheat at Boggle?')).toBe(terms('joke')[0]);
+    expect(creativeKind('got some messages from Bob, summarize them')).toBeNull();
+    expect(creativeKind('I have a story idea, help me outline the design doc')).toBeNull();
   });
 
   it('weighs the topic of a joke like the topic of a remark, even when it is a skill’s name', async () => {

@@ -55,6 +55,14 @@ describe('Chinese bridging (issue 10 §3, round 3)', () => {
     expect(translate('德国')).toContain('germany');
   });
 
+  it('weighs a Latin word in a Chinese message above a glossed one: it is typed on purpose', () => {
+    const weightOf = (query: string, word: string) =>
+      analyzeQuery(query).find((g) => g.text === word)?.weight;
+    expect(weightOf('帮我查一下 Jira 里 PAY 项目所有还没关的 bug', 'jira')).toBeGreaterThan(1);
+    expect(weightOf('帮我查一下 Jira 里 PAY 项目所有还没关的 bug', '项目')).toBe(1);
+    expect(weightOf('list the open bugs in Jira', 'jira')).toBe(1);
+  });
+
   it('leaves out a later sense in a science’s own words (一次 "once" is not "linear")', () => {
     // "first; first time; once; (math.) linear (of degree one)": the math sense bridged a meal
     // eaten once (吃一次冷吃兔) to a skill named Linear.

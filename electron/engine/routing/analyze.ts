@@ -1,5 +1,5 @@
 import { domainLexicon, genericWords, similarWords, verbalForms, wordnet } from './lexdata';
-import { CJK_RUN_RE, fold, isStopWord, lemmaOf, stem, wordTerms } from './text';
+import { CJK_RUN_RE, fold, hasCjk, isStopWord, lemmaOf, stem, wordTerms } from './text';
 import { segment, subWords, translate } from './zh';
 import { entityGroups } from './entities';
 
@@ -92,6 +92,13 @@ export const SECOND_GLOSS_WEIGHT = VIA_WEIGHT.translation * (1 - GLOSS_DECAY);
  */
 const CASED_RE =
   /(?<![A-Za-z0-9])(?:(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])[A-Za-z0-9][A-Za-z0-9]{2,}|[A-Z]+[0-9][A-Z0-9]*|[A-Z]{5,})(?![A-Za-z0-9])/gu;
+
+/**
+ * A Latin word in a Chinese message is typed on purpose — a product, a file type, a term (帮我查一下
+ * Jira 里 PAY 项目…): it weighs more than each of the many words the Chinese is glossed to, which
+ * otherwise outvote it (a skill whose body glosses to time, priority and timeline won over Jira).
+ */
+const LATIN_IN_CJK_WEIGHT = 1.5;
 
 /** Cosine similarity at which an embedding neighbour starts to count, and where it counts fully. */
 const SIMILAR_FROM = 0.5;
@@ -187,6 +194,7 @@ export function analyzeQuery(text: string): QueryGroup[] {
   }
   latin.push(folded.slice(last));
   const words = latin.flatMap((chunk) => chunk.match(LATIN_RE) ?? []);
+  const cjkQuery = hasCjk(text);
   const typedNames = Array.from(text.matchAll(CASED_RE), (m) => m[0]);
   const cased = new Set(typedNames.map(fold));
   // GoHighLevel → go, high, level: a skill may be named by a run of them (highlevel).
@@ -216,7 +224,7 @@ export function analyzeQuery(text: string): QueryGroup[] {
       variants: namedAsTyped(text, word)
         ? [...variants, { term: stem(word), weight: 1, via: 'exact', shown: word }]
         : variants,
-      weight: weak ? GENERIC_WEIGHT : 1,
+      weight: weak ? GENERIC_WEIGHT : cjkQuery && !/^\d+$/.test(word) ? LATIN_IN_CJK_WEIGHT : 1,
       ...(cased.has(word) ? { cased: true as const } : {}),
       ...(camel.has(word) ? { camel: camel.get(word) } : {}),
     });

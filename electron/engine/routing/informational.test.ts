@@ -118,6 +118,8 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       // 你觉得…吗 asks the assistant's view; 最早是什么时候 asks for history (这个技术 names the topic).
       '特斯拉的自动驾驶你觉得靠谱吗？我到现在还是不太敢用',
       'OCR 这个技术最早是什么时候出现的？',
+      'WPS 最早是哪家公司做的？',
+      'TDD 这个概念最早是 Kent Beck 提出来的吗？',
       'Shopify 的创始人以前是不是做滑雪板生意的？',
       // Who came up with a thing; a hypothetical about someone else.
       'Who actually came up with the Kanban board - was it Toyota, long before Trello made it popular?',

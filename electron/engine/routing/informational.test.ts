@@ -3,7 +3,7 @@ import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
 import { isInformational } from './messageKind';
-import { splitInstruction } from './text';
+import { splitInstruction } from './instruction';
 import { catalogOf, defaultConfig, indexOf, readyContext } from './testHelpers';
 
 const md = (name: string, description: string, frontmatter = '') =>

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
-import { splitInstruction } from './text';
+import { splitInstruction } from './instruction';
 import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
 
 const md = skillMd;

@@ -2,7 +2,8 @@ import { isAmountOrTicker, type CandidateSource } from '../../../shared/contract
 import { analyzeQuery, type QueryGroup } from './analyze';
 import type { ImplicitPhrase, RoutingIndex, SkillDoc, TriggerRef } from './lexicon';
 import { matchQuery, topDocs, type QueryMatch } from './match';
-import { fold, nameSlug, phraseHits, prepareQuery, splitInstruction, type PreparedQuery } from './text';
+import { splitInstruction } from './instruction';
+import { fold, nameSlug, phraseHits, prepareQuery, type PreparedQuery } from './text';
 
 /** Who may be recalled at all (DESIGN §3; settings `skills.disabled` / `neverAutoSelect`). */
 export interface Eligibility {

@@ -10,7 +10,8 @@ import { describeEvidence } from './evidence';
 import { matchQuery } from './match';
 import { asksForWork, chatKind, creativeKind } from './messageKind';
 import { liftClearLeader, scoreCandidate, type ScoreContext, type Scored } from './score';
-import { prepareQuery, splitInstruction } from './text';
+import { splitInstruction } from './instruction';
+import { prepareQuery } from './text';
 
 /** The live knobs of one routing call (settings `routing` and `skills`, DESIGN §3). */
 export interface RouterConfig {

@@ -1,0 +1,59 @@
+// What a message asks, apart from the material it hands over (routing looks at the request).
+
+/**
+ * A request to make a new skill, up to the word "skill": what follows ("… that formats
+ * changelogs", "…，用来整理发票") or comes between (写一个整理发票的技能) describes the skill to be
+ * written, not a task for an installed one — the request is for a skill-authoring skill. Groups:
+ * what comes before the verb, and after it up to "skill".
+ */
+const NEW_SKILL_RE =
+  /^(.{0,60}?\b)(?:write|create|make|build|author|scaffold|draft|generate|develop|design)((?:\s+(?:me|us))?\s+(?:a|an|new|another|my own|our own)\b[^.?!:\n]{0,30}?\bskill)\b/i;
+/** Something the user has, made into a skill: "package our deploy CLI as a skill", "turn this script into a skill". */
+const NEW_SKILL_FROM_RE =
+  /^(.{0,60}?\b)(?:package|turn|wrap|convert|make)\s+[^.?!:\n]{1,60}?\s+(?:as|into)\s+(?:a|an)\s+(?:new\s+)?(?:[\w-]+\s+)?skill\b/i;
+const NEW_SKILL_ZH_RE =
+  /^(.{0,20}?)(?:写|创建|做|开发|生成|编写|设计)(一?个)(?:新的?)?(?:.{1,40}?的)?\s*(skill|技能)/iu;
+
+/**
+ * Splits "instruction: payload" (routing looks at what is asked, not at the text to work on):
+ * "Translate this into Chinese: Click Save…", "记一下：周五前提交报销单". Fenced code is payload too.
+ * A request for a new skill keeps only the request ("write a new skill"): what the skill is to
+ * do is neither instruction nor payload.
+ */
+export function splitInstruction(query: string): { instruction: string; payload: string } {
+  const unfenced = query.replace(/```[\s\S]*?(?:```|$)/g, ' ');
+  // The request in the words skill-authoring skills use for it ("create a new skill"):
+  // write, make, build, author… a skill all mean that one thing here.
+  const en = NEW_SKILL_RE.exec(unfenced.trim());
+  if (en) return { instruction: `${en[1]}create${en[2]}`, payload: '' };
+  const from = NEW_SKILL_FROM_RE.exec(unfenced.trim());
+  if (from) return { instruction: `${from[1]}create a new skill`, payload: '' };
+  const zh = NEW_SKILL_ZH_RE.exec(unfenced.trim());
+  // CC-CEDICT glosses 创建 "found; establish", 写 "write": the request is said the way skills say it.
+  if (zh) return { instruction: `${zh[1]} create a new skill`, payload: '' };
+  // A colon followed by a space or a new line, or a full-width colon; not "https://", not "9:30".
+  const match = /^([^:：\n]{1,80})(?:：|:(?=\s))\s*(\S[\s\S]*)$/u.exec(unfenced.trim());
+  if (match && match[1].trim().split(/\s+/).length <= 10) return unquoted(match[1], match[2]);
+  return unquoted(unfenced, '');
+}
+
+/**
+ * Quoted words are the user's material, not the request: a template's name ('event-banner-v2'),
+ * a title ("Who was Ada Lovelace" as a slide title), a phrase to translate or to search for.
+ * They join the payload. A quote opens after a space or a bracket and closes before a non-letter:
+ * an apostrophe in don't or Accounting's opens none, and a Chinese sentence's “工作” glued to its
+ * words stays in it (放到“工作”清单下 says where the task goes).
+ */
+const QUOTED_RE =
+  /(?<![\p{L}\p{N}])(?:'([^'\n]{2,80}?)'|"([^"\n]{2,80}?)"|“([^”\n]{2,80}?)”|‘([^’\n]{2,80}?)’)(?![\p{L}\p{N}])/gu;
+
+function unquoted(instruction: string, payload: string): { instruction: string; payload: string } {
+  const quoted: string[] = [];
+  const rest = instruction.replace(QUOTED_RE, (_span, ...groups: (string | undefined)[]) => {
+    quoted.push(groups.slice(0, 4).find((g) => g !== undefined) ?? '');
+    return ' ';
+  });
+  // A message that is all quote ("'hello' in French") keeps its words: they are all it says.
+  if (quoted.length === 0 || !/[\p{L}\p{N}]/u.test(rest)) return { instruction, payload };
+  return { instruction: rest, payload: [...quoted, payload].filter(Boolean).join('\n') };
+}

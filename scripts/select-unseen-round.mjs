@@ -78,6 +78,15 @@ const composio = all.filter((f) => f.startsWith('ComposioHQ__') && !skillset.has
 const archive = all.filter((f) => f.startsWith('openclaw__skills/') && !skillset.has(f) && fresh(f));
 const known = pick(wellKnown, 30);
 const chosen = [...known, ...pick(composio, 20), ...pick(archive, 126 - 20 - known.length)];
+// Once the archive runs short of skills with a usable description (round 31), more Composio
+// toolkits fill the round; rounds that were full pick as before.
+if (chosen.length < 126)
+  chosen.push(
+    ...pick(
+      composio.filter((f) => !chosen.includes(f)),
+      126 - chosen.length,
+    ),
+  );
 process.stderr.write(
   `well-known ${known.length} of ${wellKnown.length} unused, Composio ${composio.length}, archive ${archive.length}\n`,
 );

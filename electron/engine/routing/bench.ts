@@ -13,7 +13,8 @@ import { copyCorpusSlice, evaluateQuality, formatQualityTable } from './quality/
 import { benchDevSet, fitDevCalibration } from './quality/devBench';
 import { LABELLED_QUERIES } from './quality/queries';
 import { route, type RouterConfig } from './router';
-export { route, RoutingIndex, SkillCatalog, fitDevCalibration };
+import { fitChatForm } from './quality/chatFormData';
+export { route, RoutingIndex, SkillCatalog, fitDevCalibration, fitChatForm };
 import type { ScoreContext } from './score';
 import { percentile } from '../telemetry';
 import fs from 'node:fs';

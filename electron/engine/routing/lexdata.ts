@@ -199,6 +199,9 @@ export const englishWords = once((): Set<string> => new Set(lines('words.txt')))
 /** Nouns in -er that are not their stem + er (flower, number, corner): the stemmer keeps them whole. */
 export const erNouns = once((): Set<string> => new Set(lines('er-nouns.txt')));
 
+/** The chat-form model's lines (chat-form.tsv; chatForm.ts reads them). */
+export const chatFormLines = once((): string[] => lines('chat-form.tsv'));
+
 /** Chinese: jieba's frequency and the CC-CEDICT English keywords of a word, from zh.tsv. */
 export const zhTable = once(() => table('zh.tsv'));
 

@@ -313,8 +313,11 @@ function isThanks(task: string): boolean {
 const COURTESY_RE =
   /(?:\banyway,?\s+)?\b(?:thanks|thank you|thx)(?: (?:so|very) much| a lot)?(?: for (?:the|your|all the|all your) (?:help|time|advice)(?: earlier| today| tonight)?)?|\bthat'?s (?:all|it) for (?:today|now|tonight)\b|\b(?:talk (?:to you )?(?:later|soon|tomorrow)|good ?night|see (?:you|ya)(?: later| tomorrow)?)\b/giu;
 
-/** Why a message asks for no skill's work: what the plan's reason says (see chatKind). */
-export type ChatKind = 'question' | 'report' | 'remark' | 'statement';
+/**
+ * Why a message asks for no skill's work: what the plan's reason says (see chatKind). `chat` is
+ * the learned form's reading (chatForm.ts) of a message no rule names.
+ */
+export type ChatKind = 'question' | 'report' | 'remark' | 'statement' | 'chat';
 
 /**
  * What kind of chat a message is, or null for a task: a question that asks to learn rather than

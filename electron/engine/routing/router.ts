@@ -8,7 +8,8 @@ import { autoSelectable, MAX_RULE_CANDIDATES, recall, type Recalled, type Semant
 import { analyzeQuery } from './analyze';
 import { describeEvidence } from './evidence';
 import { matchQuery } from './match';
-import { asksForWork, chatKind, creativeKind } from './messageKind';
+import { asksForWork, chatKind, creativeKind, type ChatKind } from './messageKind';
+import { type ChatForm, defaultChatForm } from './chatForm';
 import { liftClearLeader, scoreCandidate, type ScoreContext, type Scored } from './score';
 import { splitInstruction } from './instruction';
 import { prepareQuery } from './text';
@@ -27,6 +28,8 @@ export interface RouterConfig {
   semanticSimilarity?: ReadonlyMap<string, number>;
   /** Calibration override (quality/fit.ts tries candidates); data/calibration.json otherwise. */
   calibration?: Calibration;
+  /** Chat-form model override (quality tools train one without a group); null reads no form. */
+  chatForm?: ChatForm | null;
 }
 
 /** Router knobs from the settings file; they change live, so this runs per call (cheap). */
@@ -64,7 +67,7 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
   const recalled = recall(index, query, config.topK, config, config.semanticRecall);
   const { match } = recalled;
   const unitWeight = new Map(match.groups.map((g, i) => [g.text, match.reach[i]]));
-  const kind = chatKind(recalled.instruction, recalled.task);
+  const kind = readChat(recalled.instruction, recalled.task, config);
   const prepared = {
     prepared: recalled.prepared,
     match,
@@ -177,6 +180,17 @@ export function whyNot(
   return { ...base, candidate, explanation: explain(candidate) };
 }
 
+/**
+ * How a message reads as chat: the forms the rules name, then the learned form (chatForm.ts) —
+ * not for a creative piece, which asks for writing whatever its topic (score.ts weighs the topic).
+ */
+function readChat(instruction: string, task: string, config: RouterConfig): ChatKind | null {
+  const kind = chatKind(instruction, task);
+  if (kind !== null || creativeKind(instruction) !== null) return kind;
+  const form = config.chatForm === undefined ? defaultChatForm() : config.chatForm;
+  return form?.readsAsChat(task) ? 'chat' : null;
+}
+
 /** Scores a skill recall did not bring in, as if lexical recall had brought it in. */
 function unrecalled(
   index: RoutingIndex,
@@ -191,7 +205,7 @@ function unrecalled(
   const prepared = {
     prepared: prepareQuery(instruction),
     match,
-    chat: chatKind(instruction, query),
+    chat: readChat(instruction, query, config),
     creative: creativeKind(instruction),
     index,
   };

@@ -255,7 +255,10 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
   // happened; "is A or B 3 better … curious what you think"; "who started …") then 0 of 30.
   // Round 20, the same mix once more, measured with round 19's fixes in: 95 of 110, 5 of 30
   // fired (Chinese chat 4 of 10: 说说你的看法, 有什么不同, 什么都不想干了); after them 95 of 110, 0
-  // of 30. The floors are the measured values.
+  // of 30. Rounds 21–28 likewise, two at a time (corpus/README.md). Rounds 29–31 measured the
+  // learned chat form (chatForm.ts): with the rules alone 81, 87, 82 of 110 and 6, 2, 10 of 30
+  // fired; with a model trained without them 81, 87, 82 and 3, 1, 5 (round 31 read after rounds
+  // 29–30 joined the model). The floors are the measured values.
   const FLOORS: Record<string, { p_at_1: number; false_trigger: number }> = {
     r15: { p_at_1: 0.8, false_trigger: 0 },
     r16: { p_at_1: 0.84, false_trigger: 0.034 },
@@ -271,6 +274,9 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
     r26: { p_at_1: 0.79, false_trigger: 0 },
     r27: { p_at_1: 0.82, false_trigger: 0 },
     r28: { p_at_1: 0.78, false_trigger: 0.034 },
+    r29: { p_at_1: 0.73, false_trigger: 0.067 },
+    r30: { p_at_1: 0.79, false_trigger: 0 },
+    r31: { p_at_1: 0.74, false_trigger: 0.067 },
   };
   /** The dev set's well-known skills a round holds as a user's folder would (rounds 18 on); round 21 took the last 11. */
   const WELL_KNOWN: Record<string, number> = { r18: 30, r19: 30, r20: 30, r21: 11 };

@@ -1,0 +1,182 @@
+import { chatFormLines } from './lexdata';
+import { hasCjk } from './text';
+
+/**
+ * A learned reading of a message's form: how likely it is chat (an opinion asked, a plan told,
+ * a vent, trivia) rather than work for a skill, from its wording alone — the words most messages
+ * share, how it opens and ends, the suffixes of the words it does not keep (a story's past
+ * tenses), never which skill it names. messageKind.ts's rules name the forms they know, and
+ * measured round by round (quality/corpus/README.md, rounds 21–28) they caught no new form of
+ * chat; this model, trained without a round, reads most of that round's chat as chat.
+ *
+ * A logistic regression over binary features, trained by `trainChatForm` on the dev half of the
+ * dev set and the unseen rounds, never the held-out half (quality/chatFormData.ts; `node
+ * bench/fit-chat-form.mjs` regenerates data/chat-form.tsv).
+ */
+export interface ChatFormModel {
+  /** The tokens kept as themselves; any other word is reduced to its shape. */
+  vocabulary: string[];
+  /** Feature → weight; a missing feature weighs 0. */
+  weights: Record<string, number>;
+}
+
+/** A labelled message to learn from: `chat` when it should trigger no skill. */
+export interface FormExample {
+  text: string;
+  chat: boolean;
+}
+
+/**
+ * How sure the model must be before a message the rules read as a task is read as chat. Chosen
+ * on the dev half and rounds 15–28 (each read by a model trained without it): 0.9 cost 2 dev
+ * and 7 sampled requests for 4 sampled false triggers, 0.95 none and 3 for 2.
+ */
+export const CHAT_FORM_THRESHOLD = 0.95;
+
+/** The fewest tokens (words and marks, or Chinese characters) a message needs for a reading. */
+const MIN_TOKENS = 6;
+
+const WORD_RE = /[a-z]+(?:'[a-z]+)?|\d+|[?!.,:;—-]|\p{Extended_Pictographic}/gu;
+
+/** A message's tokens: lowercased English words and marks, or the characters of a Chinese one. */
+function tokens(text: string): string[] {
+  if (hasCjk(text)) return [...text.replace(/\s+/gu, '')].map((c) => (/[A-Za-z0-9]/u.test(c) ? 'L' : c));
+  return text.toLowerCase().replace(/’/gu, "'").match(WORD_RE) ?? [];
+}
+
+/** What is left of a word the model does not keep: the suffix that says its form. */
+function shape(token: string): string {
+  if (/^\d+$/u.test(token)) return '#';
+  const suffix = /(ed|ing|ly|s)$/u.exec(token);
+  return suffix ? `X${suffix[1]}` : 'X';
+}
+
+/**
+ * The features of a message: its tokens and token pairs, its first one and two and its last.
+ * Not its length: the dev set's chat is shorter than its requests, and a length feature read
+ * "reindex the products index in Algolia" as chat.
+ */
+export function formFeatures(text: string, vocabulary: ReadonlySet<string>): string[] {
+  const prefix = hasCjk(text) ? 'z:' : 'e:';
+  const mapped = tokens(text).map((t) => (vocabulary.has(t) ? t : shape(t)));
+  const seq = mapped.filter((t, i) => !(t === 'X' && mapped[i - 1] === 'X'));
+  const out = new Set<string>(['bias']);
+  for (let i = 0; i < seq.length; i++) {
+    out.add(`${prefix}u:${seq[i]}`);
+    if (i + 1 < seq.length) out.add(`${prefix}b:${seq[i]}_${seq[i + 1]}`);
+  }
+  if (seq.length > 0) {
+    out.add(`${prefix}first:${seq[0]}`);
+    out.add(`${prefix}first2:${seq.slice(0, 2).join('_')}`);
+    out.add(`${prefix}last:${seq[seq.length - 1]}`);
+  }
+  return [...out];
+}
+
+/** A compiled model: the vocabulary as a set, the weights as a map. */
+export class ChatForm {
+  private readonly vocabulary: Set<string>;
+  private readonly weights: Map<string, number>;
+
+  constructor(model: ChatFormModel) {
+    this.vocabulary = new Set(model.vocabulary);
+    this.weights = new Map(Object.entries(model.weights));
+  }
+
+  /** The probability that the message is chat, not a request for a skill's work. */
+  chatProbability(text: string): number {
+    let z = 0;
+    for (const f of formFeatures(text, this.vocabulary)) z += this.weights.get(f) ?? 0;
+    return 1 / (1 + Math.exp(-z));
+  }
+
+  /**
+   * True when the model is sure enough that the message is chat (CHAT_FORM_THRESHOLD) and the
+   * message has wording to read: a few words typed as keywords ("news headlines today") have no
+   * form, and the model's reading of them is its bias.
+   */
+  readsAsChat(text: string): boolean {
+    return tokens(text).length >= MIN_TOKENS && this.chatProbability(text) >= CHAT_FORM_THRESHOLD;
+  }
+}
+
+/** Training settings; the defaults are what data/chat-form.tsv was fitted with. */
+export interface TrainOptions {
+  vocabularySize: number;
+  epochs: number;
+  learningRate: number;
+  l2: number;
+}
+
+export const TRAIN_DEFAULTS: TrainOptions = { vocabularySize: 800, epochs: 30, learningRate: 0.1, l2: 1e-3 };
+
+/**
+ * Fits the model: the vocabulary is the tokens the most messages use, and the weights a
+ * class-balanced logistic regression by stochastic gradient descent in the examples' order, so
+ * the same examples always give the same model.
+ */
+export function trainChatForm(
+  examples: readonly FormExample[],
+  options: Partial<TrainOptions> = {},
+): ChatFormModel {
+  const { vocabularySize, epochs, learningRate, l2 } = { ...TRAIN_DEFAULTS, ...options };
+  const df = new Map<string, number>();
+  for (const e of examples) for (const t of new Set(tokens(e.text))) df.set(t, (df.get(t) ?? 0) + 1);
+  const vocabulary = [...df.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, vocabularySize)
+    .map(([t]) => t)
+    .sort();
+  const vocab = new Set(vocabulary);
+  const xs = examples.map((e) => formFeatures(e.text, vocab));
+  const chats = examples.filter((e) => e.chat).length;
+  const classWeight = [examples.length / (2 * (examples.length - chats)), examples.length / (2 * chats)];
+  const w = new Map<string, number>();
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    examples.forEach((e, i) => {
+      let z = 0;
+      for (const f of xs[i]) z += w.get(f) ?? 0;
+      const y = e.chat ? 1 : 0;
+      const gradient = (1 / (1 + Math.exp(-z)) - y) * classWeight[y];
+      for (const f of xs[i]) {
+        const v = w.get(f) ?? 0;
+        w.set(f, v - learningRate * (gradient + l2 * v));
+      }
+    });
+  }
+  const weights: Record<string, number> = {};
+  for (const [f, v] of [...w.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+    if (Math.abs(v) >= 5e-4) weights[f] = Math.round(v * 1e3) / 1e3;
+  return { vocabulary, weights };
+}
+
+/**
+ * The model as data/chat-form.tsv holds it: `v` lines name the vocabulary, `w` lines a
+ * feature and its weight (tokens and features hold no tab or newline).
+ */
+export function modelToTsv(model: ChatFormModel, header: string): string {
+  const lines = [`# ${header}`, ...model.vocabulary.map((t) => `v\t${t}`)];
+  for (const [f, w] of Object.entries(model.weights)) lines.push(`w\t${f}\t${w}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Reads modelToTsv's lines (comments already dropped). */
+export function modelFromLines(lines: readonly string[]): ChatFormModel {
+  const model: ChatFormModel = { vocabulary: [], weights: {} };
+  for (const line of lines) {
+    const [kind, key, weight] = line.split('\t');
+    if (kind === 'v' && key) model.vocabulary.push(key);
+    else if (kind === 'w' && key && Number.isFinite(Number(weight))) model.weights[key] = Number(weight);
+  }
+  return model;
+}
+
+let shipped: ChatForm | null | undefined;
+/** The shipped model (data/chat-form.tsv), or null where the table is missing (rules alone). */
+export function defaultChatForm(): ChatForm | null {
+  if (shipped === undefined) {
+    const lines = chatFormLines();
+    shipped = lines.length > 0 ? new ChatForm(modelFromLines(lines)) : null;
+  }
+  return shipped;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeQuery } from './analyze';
+import { analyzeQuery, siteNames } from './analyze';
 import { translate } from './zh';
 
 const variantsOf = (query: string, word: string) =>
@@ -124,5 +124,31 @@ describe('request words (data/generic.txt)', () => {
     expect(expanded('review this pull request', 'pull')).toContain('pr');
     // A content word still brings its synonyms.
     expect(expanded('step through this failing test', 'test').length).toBeGreaterThan(0);
+  });
+});
+
+describe('sites and web addresses', () => {
+  it('reads a pasted address as its site’s name: the path is the site’s words, not the user’s', () => {
+    expect(siteNames('grab https://www.zillow.com/homes/Austin,-TX_rb/ for me')).toMatch(
+      /^grab +zillow +for me$/u,
+    );
+    expect(siteNames('watch https://status.myshop.io every 5 minutes')).toContain(' status myshop ');
+    expect(siteNames('open www.rome2rio.com, type Lisbon')).toContain(' rome2rio ,');
+    expect(analyzeQuery('grab https://www.zillow.com/homes/Austin for me').map((g) => g.text)).not.toContain(
+      'home',
+    );
+    // No scheme, no www: a site typed as a name stays as typed.
+    expect(siteNames('upload it to our Files.com folder')).toBe('upload it to our Files.com folder');
+  });
+
+  it('takes a word typed as a site (Files.com, scrape.do) as a name, not as the English word', () => {
+    const group = (q: string, w: string) => analyzeQuery(q).find((g) => g.surface === w);
+    expect(group('use Scrape.do to fetch it', 'scrape')).toMatchObject({ cased: true, site: true });
+    expect(group('move the board to Monday.com', 'monday')).toMatchObject({ cased: true, site: true });
+    expect(group('block tiktok.com on the kids profile', 'tiktok')?.site).toBeUndefined();
+    expect(group('scrape the page and save it', 'scrape')?.site).toBeUndefined();
+    // A file's extension is no site, nor is a longer word that starts like one.
+    expect(group('run build.sh again', 'build')?.site).toBeUndefined();
+    expect(group('the polygon.community forum', 'polygon')?.site).toBeUndefined();
   });
 });

@@ -39,6 +39,8 @@ export interface QueryGroup {
   cased?: true;
   /** The capitalized parts of a word typed in CamelCase (GoHighLevel → go, high, level). */
   camel?: string[];
+  /** Typed as a site's name (Files.com, Polygon.io, Scrape.do): a product, though an English word. */
+  site?: true;
   /**
    * English compounds this Chinese word and the next one may translate to together, when
    * CC-CEDICT has no entry for the pair (工作 "work" + 流 "flow" → workflow): match.ts keeps
@@ -167,7 +169,33 @@ const LATIN_RE =
  * counts once however many of its variants a skill matches, so expansion adds recall without
  * inflating scores.
  */
-export function analyzeQuery(text: string): QueryGroup[] {
+/**
+ * A product named by its site (Files.com, Polygon.io, Scrape.do, monday.com): a word glued to a
+ * top-level domain that products use, not a file's extension (.py, .md) nor a pasted address.
+ */
+const SITE_NAME_RE =
+  /(?<![\w./@-])([A-Za-z][A-Za-z0-9-]*)\.(?:com|io|ai|do|so|app|dev|co|me|ly|fm|net|org|xyz|tv|gg|cc|to|us|is|im|it)(?![\w.-]*[\w/])/gu;
+
+/** A web address as typed: scheme or www, then anything up to a space, a quote or a bracket. */
+const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`“”‘’（）()[\]]+/giu;
+
+/**
+ * A pasted web address says which site, not what to do: its path and query are the site's words
+ * (zillow.com/homes/… is no request for a smart-home skill), so only the site's own name stays —
+ * the host without www and its top-level domain (https://www.rome2rio.com/… → rome2rio).
+ */
+export function siteNames(text: string): string {
+  return text.replace(URL_RE, (typed) => {
+    // A sentence's comma or full stop after the address is the sentence's.
+    const [, url, after] = /^(.*?)([.,;:!?]*)$/su.exec(typed) ?? [typed, typed, ''];
+    const host = url.replace(/^(?:https?:\/\/)?(?:www\.)?/iu, '').split(/[/?#:]/u)[0] ?? '';
+    const labels = host.split('.').filter(Boolean);
+    return ` ${labels.slice(0, Math.max(1, labels.length - 1)).join(' ')} ${after}`;
+  });
+}
+
+export function analyzeQuery(typed: string): QueryGroup[] {
+  const text = siteNames(typed);
   const groups: QueryGroup[] = [];
   const byText = new Set<string>();
   const entities = entityGroups(text, fold(text));
@@ -196,7 +224,14 @@ export function analyzeQuery(text: string): QueryGroup[] {
   const words = latin.flatMap((chunk) => chunk.match(LATIN_RE) ?? []);
   const cjkQuery = hasCjk(text);
   const typedNames = Array.from(text.matchAll(CASED_RE), (m) => m[0]);
-  const cased = new Set(typedNames.map(fold));
+  // Capitalized only: a site typed in small letters (block tiktok.com, notion.so vs coda.io) is as
+  // often the thing to act on as the tool to use.
+  const sites = new Set(
+    Array.from(text.matchAll(SITE_NAME_RE), (m) => m[1])
+      .filter((name) => /^[A-Z]/u.test(name))
+      .map(fold),
+  );
+  const cased = new Set([...typedNames.map(fold), ...sites]);
   // GoHighLevel → go, high, level: a skill may be named by a run of them (highlevel).
   const camel = new Map(
     typedNames
@@ -227,6 +262,7 @@ export function analyzeQuery(text: string): QueryGroup[] {
       weight: weak ? GENERIC_WEIGHT : cjkQuery && !/^\d+$/.test(word) ? LATIN_IN_CJK_WEIGHT : 1,
       ...(cased.has(word) ? { cased: true as const } : {}),
       ...(camel.has(word) ? { camel: camel.get(word) } : {}),
+      ...(sites.has(word) ? { site: true as const } : {}),
     });
   }
   groups.push(...entities.groups);

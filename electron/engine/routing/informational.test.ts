@@ -197,6 +197,7 @@ describe('knowledge questions ask to learn, not to run a skill (routing spec §6
       '为什么服务一直重启？请查一下日志',
       'What’s the difference between は and が? Give me a few example sentences and then quiz me on it.',
       'What does this regex match? Write three test strings for it.',
+      'What were yesterday’s open and close for AAPL? Use our Polygon.io connection',
     ])
       expect(informational(query), query).toBe(false);
     for (const query of [

@@ -270,7 +270,7 @@ function productTerms(index: RoutingIndex, groups: QueryGroup[]): Set<string> {
     const exact = group.variants[0];
     if (!group.cased || exact?.via !== 'exact' || !/^(?=[a-z0-9]*[a-z])[a-z0-9]{3,}$/u.test(group.surface))
       continue;
-    if (isEnglishWord(group.surface)) continue;
+    if (isEnglishWord(group.surface) && !group.site) continue;
     // The word as typed, and a name it was glued or cut to (withBrands: perplexityai, highlevel).
     for (const variant of group.variants)
       if (variant.via === 'exact' && (index.postingsOf(variant.term)?.docs.length ?? 0) <= PRODUCT_DF)

@@ -79,7 +79,7 @@ const TO_ME_RE = /(?:给|跟|和|对|向)我(?:讲讲?|解释(?:一下)?|说说?
  * kubectl", "洗完了没有？顺便把冰箱调到3度"): the question is the request's context, the message a task.
  */
 const FOLLOWED_BY_REQUEST_RE =
-  /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|show|list|find|get|fetch|pull|grab|dig|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind|approve|reject|assign|pause|export|archive|merge|close|post|log|mark|give|quiz|write|draft|translate|summari[sz]e|generate|convert)\b|[?？]\s*(?:请|帮我|给我|顺便|用(?!大白话|通俗|简单的?话|人话))/iu;
+  /[?？]\s*(?:(?:please|and|then|also|so)\s+)?(?:check|fix|run|use|show|list|find|get|fetch|pull|grab|dig|open|look|debug|restart|deploy|install|update|set|add|create|make|send|move|book|cancel|download|delete|remove|save|schedule|remind|approve|reject|assign|pause|export|archive|merge|close|post|log|mark|give|quiz|write|draft|translate|summari[sz]e|generate|convert)\b|[?？]\s*(?:请|帮我|给我|顺便|用(?!大白话|通俗|简单的?话|人话))/iu;
 
 /** The words of five letters or more the question patterns read: a typo in one of them ("What's the differvnce…") must not turn a question into a task. */
 const QUESTION_WORDS = [

@@ -223,3 +223,54 @@ describe('a name that is a verb’s or an adjective’s form', () => {
     expect(primary('set up better auth in my Next.js app')).toBe('better-auth');
   });
 });
+
+describe('a site the message names or links (round 31)', () => {
+  let index: RoutingIndex;
+  beforeAll(async () => {
+    const dir = tempDir('skilldeck-sites-');
+    writeTree(dir, {
+      'google-home/SKILL.md': md(
+        'google-home',
+        'Control Google Home devices around your homes: lights, thermostats, speakers and routines.',
+      ),
+      'scrape-do/SKILL.md': md(
+        'scrape-do',
+        'Fetch web pages through the Scrape.do proxy API: rendered HTML, rotating proxies, anti-bot bypass.',
+      ),
+      'web-fetch/SKILL.md': md('web-fetch', 'Fetch a web page and return its text.'),
+      'polygon-automation/SKILL.md': md(
+        'polygon-automation',
+        'Automate Polygon tasks via Rube MCP (Composio). Always search tools first for current schemas.',
+      ),
+      'stock-quotes/SKILL.md': md(
+        'stock-quotes',
+        'Stock prices for a ticker: open, high, low, close and volume, daily bars and quotes.',
+      ),
+    });
+    index = indexOf(await catalogOf(dir));
+  });
+  const primary = (query: string) => route(index, query, defaultConfig(), readyContext()).plan.primary;
+
+  it('reads a link’s path as the site’s words, not the user’s', () => {
+    expect(
+      primary('Use Scrape.do to grab the rendered HTML of https://www.zillow.com/homes/Austin,-TX_rb/'),
+    ).toBe('scrape-do');
+    expect(primary('fetch https://www.zillow.com/homes/Austin,-TX_rb/ and list the prices')).not.toBe(
+      'google-home',
+    );
+    expect(primary('turn off the lights in both homes')).toBe('google-home');
+  });
+
+  it('takes a product named by its site as the product, though its name is an English word', () => {
+    const named = route(
+      index,
+      "pull yesterday's open, high, low and close for AAPL from our Polygon.io account",
+      defaultConfig(),
+      readyContext(),
+    );
+    expect(named.plan.primary).toBe('polygon-automation');
+    // Named, it explains the request whatever else the request says (as Docmosis would).
+    expect(named.candidates[0].factors.intent_match.value).toBeGreaterThan(0.9);
+    expect(primary("pull yesterday's open, high, low and close for AAPL")).toBe('stock-quotes');
+  });
+});

@@ -189,6 +189,22 @@ test('what the message says not to do counts for no skill, and the plan says so'
   expect(problems).toEqual([]);
 });
 
+test('chat no rule names is read by its wording, and the plan says so', async ({
+  page,
+  workspace,
+}, testInfo) => {
+  const problems = watchConsole(page);
+  const routing = new RoutingPage(page);
+  await routing.open(workspace.url);
+  await routing.type('pretty-print this JSON for me');
+  await expect(routing.primary()).toHaveAttribute('data-skill-name', 'json-format');
+  await routing.type('honestly is JSON just XML for people who hate angle brackets? lol');
+  await expect(page.getByTestId('plan-reason')).toContainText('worded like chat, not like a request');
+  await expect(routing.primary()).toHaveAttribute('data-skill-name', '');
+  await attachShot(page, testInfo, 'score-panel-chat-form', routing.panel());
+  expect(problems).toEqual([]);
+});
+
 test('moving T in Settings changes the selection, and the bars follow the weights', async ({
   page,
   workspace,

@@ -221,7 +221,7 @@ const CHAT_REASON: Record<ChatKind, string> = {
   remark:
     'The message is a remark, an opinion or a feeling, with nothing asked: a skill’s words in it are its topic.',
   statement: 'The message tells what happened, with nothing asked: a skill’s words in it are its topic.',
-  chat: 'The message is worded like chat, not like a request (a model of how the two are worded): a skill’s words in it are its topic.',
+  chat: 'The message is worded like chat, not like a request (as read by a model of how the two are worded): a skill’s words in it are its topic.',
 };
 
 function reasonFor(candidates: Decided[], selected: Decided[], options: PlanContext): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeQuery, siteNames } from './analyze';
+import { analyzeQuery } from './analyze';
+import { siteNames } from './typedNames';
 import { translate } from './zh';
 
 const variantsOf = (query: string, word: string) =>

@@ -1,7 +1,8 @@
-import { domainLexicon, genericWords, similarWords, verbalForms, wordnet } from './lexdata';
+import { domainLexicon, genericWords, similarWords, wordnet } from './lexdata';
 import { CJK_RUN_RE, fold, hasCjk, isStopWord, lemmaOf, stem, wordTerms } from './text';
 import { segment, subWords, translate } from './zh';
 import { entityGroups } from './entities';
+import { namedAsTyped, siteNames, typedNames, typedSites } from './typedNames';
 
 /**
  * How a query word reached a skill's word (issue 10 §3, and the evidence the score panel names):
@@ -88,14 +89,6 @@ export const VIA_WEIGHT: Record<Via, number> = {
 export const SECOND_GLOSS_WEIGHT = VIA_WEIGHT.translation * (1 - GLOSS_DECAY);
 
 /**
- * A word typed the way names are: capitals and small letters mixed (Docmosis, SimilarWeb, iCIMS,
- * 2Chat, 1Password), letters with digits (U301), or five capitals or more. Not PDF, CSV, AWS:
- * short capitals are as often a file type or an acronym as a product.
- */
-const CASED_RE =
-  /(?<![A-Za-z0-9])(?:(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])[A-Za-z0-9][A-Za-z0-9]{2,}|[A-Z]+[0-9][A-Z0-9]*|[A-Z]{5,})(?![A-Za-z0-9])/gu;
-
-/**
  * A Latin word in a Chinese message is typed on purpose — a product, a file type, a term (帮我查一下
  * Jira 里 PAY 项目…): it weighs more than each of the many words the Chinese is glossed to, which
  * otherwise outvote it (a skill whose body glosses to time, priority and timeline won over Jira).
@@ -169,31 +162,6 @@ const LATIN_RE =
  * counts once however many of its variants a skill matches, so expansion adds recall without
  * inflating scores.
  */
-/**
- * A product named by its site (Files.com, Polygon.io, Scrape.do, monday.com): a word glued to a
- * top-level domain that products use, not a file's extension (.py, .md) nor a pasted address.
- */
-const SITE_NAME_RE =
-  /(?<![\w./@-])([A-Za-z][A-Za-z0-9-]*)\.(?:com|io|ai|do|so|app|dev|co|me|ly|fm|net|org|xyz|tv|gg|cc|to|us|is|im|it)(?![\w.-]*[\w/])/gu;
-
-/** A web address as typed: scheme or www, then anything up to a space, a quote or a bracket. */
-const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`“”‘’（）()[\]]+/giu;
-
-/**
- * A pasted web address says which site, not what to do: its path and query are the site's words
- * (zillow.com/homes/… is no request for a smart-home skill), so only the site's own name stays —
- * the host without www and its top-level domain (https://www.rome2rio.com/… → rome2rio).
- */
-export function siteNames(text: string): string {
-  return text.replace(URL_RE, (typed) => {
-    // A sentence's comma or full stop after the address is the sentence's.
-    const [, url, after] = /^(.*?)([.,;:!?]*)$/su.exec(typed) ?? [typed, typed, ''];
-    const host = url.replace(/^(?:https?:\/\/)?(?:www\.)?/iu, '').split(/[/?#:]/u)[0] ?? '';
-    const labels = host.split('.').filter(Boolean);
-    return ` ${labels.slice(0, Math.max(1, labels.length - 1)).join(' ')} ${after}`;
-  });
-}
-
 export function analyzeQuery(typed: string): QueryGroup[] {
   const text = siteNames(typed);
   const groups: QueryGroup[] = [];
@@ -223,18 +191,12 @@ export function analyzeQuery(typed: string): QueryGroup[] {
   latin.push(folded.slice(last));
   const words = latin.flatMap((chunk) => chunk.match(LATIN_RE) ?? []);
   const cjkQuery = hasCjk(text);
-  const typedNames = Array.from(text.matchAll(CASED_RE), (m) => m[0]);
-  // Capitalized only: a site typed in small letters (block tiktok.com, notion.so vs coda.io) is as
-  // often the thing to act on as the tool to use.
-  const sites = new Set(
-    Array.from(text.matchAll(SITE_NAME_RE), (m) => m[1])
-      .filter((name) => /^[A-Z]/u.test(name))
-      .map(fold),
-  );
-  const cased = new Set([...typedNames.map(fold), ...sites]);
+  const names = typedNames(text);
+  const sites = typedSites(text);
+  const cased = new Set([...names.map(fold), ...sites]);
   // GoHighLevel → go, high, level: a skill may be named by a run of them (highlevel).
   const camel = new Map(
-    typedNames
+    names
       .filter((name) => /[a-z][A-Z]/u.test(name))
       .map((name) => [fold(name), name.split(/(?<=[a-z0-9])(?=[A-Z])/u).map(fold)]),
   );
@@ -379,17 +341,6 @@ function cjkVariants(word: string): Variant[] {
       }
   });
   return group.variants.map((v) => (v.via !== 'synonym' ? v : { ...v, bridged: true }));
-}
-
-/**
- * An irregular verb or adjective form the user capitalized inside a sentence ("a map in Felt",
- * "add Better Auth"): a name, which also meets a skill's name as written (nameTerms), besides
- * its lemma. "I felt sick" stays a form of feel.
- */
-function namedAsTyped(text: string, word: string): boolean {
-  if (!verbalForms().has(word)) return false;
-  const capitalized = new RegExp(`(?<![.!?]\\s*|^\\s*)\\b${word[0].toUpperCase()}${word.slice(1)}\\b`, 'u');
-  return capitalized.test(text);
 }
 
 /**

@@ -1,0 +1,67 @@
+import { verbalForms } from './lexdata';
+import { fold } from './text';
+
+/**
+ * What the user typed as a name or a site: a product is often named by how it is typed (capitals
+ * where a plain word has none, a site's domain), and a pasted link by its site.
+ */
+
+/**
+ * A word typed the way names are: capitals and small letters mixed (Docmosis, SimilarWeb, iCIMS,
+ * 2Chat, 1Password), letters with digits (U301), or five capitals or more. Not PDF, CSV, AWS:
+ * short capitals are as often a file type or an acronym as a product.
+ */
+const CASED_RE =
+  /(?<![A-Za-z0-9])(?:(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])[A-Za-z0-9][A-Za-z0-9]{2,}|[A-Z]+[0-9][A-Z0-9]*|[A-Z]{5,})(?![A-Za-z0-9])/gu;
+
+/** The words of a message typed the way names are (CASED_RE), as typed. */
+export const typedNames = (text: string): string[] => Array.from(text.matchAll(CASED_RE), (m) => m[0]);
+
+/**
+ * A product named by its site (Files.com, Polygon.io, Scrape.do, Monday.com): a word glued to a
+ * top-level domain that products use, not a file's extension (.py, .md) nor a pasted address.
+ */
+const SITE_NAME_RE =
+  /(?<![\w./@-])([A-Za-z][A-Za-z0-9-]*)\.(?:com|io|ai|do|so|app|dev|co|me|ly|fm|net|org|xyz|tv|gg|cc|to|us|is|im|it)(?![\w.-]*[\w/])/gu;
+
+/** A web address as typed: scheme or www, then anything up to a space, a quote or a bracket. */
+const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`“”‘’（）()[\]]+/giu;
+
+/**
+ * A pasted web address says which site, not what to do: its path and query are the site's words
+ * (zillow.com/homes/… is no request for a smart-home skill), so only the site's own name stays —
+ * the host without www and its top-level domain (https://www.rome2rio.com/… → rome2rio).
+ */
+export function siteNames(text: string): string {
+  return text.replace(URL_RE, (typed) => {
+    // A sentence's comma or full stop after the address is the sentence's.
+    const [, url, after] = /^(.*?)([.,;:!?]*)$/su.exec(typed) ?? [typed, typed, ''];
+    const host = url.replace(/^(?:https?:\/\/)?(?:www\.)?/iu, '').split(/[/?#:]/u)[0] ?? '';
+    const labels = host.split('.').filter(Boolean);
+    return ` ${labels.slice(0, Math.max(1, labels.length - 1)).join(' ')} ${after}`;
+  });
+}
+
+/**
+ * The products a message names by their site, folded (Files.com → files). Capitalized only: a site
+ * typed in small letters (block tiktok.com, notion.so vs coda.io) is as often the thing to act on
+ * as the tool to use.
+ */
+export function typedSites(text: string): Set<string> {
+  return new Set(
+    Array.from(text.matchAll(SITE_NAME_RE), (m) => m[1])
+      .filter((name) => /^[A-Z]/u.test(name))
+      .map(fold),
+  );
+}
+
+/**
+ * An irregular verb or adjective form the user capitalized inside a sentence ("a map in Felt",
+ * "add Better Auth"): a name, which also meets a skill's name as written (nameTerms), besides
+ * its lemma. "I felt sick" stays a form of feel.
+ */
+export function namedAsTyped(text: string, word: string): boolean {
+  if (!verbalForms().has(word)) return false;
+  const capitalized = new RegExp(`(?<![.!?]\\s*|^\\s*)\\b${word[0].toUpperCase()}${word.slice(1)}\\b`, 'u');
+  return capitalized.test(text);
+}

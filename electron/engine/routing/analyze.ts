@@ -2,7 +2,7 @@ import { domainLexicon, genericWords, similarWords, wordnet } from './lexdata';
 import { CJK_RUN_RE, fold, hasCjk, isStopWord, lemmaOf, stem, wordTerms } from './text';
 import { segment, subWords, translate } from './zh';
 import { entityGroups } from './entities';
-import { namedAsTyped, siteNames, typedNames, typedSites } from './typedNames';
+import { namedAsTyped, siteNames, typedLower, typedNames, typedSites } from './typedNames';
 
 /**
  * How a query word reached a skill's word (issue 10 §3, and the evidence the score panel names):
@@ -42,6 +42,8 @@ export interface QueryGroup {
   camel?: string[];
   /** Typed as a site's name (Files.com, Polygon.io, Scrape.do): a product, though an English word. */
   site?: true;
+  /** Typed in small letters only (activecampaign, not PRD or Notion). */
+  lower?: true;
   /**
    * English compounds this Chinese word and the next one may translate to together, when
    * CC-CEDICT has no entry for the pair (工作 "work" + 流 "flow" → workflow): match.ts keeps
@@ -225,6 +227,7 @@ export function analyzeQuery(typed: string): QueryGroup[] {
       ...(cased.has(word) ? { cased: true as const } : {}),
       ...(camel.has(word) ? { camel: camel.get(word) } : {}),
       ...(sites.has(word) ? { site: true as const } : {}),
+      ...(typedLower(text, word) ? { lower: true as const } : {}),
     });
   }
   groups.push(...entities.groups);

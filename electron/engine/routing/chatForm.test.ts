@@ -93,6 +93,16 @@ describe('what the model may read', () => {
     expect(everythingChat.readsAsChat('I think the news headlines today were grim')).toBe(true);
   });
 
+  it('reads nothing into a question about now or a day to come: it asks about the world’s state', () => {
+    expect(everythingChat.readsAsChat('what is the weather in Paris this weekend?')).toBe(false);
+    expect(everythingChat.readsAsChat('is the Model Y charged enough for tomorrow?')).toBe(false);
+    expect(everythingChat.readsAsChat('明天伦敦会下雨吗')).toBe(false);
+    expect(
+      everythingChat.readsAsChat('If the exchange collapsed tomorrow, what would happen to my money?'),
+    ).toBe(true);
+    expect(everythingChat.readsAsChat('what is the capital of Australia, by the way?')).toBe(true);
+  });
+
   it('leaves a creative piece to the creative rule, whose topic weighs as a topic', async () => {
     const dir = tempDir('skilldeck-chat-form-poems-');
     writeTree(dir, {

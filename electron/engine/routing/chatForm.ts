@@ -36,6 +36,14 @@ export const CHAT_FORM_THRESHOLD = 0.95;
 /** The fewest tokens (words and marks, or Chinese characters) a message needs for a reading. */
 const MIN_TOKENS = 6;
 
+/**
+ * A question about now or a day to come ("what is the weather in Paris this weekend?", 明天伦敦会下雨吗)
+ * asks about the world's state, which a skill looks up, however much it is worded like trivia;
+ * not "if … tomorrow, what would …?", a hypothetical.
+ */
+const LIVE_QUESTION_RE =
+  /^(?!\s*(?:what )?if\b).*\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|weekend|week)|right now|currently|at the moment)\b[^.!?]*\?\s*$|(?:今天|今晚|明天|现在|目前|这周末|本周)[^。！？!?]*[？?吗]\s*$/iu;
+
 const WORD_RE = /[a-z]+(?:'[a-z]+)?|\d+|[?!.,:;—-]|\p{Extended_Pictographic}/gu;
 
 /** A message's tokens: lowercased English words and marks, or the characters of a Chinese one. */
@@ -96,7 +104,8 @@ export class ChatForm {
    * form, and the model's reading of them is its bias.
    */
   readsAsChat(text: string): boolean {
-    return tokens(text).length >= MIN_TOKENS && this.chatProbability(text) >= CHAT_FORM_THRESHOLD;
+    if (tokens(text).length < MIN_TOKENS || LIVE_QUESTION_RE.test(text)) return false;
+    return this.chatProbability(text) >= CHAT_FORM_THRESHOLD;
   }
 }
 

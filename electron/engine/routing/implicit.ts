@@ -72,7 +72,7 @@ export function implicitTriggers(metadata: SkillMetadata, hints: readonly string
     if (parts.length > 0 && parts.length <= 4) push(parts.join(' '), 'name');
     // "DigitalOcean" names digital-ocean as fully as "digital ocean" does, and "AgentMail"
     // agent-mail-automation, though "agent" alone is a generic part of names.
-    if (parts.length === 2) push(parts.join(''), 'name');
+    if (parts.length === 2 || parts.length === 3) push(parts.join(''), 'name');
     for (let i = 0; i + 1 < words.length; i++)
       if (words.slice(i, i + 2).some((part) => GENERIC_NAME_PARTS.has(part.toLowerCase())))
         push(words[i] + words[i + 1], 'name');

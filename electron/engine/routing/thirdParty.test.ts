@@ -258,7 +258,9 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
   // of 30. Rounds 21–28 likewise, two at a time (corpus/README.md). Rounds 29–31 measured the
   // learned chat form (chatForm.ts): with the rules alone 81, 87, 82 of 110 and 6, 2, 10 of 30
   // fired; with a model trained without them 81, 87, 82 and 3, 1, 5 (round 31 read after rounds
-  // 29–30 joined the model). The floors are the measured values.
+  // 29–30 joined the model). Round 32, Composio toolkits only (the archive ran out): 77 of 110 and 4
+  // of 30 fired with the rules alone, 77 and 2 with the model; 79 after its fixes (names typed in
+  // small letters or glued from three words, e-mail addresses). The floors are the measured values.
   const FLOORS: Record<string, { p_at_1: number; false_trigger: number }> = {
     r15: { p_at_1: 0.8, false_trigger: 0 },
     r16: { p_at_1: 0.84, false_trigger: 0.034 },
@@ -277,6 +279,7 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
     r29: { p_at_1: 0.73, false_trigger: 0.067 },
     r30: { p_at_1: 0.79, false_trigger: 0 },
     r31: { p_at_1: 0.74, false_trigger: 0.067 },
+    r32: { p_at_1: 0.71, false_trigger: 0.067 },
   };
   /** The dev set's well-known skills a round holds as a user's folder would (rounds 18 on); round 21 took the last 11. */
   const WELL_KNOWN: Record<string, number> = { r18: 30, r19: 30, r20: 30, r21: 11 };

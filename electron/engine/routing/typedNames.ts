@@ -24,6 +24,9 @@ export const typedNames = (text: string): string[] => Array.from(text.matchAll(C
 const SITE_NAME_RE =
   /(?<![\w./@-])([A-Za-z][A-Za-z0-9-]*)\.(?:com|io|ai|do|so|app|dev|co|me|ly|fm|net|org|xyz|tv|gg|cc|to|us|is|im|it)(?![\w.-]*[\w/])/gu;
 
+/** An e-mail address: whose it is, not what to do (jenna@brightlane.io is no word "io"). */
+const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
+
 /** A web address as typed: scheme or www, then anything up to a space, a quote or a bracket. */
 const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`“”‘’（）()[\]]+/giu;
 
@@ -33,7 +36,8 @@ const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`“”‘’（）()[\]]+/giu;
  * the host without www and its top-level domain (https://www.rome2rio.com/… → rome2rio).
  */
 export function siteNames(text: string): string {
-  return text.replace(URL_RE, (typed) => {
+  const noMail = text.replace(EMAIL_RE, ' ');
+  return noMail.replace(URL_RE, (typed) => {
     // A sentence's comma or full stop after the address is the sentence's.
     const [, url, after] = /^(.*?)([.,;:!?]*)$/su.exec(typed) ?? [typed, typed, ''];
     const host = url.replace(/^(?:https?:\/\/)?(?:www\.)?/iu, '').split(/[/?#:]/u)[0] ?? '';
@@ -64,4 +68,14 @@ export function namedAsTyped(text: string, word: string): boolean {
   if (!verbalForms().has(word)) return false;
   const capitalized = new RegExp(`(?<![.!?]\\s*|^\\s*)\\b${word[0].toUpperCase()}${word.slice(1)}\\b`, 'u');
   return capitalized.test(text);
+}
+
+/** True when the message has the word only in small letters (hubspot, not HubSpot or PRD). */
+export function typedLower(text: string, word: string): boolean {
+  if (!/^[a-z0-9]+$/u.test(word)) return false;
+  const typed = Array.from(
+    text.matchAll(new RegExp(`(?<![A-Za-z0-9])${word}(?![A-Za-z0-9])`, 'giu')),
+    (m) => m[0],
+  );
+  return typed.length > 0 && typed.every((t) => t === word);
 }

@@ -274,3 +274,58 @@ describe('a site the message names or links (round 31)', () => {
     expect(primary("pull yesterday's open, high, low and close for AAPL")).toBe('stock-quotes');
   });
 });
+
+describe('names typed as users type them (round 32)', () => {
+  let index: RoutingIndex;
+  beforeAll(async () => {
+    const dir = tempDir('skilldeck-typed-names-');
+    writeTree(dir, {
+      'go-to-webinar-automation/SKILL.md': md(
+        'go-to-webinar-automation',
+        'Automate GoToWebinar tasks via Rube MCP (Composio): sessions, registrants, attendees.',
+      ),
+      'active-campaign-automation/SKILL.md': md(
+        'active-campaign-automation',
+        'Automate ActiveCampaign tasks via Rube MCP (Composio): contacts, lists, tags, automations.',
+      ),
+      'customerio-automation/SKILL.md': md(
+        'customerio-automation',
+        'Automate Customer.io tasks via Rube MCP (Composio): people, segments, campaigns.',
+      ),
+      'webinar-planner/SKILL.md': md(
+        'webinar-planner',
+        'Plans webinars: agenda, speakers, leads and follow-up lists.',
+      ),
+      'crm/SKILL.md': md('crm', 'A lightweight CRM for contacts, deals and notes kept in a local file.'),
+      'hubspot/SKILL.md': md('hubspot', 'HubSpot contacts, companies and deals through the HubSpot API.'),
+    });
+    index = indexOf(await catalogOf(dir));
+  });
+  const primary = (query: string) => route(index, query, defaultConfig(), readyContext()).plan.primary;
+
+  it('reads a product typed as one word in small letters as the product', () => {
+    const named = route(
+      index,
+      'add jenna to the Q3 webinar leads list in activecampaign and tag her warm',
+      defaultConfig(),
+      readyContext(),
+    );
+    expect(named.plan.primary).toBe('active-campaign-automation');
+    // Named, it explains the request, as HubSpot typed with capitals would.
+    expect(named.candidates[0].factors.intent_match.value).toBeGreaterThan(0.9);
+    expect(primary('export the CRM contacts from hubspot')).toBe('hubspot');
+  });
+
+  it('meets a three-word name glued into one (GoToWebinar)', () => {
+    expect(primary('register these people for our GoToWebinar session on Nov 14')).toBe(
+      'go-to-webinar-automation',
+    );
+  });
+
+  it('reads an e-mail address as nobody’s words (ana@kto.io is no “io”)', () => {
+    expect(analyzeQuery('send the invite to ana@kto.io').map((g) => g.surface)).not.toContain('io');
+    expect(primary('register ana@kto.io and raj@kto.io for our GoToWebinar session')).toBe(
+      'go-to-webinar-automation',
+    );
+  });
+});

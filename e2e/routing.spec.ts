@@ -171,39 +171,37 @@ test('typing $name forces that skill', async ({ page, workspace }, testInfo) => 
   expect(problems).toEqual([]);
 });
 
-test('what the message says not to do counts for no skill, and the plan says so', async ({
-  page,
-  workspace,
-}, testInfo) => {
-  const problems = watchConsole(page);
-  const routing = new RoutingPage(page);
-  await routing.open(workspace.url);
-  await routing.type('convert 5 miles to km');
-  await expect(routing.primary()).toHaveAttribute('data-skill-name', 'unit-converter');
-  await routing.type('do not convert anything, just tell me a joke');
-  await expect(page.getByTestId('plan-reason')).toContainText(
-    'Set aside what the message rules out: “do not convert anything”.',
-  );
-  await expect(routing.primary()).toHaveAttribute('data-skill-name', '');
-  await attachShot(page, testInfo, 'score-panel-ruled-out', routing.panel());
-  expect(problems).toEqual([]);
-});
+/** A request, then a message that takes its skill away, and what the plan says of it. */
+const SET_ASIDE = [
+  {
+    title: 'what the message says not to do counts for no skill, and the plan says so',
+    request: ['convert 5 miles to km', 'unit-converter'],
+    then: 'do not convert anything, just tell me a joke',
+    reason: 'Set aside what the message rules out: “do not convert anything”.',
+    shot: 'score-panel-ruled-out',
+  },
+  {
+    title: 'chat no rule names is read by its wording, and the plan says so',
+    request: ['pretty-print this JSON for me', 'json-format'],
+    then: 'honestly is JSON just XML for people who hate angle brackets? lol',
+    reason: 'worded like chat, not like a request',
+    shot: 'score-panel-chat-form',
+  },
+];
 
-test('chat no rule names is read by its wording, and the plan says so', async ({
-  page,
-  workspace,
-}, testInfo) => {
-  const problems = watchConsole(page);
-  const routing = new RoutingPage(page);
-  await routing.open(workspace.url);
-  await routing.type('pretty-print this JSON for me');
-  await expect(routing.primary()).toHaveAttribute('data-skill-name', 'json-format');
-  await routing.type('honestly is JSON just XML for people who hate angle brackets? lol');
-  await expect(page.getByTestId('plan-reason')).toContainText('worded like chat, not like a request');
-  await expect(routing.primary()).toHaveAttribute('data-skill-name', '');
-  await attachShot(page, testInfo, 'score-panel-chat-form', routing.panel());
-  expect(problems).toEqual([]);
-});
+for (const { title, request, then, reason, shot } of SET_ASIDE)
+  test(title, async ({ page, workspace }, testInfo) => {
+    const problems = watchConsole(page);
+    const routing = new RoutingPage(page);
+    await routing.open(workspace.url);
+    await routing.type(request[0]);
+    await expect(routing.primary()).toHaveAttribute('data-skill-name', request[1]);
+    await routing.type(then);
+    await expect(page.getByTestId('plan-reason')).toContainText(reason);
+    await expect(routing.primary()).toHaveAttribute('data-skill-name', '');
+    await attachShot(page, testInfo, shot, routing.panel());
+    expect(problems).toEqual([]);
+  });
 
 test('moving T in Settings changes the selection, and the bars follow the weights', async ({
   page,

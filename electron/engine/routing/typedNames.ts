@@ -31,7 +31,8 @@ const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
 const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`“”‘’（）()[\]]+/giu;
 
 /**
- * A pasted web address says which site, not what to do: its path and query are the site's words
+ * The message with what it pasted reduced to what it says. An e-mail address goes: it says whose,
+ * not what to do. A web address says which site: its path and query are the site's words
  * (zillow.com/homes/… is no request for a smart-home skill), so only the site's own name stays —
  * the host without www and its top-level domain (https://www.rome2rio.com/… → rome2rio).
  */

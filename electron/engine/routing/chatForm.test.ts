@@ -10,6 +10,7 @@ import {
   trainChatForm,
   type FormExample,
 } from './chatForm';
+import { SortedTable } from './lexdata';
 import type { RoutingIndex } from './lexicon';
 import { route } from './router';
 import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
@@ -78,8 +79,18 @@ describe('training', () => {
   });
 
   it('skips lines it cannot read instead of failing', () => {
-    const model = modelFromLines(['v\tmy', 'w\te:u:my\tnot-a-number', 'w\tbias\t0.5', 'junk', 'w\t']);
+    const model = modelFromLines(['v:my\t1', 'e:u:my\tnot-a-number', 'bias\t0.5', 'junk', 'e:u:x\t']);
     expect(model).toEqual({ vocabulary: ['my'], weights: { bias: 0.5 } });
+  });
+
+  it('reads the same from its table searched in place as from the model', () => {
+    const model = trainChatForm(examples, { vocabularySize: 40 });
+    const fromTable = new ChatForm(new SortedTable(modelToTsv(model, 'test')));
+    for (const text of [...chat, ...requests, 'something else entirely, unseen words'])
+      expect(fromTable.chatProbability(text), text).toBeCloseTo(
+        new ChatForm(model).chatProbability(text),
+        10,
+      );
   });
 });
 

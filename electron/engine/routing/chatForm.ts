@@ -1,4 +1,4 @@
-import { chatFormLines } from './lexdata';
+import { chatFormTable, SortedTable } from './lexdata';
 import { hasCjk } from './text';
 
 /**
@@ -64,7 +64,7 @@ function shape(token: string): string {
  * Not its length: the dev set's chat is shorter than its requests, and a length feature read
  * "reindex the products index in Algolia" as chat.
  */
-export function formFeatures(text: string, vocabulary: ReadonlySet<string>): string[] {
+export function formFeatures(text: string, vocabulary: { has(token: string): boolean }): string[] {
   const prefix = hasCjk(text) ? 'z:' : 'e:';
   const mapped = tokens(text).map((t) => (vocabulary.has(t) ? t : shape(t)));
   const seq = mapped.filter((t, i) => !(t === 'X' && mapped[i - 1] === 'X'));
@@ -81,20 +81,29 @@ export function formFeatures(text: string, vocabulary: ReadonlySet<string>): str
   return [...out];
 }
 
-/** A compiled model: the vocabulary as a set, the weights as a map. */
+/**
+ * A model ready to read: from a trained model's maps, or from the shipped table searched in place
+ * (parsing its 27k lines into maps cost the first keystroke 50–150 ms; lexdata.ts SortedTable).
+ */
 export class ChatForm {
-  private readonly vocabulary: Set<string>;
-  private readonly weights: Map<string, number>;
+  private readonly vocabulary: { has(token: string): boolean };
+  private readonly weight: (feature: string) => number;
 
-  constructor(model: ChatFormModel) {
-    this.vocabulary = new Set(model.vocabulary);
-    this.weights = new Map(Object.entries(model.weights));
+  constructor(model: ChatFormModel | SortedTable) {
+    if (model instanceof SortedTable) {
+      this.vocabulary = { has: (token) => model.get(`v:${token}`) !== null };
+      this.weight = (feature) => Number(model.get(feature)?.[0] ?? 0);
+    } else {
+      const weights = new Map(Object.entries(model.weights));
+      this.vocabulary = new Set(model.vocabulary);
+      this.weight = (feature) => weights.get(feature) ?? 0;
+    }
   }
 
   /** The probability that the message is chat, not a request for a skill's work. */
   chatProbability(text: string): number {
     let z = 0;
-    for (const f of formFeatures(text, this.vocabulary)) z += this.weights.get(f) ?? 0;
+    for (const f of formFeatures(text, this.vocabulary)) z += this.weight(f);
     return 1 / (1 + Math.exp(-z));
   }
 
@@ -160,22 +169,26 @@ export function trainChatForm(
 }
 
 /**
- * The model as data/chat-form.tsv holds it: `v` lines name the vocabulary, `w` lines a
- * feature and its weight (tokens and features hold no tab or newline).
+ * The model as data/chat-form.tsv holds it, one sorted table: `v:<token>` lines name the
+ * vocabulary, the other keys are features with their weight (no token or feature holds a tab or a
+ * newline, and none starts with "v:").
  */
 export function modelToTsv(model: ChatFormModel, header: string): string {
-  const lines = [`# ${header}`, ...model.vocabulary.map((t) => `v\t${t}`)];
-  for (const [f, w] of Object.entries(model.weights)) lines.push(`w\t${f}\t${w}`);
-  return `${lines.join('\n')}\n`;
+  const rows = [
+    ...model.vocabulary.map((t): [string, string] => [`v:${t}`, '1']),
+    ...Object.entries(model.weights).map(([f, w]): [string, string] => [f, String(w)]),
+  ].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return `# ${header}\n${rows.map(([key, value]) => `${key}\t${value}`).join('\n')}\n`;
 }
 
-/** Reads modelToTsv's lines (comments already dropped). */
+/** Reads modelToTsv's lines (comments already dropped); a line it cannot read is skipped. */
 export function modelFromLines(lines: readonly string[]): ChatFormModel {
   const model: ChatFormModel = { vocabulary: [], weights: {} };
   for (const line of lines) {
-    const [kind, key, weight] = line.split('\t');
-    if (kind === 'v' && key) model.vocabulary.push(key);
-    else if (kind === 'w' && key && Number.isFinite(Number(weight))) model.weights[key] = Number(weight);
+    const [key, value] = line.split('\t');
+    if (!key || value === undefined) continue;
+    if (key.startsWith('v:')) model.vocabulary.push(key.slice(2));
+    else if (value !== '' && Number.isFinite(Number(value))) model.weights[key] = Number(value);
   }
   return model;
 }
@@ -184,8 +197,8 @@ let shipped: ChatForm | null | undefined;
 /** The shipped model (data/chat-form.tsv), or null where the table is missing (rules alone). */
 export function defaultChatForm(): ChatForm | null {
   if (shipped === undefined) {
-    const lines = chatFormLines();
-    shipped = lines.length > 0 ? new ChatForm(modelFromLines(lines)) : null;
+    const table = chatFormTable();
+    shipped = table.size > 0 ? new ChatForm(table) : null;
   }
   return shipped;
 }

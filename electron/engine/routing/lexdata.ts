@@ -199,8 +199,8 @@ export const englishWords = once((): Set<string> => new Set(lines('words.txt')))
 /** Nouns in -er that are not their stem + er (flower, number, corner): the stemmer keeps them whole. */
 export const erNouns = once((): Set<string> => new Set(lines('er-nouns.txt')));
 
-/** The chat-form model's lines (chat-form.tsv; chatForm.ts reads them). */
-export const chatFormLines = once((): string[] => lines('chat-form.tsv'));
+/** The chat-form model (chat-form.tsv, sorted; chatForm.ts reads it in place). */
+export const chatFormTable = once(() => table('chat-form.tsv'));
 
 /** Chinese: jieba's frequency and the CC-CEDICT English keywords of a word, from zh.tsv. */
 export const zhTable = once(() => table('zh.tsv'));

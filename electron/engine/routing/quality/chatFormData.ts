@@ -1,5 +1,22 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { ChatForm, modelToTsv, trainChatForm, type FormExample } from '../chatForm';
-import { halfOf, readDevQueries, readUnseenCatalogs, type DevQuery } from './devset';
+import { CORPUS_DATA, halfOf, readDevQueries, readUnseenCatalogs, type DevQuery } from './devset';
+
+/**
+ * Messages written for the chat form alone (corpus/chat-form-extra.jsonl): chat and requests with
+ * no catalog, so no routing eval reads them; always learned from.
+ */
+function extraExamples(): FormExample[] {
+  const file = path.join(CORPUS_DATA, 'chat-form-extra.jsonl');
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { query: string; chat: boolean })
+    .map((m) => ({ text: m.query, chat: m.chat }));
+}
 
 /** The labelled groups the chat-form model learns from: the dev half, then each unseen round. */
 function groups(): [string, DevQuery[]][] {
@@ -13,15 +30,26 @@ const examplesOf = (queries: readonly DevQuery[]): FormExample[] =>
   queries.map((q) => ({ text: q.query, chat: q.expect.length === 0 }));
 
 /**
- * What the chat-form model learns from: the dev half of the dev set with its negatives, and the
- * unseen rounds — never the held-out half. `leaveOut` names groups ("dev", "r21") to train
+ * What the chat-form model learns from: the dev half of the dev set with its negatives, the
+ * unseen rounds and the extra messages — never the held-out half. `leaveOut` names groups ("dev", "r21") to train
  * without, so a group can be read by a model that never saw it.
  */
 export function chatFormExamples(leaveOut: ReadonlySet<string> = new Set()): FormExample[] {
-  return groups()
-    .filter(([group]) => !leaveOut.has(group))
-    .flatMap(([, queries]) => examplesOf(queries));
+  // Six stock questions of the dev negatives ("Why is the sky blue?") are held-out negatives too.
+  return [
+    ...groups()
+      .filter(([group]) => !leaveOut.has(group))
+      .flatMap(([, queries]) => examplesOf(queries)),
+    ...extraExamples(),
+  ].filter((e) => !heldOut.has(e.text.toLowerCase()));
 }
+
+/** The held-out half's queries (lowercased): never learned from, whatever file they turn up in. */
+const heldOut = new Set(
+  readDevQueries()
+    .filter((q) => halfOf(q) === 'test')
+    .map((q) => q.query.toLowerCase()),
+);
 
 /** data/chat-form.tsv as the examples give it now (bench/fit-chat-form.mjs writes it). */
 export function fitChatForm(): string {

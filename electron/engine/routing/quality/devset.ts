@@ -20,7 +20,7 @@ export interface DevQuery {
 export type Half = 'dev' | 'test';
 
 /** Beside this file in a checkout; `routing-quality/` beside the bench bundle. */
-const CORPUS_DATA =
+export const CORPUS_DATA =
   [path.join(__dirname, 'corpus'), path.join(__dirname, 'routing-quality')].find((dir) =>
     fs.existsSync(path.join(dir, 'queries.jsonl')),
   ) ?? path.join(__dirname, 'corpus');

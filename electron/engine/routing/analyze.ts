@@ -2,7 +2,7 @@ import { domainLexicon, genericWords, similarWords, wordnet } from './lexdata';
 import { CJK_RUN_RE, fold, hasCjk, isStopWord, lemmaOf, stem, wordTerms } from './text';
 import { segment, subWords, translate } from './zh';
 import { entityGroups } from './entities';
-import { namedAsTyped, siteNames, typedLower, typedNames, typedSites } from './typedNames';
+import { lowercaseOnly, namedAsTyped, siteNames, typedNames, typedSites } from './typedNames';
 
 /**
  * How a query word reached a skill's word (issue 10 §3, and the evidence the score panel names):
@@ -195,6 +195,7 @@ export function analyzeQuery(typed: string): QueryGroup[] {
   const cjkQuery = hasCjk(text);
   const names = typedNames(text);
   const sites = typedSites(text);
+  const lower = lowercaseOnly(text);
   const cased = new Set([...names.map(fold), ...sites]);
   // GoHighLevel → go, high, level: a skill may be named by a run of them (highlevel).
   const camel = new Map(
@@ -227,7 +228,7 @@ export function analyzeQuery(typed: string): QueryGroup[] {
       ...(cased.has(word) ? { cased: true as const } : {}),
       ...(camel.has(word) ? { camel: camel.get(word) } : {}),
       ...(sites.has(word) ? { site: true as const } : {}),
-      ...(typedLower(text, word) ? { lower: true as const } : {}),
+      ...(lower.has(word) ? { lower: true as const } : {}),
     });
   }
   groups.push(...entities.groups);

@@ -65,8 +65,16 @@ function shape(token: string): string {
  * "reindex the products index in Algolia" as chat.
  */
 export function formFeatures(text: string, vocabulary: { has(token: string): boolean }): string[] {
-  const prefix = hasCjk(text) ? 'z:' : 'e:';
-  const mapped = tokens(text).map((t) => (vocabulary.has(t) ? t : shape(t)));
+  return featuresOf(tokens(text), hasCjk(text), vocabulary);
+}
+
+function featuresOf(
+  typed: readonly string[],
+  cjk: boolean,
+  vocabulary: { has(token: string): boolean },
+): string[] {
+  const prefix = cjk ? 'z:' : 'e:';
+  const mapped = typed.map((t) => (vocabulary.has(t) ? t : shape(t)));
   const seq = mapped.filter((t, i) => !(t === 'X' && mapped[i - 1] === 'X'));
   const out = new Set<string>(['bias']);
   for (let i = 0; i < seq.length; i++) {
@@ -102,8 +110,12 @@ export class ChatForm {
 
   /** The probability that the message is chat, not a request for a skill's work. */
   chatProbability(text: string): number {
+    return this.probabilityOf(tokens(text), hasCjk(text));
+  }
+
+  private probabilityOf(typed: readonly string[], cjk: boolean): number {
     let z = 0;
-    for (const f of formFeatures(text, this.vocabulary)) z += this.weight(f);
+    for (const f of featuresOf(typed, cjk, this.vocabulary)) z += this.weight(f);
     return 1 / (1 + Math.exp(-z));
   }
 
@@ -113,8 +125,9 @@ export class ChatForm {
    * form, and the model's reading of them is its bias.
    */
   readsAsChat(text: string): boolean {
-    if (tokens(text).length < MIN_TOKENS || LIVE_QUESTION_RE.test(text)) return false;
-    return this.chatProbability(text) >= CHAT_FORM_THRESHOLD;
+    const typed = tokens(text);
+    if (typed.length < MIN_TOKENS || LIVE_QUESTION_RE.test(text)) return false;
+    return this.probabilityOf(typed, hasCjk(text)) >= CHAT_FORM_THRESHOLD;
   }
 }
 

@@ -71,12 +71,15 @@ export function namedAsTyped(text: string, word: string): boolean {
   return capitalized.test(text);
 }
 
-/** True when the message has the word only in small letters (hubspot, not HubSpot or PRD). */
-export function typedLower(text: string, word: string): boolean {
-  if (!/^[a-z0-9]+$/u.test(word)) return false;
-  const typed = Array.from(
-    text.matchAll(new RegExp(`(?<![A-Za-z0-9])${word}(?![A-Za-z0-9])`, 'giu')),
-    (m) => m[0],
-  );
-  return typed.length > 0 && typed.every((t) => t === word);
+/** The words the message has only in small letters (hubspot, not HubSpot or PRD), in one pass. */
+export function lowercaseOnly(text: string): Set<string> {
+  const lower = new Set<string>();
+  const cased = new Set<string>();
+  for (const [typed] of text.matchAll(/[A-Za-z0-9]+/gu)) {
+    const word = typed.toLowerCase();
+    if (typed === word) lower.add(word);
+    else cased.add(word);
+  }
+  for (const word of cased) lower.delete(word);
+  return lower;
 }

@@ -140,6 +140,13 @@ describe('sites and web addresses', () => {
     );
     // No scheme, no www: a site typed as a name stays as typed.
     expect(siteNames('upload it to our Files.com folder')).toBe('upload it to our Files.com folder');
+    expect(siteNames('logos of stripe.com and notion.so')).toBe('logos of stripe.com and notion.so');
+    // A bare host with a subdomain or a path is an address all the same (its .io is nobody's word).
+    expect(siteNames('ping api.shopfront.io from Tokyo')).toMatch(/^ping +api shopfront +from Tokyo$/u);
+    expect(siteNames('summarize example.com/blog/why-we-moved-to-rust')).toMatch(/^summarize +example +$/u);
+    expect(siteNames('diff config.prod.json and report.final.pdf')).toBe(
+      'diff config.prod.json and report.final.pdf',
+    );
   });
 
   it('takes a word typed as a site (Files.com, scrape.do) as a name, not as the English word', () => {

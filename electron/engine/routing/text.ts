@@ -4,7 +4,7 @@
  * like jieba), and the negated spans of a description. Per-word results are memoized: index
  * builds see the same words thousands of times and keystrokes the same words again.
  */
-import { erNouns, irregular, traditionalChars, verbalForms, wordnet } from './lexdata';
+import { englishWords, erNouns, irregular, traditionalChars, verbalForms, wordnet } from './lexdata';
 import { segment, subWords } from './zh';
 
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -163,9 +163,17 @@ export function stem(word: string): string {
   // An agent noun loses its -er (converter → convert); flower, number and corner are no flow,
   // numb or corn (data/er-nouns.txt: WordNet's nouns in -er it does not derive from their stem).
   else if (w.endsWith('er') && w.length >= 6 && !erNouns().has(w)) [w, cut] = [w.slice(0, -2), true];
-  else if (w.endsWith('ly') && w.length >= 6) w = w.slice(0, -2);
-  // running → run, but keep ss/ll (class, full).
-  if (w.length >= 4 && w[w.length - 1] === w[w.length - 2] && !/[slz]/.test(w[w.length - 1]))
+  // An adverb WordNet knows loses its -ly (weekly → week); a name does not (Raisely, Feedly).
+  else if (w.endsWith('ly') && w.length >= 6 && englishWords().has(w)) w = w.slice(0, -2);
+  // running → run, but keep ss/ll (class, full), a word with its double end (staffing → staff)
+  // and a word that only ends so (Cutt.ly is no cut).
+  if (
+    cut &&
+    w.length >= 4 &&
+    w[w.length - 1] === w[w.length - 2] &&
+    !/[slz]/.test(w[w.length - 1]) &&
+    !englishWords().has(w)
+  )
     w = w.slice(0, -1);
   // coding → code, hoping → hope, using → use: a suffix took the e of a word WordNet knows
   // (a consonant-vowel-consonant end, as Porter's *o, so singing stays sing, not singe).

@@ -27,8 +27,26 @@ const SITE_NAME_RE =
 /** An e-mail address: whose it is, not what to do (jenna@brightlane.io is no word "io"). */
 const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
 
-/** A web address as typed: scheme or www, then anything up to a space, a quote or a bracket. */
-const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`“”‘’（）()[\]]+/giu;
+/** Top-level domains that products and sites use (not a file's extension: .py, .md, .json). */
+const TLD =
+  '(?:com|io|ai|do|so|app|dev|co|me|ly|fm|net|org|xyz|tv|gg|cc|to|us|is|im|it|de|uk|fr|jp|cn|eu|ca|au)';
+
+/** What an address runs on to: anything up to a space, a quote or a bracket. */
+const ADDRESS_TAIL = '[^\\s<>"\'`“”‘’（）()[\\]]';
+
+/**
+ * A web address as typed: scheme or www, then anything up to a space, a quote or a bracket; or a
+ * bare host that is an address, not a product's name: a subdomain (api.shopfront.io) or a path
+ * (example.com/blog/…). Files.com and notion.so stay: a product is named by its site so.
+ */
+const URL_RE = new RegExp(
+  [
+    String.raw`\b(?:https?:\/\/|www\.)${ADDRESS_TAIL}+`,
+    String.raw`(?<![\w.@/-])(?:[a-z0-9-]+\.){2,}${TLD}(?:\/${ADDRESS_TAIL}*)?(?![\w-])`,
+    String.raw`(?<![\w.@/-])[a-z0-9-]+\.${TLD}\/${ADDRESS_TAIL}*`,
+  ].join('|'),
+  'giu',
+);
 
 /**
  * The message with what it pasted reduced to what it says. An e-mail address goes: it says whose,

@@ -201,6 +201,14 @@ describe('stems', () => {
     // "My cat broke the vase today": 花瓶 is glossed "flower vase", and flower is no flow-er.
     expect(stem('flower')).not.toBe(stem('flow'));
     expect(stem('number')).not.toBe(stem('numb'));
+    // -ly leaves an adverb WordNet knows, not a product's name; a double end goes only where a
+    // suffix made it (cutting → cut, not Cutt.ly's cutt; staffing stays staff).
+    expect(stem('weekly')).toBe(stem('week'));
+    expect(stem('raisely')).not.toBe(stem('raiser'));
+    expect(stem('feedly')).not.toBe(stem('feed'));
+    expect(stem('cutting')).toBe(stem('cut'));
+    expect(stem('cutt')).not.toBe(stem('cut'));
+    expect(stem('staffing')).toBe(stem('staff'));
     const result = route(index, '我家猫今天把花瓶打碎了', defaultConfig(), readyContext());
     expect(result.plan.primary).toBeNull();
     expect(result.candidates.map((c) => c.reason).join(' ')).not.toMatch(/flower/);

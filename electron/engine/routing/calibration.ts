@@ -8,7 +8,7 @@ import calibrationData from './data/calibration.json';
  * query's best separates the right skill from its neighbours. A skill that declares no triggers
  * and one that does then read the same.
  */
-export const FEATURES = ['coverage', 'relative', 'strength', 'catalog'] as const;
+export const FEATURES = ['coverage', 'relative', 'strength', 'catalog', 'chinese'] as const;
 export type FeatureName = (typeof FEATURES)[number];
 
 /** The weight of each feature and the bias (log-odds). */
@@ -32,6 +32,13 @@ export interface IntentFeatures {
    * among a thousand.
    */
   catalog: number;
+  /**
+   * The share of the query's routable mass its Chinese words carry, in [0, 1]. A Chinese word
+   * reaches a skill written in English through its CC-CEDICT glosses, each weighed below the
+   * user's own word, so a whole request in Chinese reads weaker than the same request typed in
+   * English; this weight gives that back.
+   */
+  chinese: number;
 }
 
 export const CALIBRATION: Calibration = {

@@ -191,7 +191,7 @@ describe('lexical semantics (issue 10 §3)', () => {
 });
 
 describe('calibration (issue 10 §2)', () => {
-  const base = { coverage: 0.5, relative: 1, strength: 1, catalog: Math.log(100) };
+  const base = { coverage: 0.5, relative: 1, strength: 1, catalog: Math.log(100), chinese: 0 };
 
   it('maps evidence to a probability that only rises with it', () => {
     const p = calibrate(base);
@@ -199,6 +199,8 @@ describe('calibration (issue 10 §2)', () => {
     expect(p).toBeLessThan(1);
     expect(calibrate({ ...base, strength: 2 })).toBeGreaterThan(p);
     expect(calibrate({ ...base, relative: 0.5 })).toBeLessThan(p);
+    // The same evidence reached through Chinese glosses reads as strong as the user's own words.
+    expect(calibrate({ ...base, chinese: 1 })).toBeGreaterThan(p);
   });
 
   it('is fitted for the decision at T: the most precision@1 whose false triggers stay in budget', () => {

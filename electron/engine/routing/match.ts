@@ -1,7 +1,7 @@
 import { SECOND_GLOSS_WEIGHT, VIA_WEIGHT, type QueryGroup, type Variant, type Via } from './analyze';
 import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
 import { isEnglishWord, withSpelling } from './spelling';
-import { nameTerms } from './text';
+import { hasCjk, nameTerms } from './text';
 
 /** BM25 saturation (the usual k1 = 1.2); length normalization is per field, in the index (lexicon.ts). */
 const K1 = 1.2;
@@ -39,6 +39,8 @@ export interface QueryMatch {
   reach: number[];
   /** Σ reach: the query's routable mass (words no skill uses — a city, a name — are not in it). */
   mass: number;
+  /** The share of the mass that Chinese words carry (calibration.ts `chinese`), in [0, 1]. */
+  chinese: number;
   /** A skill's score (0 when it shares no term with the query). */
   score(d: number): number;
   /**
@@ -180,6 +182,7 @@ export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch
   const n = Math.max(1, index.size);
   const { docs } = index;
   let mass = 0;
+  let chineseMass = 0;
   for (const group of groups) {
     const generation = ++scratch.generation;
     const groupTouched: number[] = [];
@@ -210,6 +213,7 @@ export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch
     }
     reach.push(groupReach);
     mass += groupReach;
+    if (hasCjk(group.text)) chineseMass += groupReach;
     for (const d of groupTouched) {
       if (total[d] === 0) touched.push(d);
       total[d] += best[d];
@@ -248,6 +252,7 @@ export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch
     groups,
     reach,
     mass,
+    chinese: mass > 0 ? chineseMass / mass : 0,
     score: (d) => (d >= 0 ? total[d] : 0),
     productBonus,
     touched,

@@ -168,6 +168,7 @@ describe('intent_match', () => {
       relative: 0,
       strength: 0,
       catalog: Math.log(3),
+      chinese: 0,
     });
   });
 
@@ -184,6 +185,16 @@ describe('intent_match', () => {
     expect(q.match.score(found.doc.index)).toBeGreaterThan(q.match.mass);
     expect(features.coverage).toBe(1);
     expect(features.strength).toBeCloseTo(q.match.score(found.doc.index) / q.match.unit, 10);
+    expect(features.chinese).toBe(0);
+  });
+
+  it('reads the share of the routable mass a Chinese request carries in Chinese words', () => {
+    const zh = scoring('给这些照片打标签', 'image-tags');
+    expect(intentFeatures(zh.found, zh.q.match).chinese).toBe(1);
+    const mixed = scoring('给这些 photos 打标签', 'image-tags');
+    const share = intentFeatures(mixed.found, mixed.q.match).chinese;
+    expect(share).toBeGreaterThan(0);
+    expect(share).toBeLessThan(1);
   });
 
   it('drops by twice the share of the query the description excludes', () => {

@@ -147,6 +147,7 @@ export function intentFeatures(recalled: Recalled, match: QueryMatch, topic = fa
     relative: match.best > 0 ? score / match.best : 0,
     strength: score / match.unit,
     catalog: Math.log(Math.max(2, match.size)),
+    chinese: match.chinese,
   };
 }
 

@@ -154,13 +154,14 @@ describe('routing quality on the dev half (issue 10, what routing is tuned on)',
   // chat, 5 of 304 and 0.815 / 14 of 2,432 sampled. Round 15's fixes (found on a catalog of
   // skills outside this set: a product the user names, more forms of chat) brought it to 0.780 /
   // (0.782 after round 18's, 0.783 and 0.825 sampled with a request's clear leader) /
-  // 4 of 304 / 0.799 (zh) and 0.820 / 13 of 2,432 sampled. The floors are the measured values, so
-  // a change that loses ground shows at once.
-  it('keeps the measured floors: P@1 ≥ 0.783, false triggers ≤ 0.014, Chinese ≥ 0.798, paraphrases ≥ 0.118', () => {
+  // 4 of 304 / 0.799 (zh) and 0.820 / 13 of 2,432 sampled. The calibration's Chinese weight took
+  // Chinese to 141 of 169 = 0.834. The floors are the measured values, so a change that loses
+  // ground shows at once.
+  it('keeps the measured floors: P@1 ≥ 0.783, false triggers ≤ 0.014, Chinese ≥ 0.83, paraphrases ≥ 0.118', () => {
     const all = slice(table.dev.skilldeck, 'all');
     expect(all.p_at_1!).toBeGreaterThanOrEqual(0.783);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.014);
-    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.798);
+    expect(slice(table.dev.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.83);
     expect(slice(table.dev.skilldeck, 'paraphrase').p_at_1!).toBeGreaterThanOrEqual(0.118);
     expect(slice(table.dev[SMALL], 'all').p_at_1!).toBeGreaterThanOrEqual(0.825);
     expect(slice(table.dev[SMALL], 'all').false_trigger!).toBeLessThanOrEqual(0.006);
@@ -200,20 +201,23 @@ describe('routing quality on the held-out half (issue 10)', () => {
   // round 2's calibration kept, 0.792 (best-ranked 0.840) / 2 of 31 / 0.700 (best-ranked 0.875)
   // and 0.845 / 0.4 % / 0.833. The floors sit a little under,
   // so noise does not fail them but a real regression does. 3 of 31 negatives is 0.097.
-  it('keeps the measured floors: P@1 ≥ 0.79, best-ranked ≥ 0.83, false triggers ≤ 0.10, Chinese P@1 ≥ 0.70', () => {
+  it('keeps the measured floors: P@1 ≥ 0.79, best-ranked ≥ 0.83, false triggers ≤ 0.10, Chinese P@1 ≥ 0.775', () => {
     const all = slice(table.test.skilldeck, 'all');
     expect(all.p_at_1!).toBeGreaterThanOrEqual(0.79);
     expect(all.best_right!).toBeGreaterThanOrEqual(0.83);
     expect(all.false_trigger!).toBeLessThanOrEqual(0.1);
-    expect(slice(table.test.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.7);
+    expect(slice(table.test.skilldeck, 'zh').p_at_1!).toBeGreaterThanOrEqual(0.775);
     expect(slice(table.test.skilldeck, 'zh').best_right!).toBeGreaterThanOrEqual(0.84);
     expect(slice(table.test.skilldeck, 'forced').p_at_1!).toBe(1);
   });
 
-  it('keeps the floors on 126-skill catalogs (the size issue 10 measured): P@1 ≥ 0.84, false triggers ≤ 0.01', () => {
+  // The Chinese weight of the calibration (calibration.ts `chinese`, chosen on the dev half) routes
+  // two more held-out Chinese requests right on the whole skill set and four more on the sampled
+  // catalogs, and fires 3 of their 64 Chinese negatives: 4 of 248 = 0.016 in all (was 1 of 248).
+  it('keeps the floors on 126-skill catalogs (the size issue 10 measured): P@1 ≥ 0.84, false triggers ≤ 0.02', () => {
     const all = slice(table.test[SMALL], 'all');
     expect(all.p_at_1!).toBeGreaterThanOrEqual(0.84);
-    expect(all.false_trigger!).toBeLessThanOrEqual(0.01);
+    expect(all.false_trigger!).toBeLessThanOrEqual(0.02);
     expect(slice(table.test[SMALL], 'zh').p_at_1!).toBeGreaterThanOrEqual(0.82);
   });
 

@@ -1,4 +1,4 @@
-import type { Calibration } from '../calibration';
+import { CALIBRATION, type Calibration } from '../calibration';
 import { readTriggerEvals, runTriggerEvals } from '../evals';
 import type { RoutingIndex } from '../lexicon';
 import type { RouterConfig } from '../router';
@@ -85,6 +85,8 @@ export interface FitOptions {
   catalogs?: readonly number[];
   /** The weight of `relative` (it only orders a query's runners-up, so it is not searched). */
   relative?: number;
+  /** The weight of `chinese` (chosen on the dev half's Chinese slice, not searched here). */
+  chinese?: number;
 }
 
 /** Every set's score with `calibration` at the configured T. */
@@ -115,6 +117,7 @@ export function fitCalibration(
 ): FitResult {
   const budget = options.budget ?? 0.01;
   const relative = options.relative ?? 4;
+  const chinese = options.chinese ?? CALIBRATION.chinese;
   let best: FitResult | null = null;
   const total = (r: FitResult) => r.sets.reduce((sum, s) => sum + s.p_at_1, 0);
   const grid = (options.strengths ?? [5, 6, 7, 8, 10]).flatMap((strength) =>
@@ -122,7 +125,7 @@ export function fitCalibration(
   );
   for (const { strength, catalog } of grid) {
     const at = (bias: number): FitResult =>
-      evaluateCalibration(sets, config, { coverage: 0, relative, strength, catalog, bias });
+      evaluateCalibration(sets, config, { coverage: 0, relative, strength, catalog, chinese, bias });
     let lo = -20;
     let hi = 5;
     let found: FitResult | null = null;

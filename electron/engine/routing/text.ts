@@ -162,7 +162,10 @@ export function stem(word: string): string {
   else if (w.endsWith('ation') && w.length >= 7) w = w.slice(0, -3);
   // An agent noun loses its -er (converter → convert); flower, number and corner are no flow,
   // numb or corn (data/er-nouns.txt: WordNet's nouns in -er it does not derive from their stem).
-  else if (w.endsWith('er') && w.length >= 6 && !erNouns().has(w)) [w, cut] = [w.slice(0, -2), true];
+  // A word WordNet lacks keeps it unless what is left is a word (linter → lint, bundler → bundle):
+  // Clawker is a name, no clawk.
+  else if (w.endsWith('er') && w.length >= 6 && !erNouns().has(w) && agentNoun(w))
+    [w, cut] = [w.slice(0, -2), true];
   // An adverb WordNet knows loses its -ly (weekly → week); a name does not (Raisely, Feedly).
   else if (w.endsWith('ly') && w.length >= 6 && englishWords().has(w)) w = w.slice(0, -2);
   // running → run, but keep ss/ll (class, full), a word with its double end (staffing → staff)
@@ -183,6 +186,22 @@ export function stem(word: string): string {
   if (w.endsWith('e') && w.length >= 4 && !(wordnet(w) !== null && wordnet(w.slice(0, -1)) !== null))
     w = w.slice(0, -1);
   return w;
+}
+
+/**
+ * A word in -er that WordNet has, or whose stem is a word or an -ize verb (linter, bundler,
+ * tokenizer; not Clawker).
+ */
+function agentNoun(word: string): boolean {
+  const words = englishWords();
+  if (words.has(word)) return true;
+  const base = word.slice(0, -2);
+  return (
+    base.endsWith('iz') ||
+    words.has(base) ||
+    words.has(`${base}e`) ||
+    (base.at(-1) === base.at(-2) && words.has(base.slice(0, -1)))
+  );
 }
 
 /** A consonant-vowel-consonant end whose last consonant is not w, x or y (Porter's *o). */

@@ -209,6 +209,11 @@ describe('stems', () => {
     expect(stem('cutting')).toBe(stem('cut'));
     expect(stem('cutt')).not.toBe(stem('cut'));
     expect(stem('staffing')).toBe(stem('staff'));
+    // A word WordNet lacks keeps its -er unless what is left is a word or an -ize verb.
+    expect(stem('clawker')).not.toBe(stem('clawk'));
+    expect(stem('linter')).toBe(stem('lint'));
+    expect(stem('bundler')).toBe(stem('bundle'));
+    expect(stem('tokenizer')).toBe(stem('tokenize'));
     const result = route(index, '我家猫今天把花瓶打碎了', defaultConfig(), readyContext());
     expect(result.plan.primary).toBeNull();
     expect(result.candidates.map((c) => c.reason).join(' ')).not.toMatch(/flower/);

@@ -33,8 +33,30 @@ export function splitInstruction(query: string): { instruction: string; payload:
   if (zh) return { instruction: `${zh[1]} create a new skill`, payload: '' };
   // A colon followed by a space or a new line, or a full-width colon; not "https://", not "9:30".
   const match = /^([^:：\n]{1,80})(?:：|:(?=\s))\s*(\S[\s\S]*)$/u.exec(unfenced.trim());
-  if (match && match[1].trim().split(/\s+/).length <= 10) return unquoted(match[1], match[2]);
+  if (match && match[1].trim().split(/\s+/).length <= 10) {
+    const { material, request } = closingRequest(match[2]);
+    return unquoted(request ? `${match[1]}. ${request}` : match[1], material);
+  }
   return unquoted(unfenced, '');
+}
+
+/** A sentence that asks for work in its first words ("run it through …", "then look for …", "帮我…"). */
+const REQUEST_OPENING_RE =
+  /^(?:(?:then|and|also|now|so)\s+)?(?:(?:please|pls|can you|could you|would you)\s+)?(?:run|check|tell|send|post|add|create|make|find|look|pull|book|draft|log|put|use|open|search|get|give|show|email|share|schedule|set|update|save|export|upload|file|flag|mark|reply)\b|^(?:然后|再|并且?|请|帮我|麻烦)/iu;
+
+/**
+ * After "…: material.", the message's last sentence may be the request again ("order #58213 looks
+ * sketchy: billing in Ohio, IP in Vietnam. run it through FraudLabs Pro"): it joins the instruction,
+ * the sentences before it stay material.
+ */
+function closingRequest(payload: string): { material: string; request: string | null } {
+  const sentences = payload
+    .trim()
+    .split(/(?<=[.!?。！？])\s*/u)
+    .filter(Boolean);
+  const last = sentences.at(-1) ?? '';
+  if (sentences.length < 2 || !REQUEST_OPENING_RE.test(last)) return { material: payload, request: null };
+  return { material: sentences.slice(0, -1).join(' '), request: last };
 }
 
 /**

@@ -56,6 +56,28 @@ describe('quoted words', () => {
   });
 });
 
+describe('material after a colon', () => {
+  it('is the payload, but a closing sentence that asks for work is the request again', () => {
+    expect(
+      splitInstruction(
+        'order #58213 looks sketchy: billing in Ohio, IP in Vietnam, 3 cards tried. run it through FraudLabs Pro',
+      ),
+    ).toEqual({
+      instruction: 'order #58213 looks sketchy. run it through FraudLabs Pro',
+      payload: 'billing in Ohio, IP in Vietnam, 3 cards tried.',
+    });
+    expect(splitInstruction('新客户刚打电话：张伟，北京朝阳区。帮我在CRM里建个联系人').instruction).toBe(
+      '新客户刚打电话. 帮我在CRM里建个联系人',
+    );
+    // Material that ends in an order of its own stays material.
+    expect(splitInstruction('Translate this into Chinese: Open the app. Click Save.')).toEqual({
+      instruction: 'Translate this into Chinese',
+      payload: 'Open the app. Click Save.',
+    });
+    expect(splitInstruction('记一下：周五前提交报销单').payload).toBe('周五前提交报销单');
+  });
+});
+
 describe('a request for a new skill', () => {
   it('keeps the request and drops what the new skill is to do', () => {
     // …in the words skill-authoring skills use for the request: write, make, build a skill all

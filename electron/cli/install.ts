@@ -41,6 +41,9 @@ function describe(c: InstallCandidate): string {
     ),
     `  It will be able to: ${c.capabilities.join('; ')}`,
   ];
+  // Above problems: what the instructions ask the agent to do is the thing to read first.
+  for (const f of c.instructions)
+    lines.push(`  ${f.severity.toUpperCase()} ${f.file}:${f.line}: ${f.reason}`, `      ${f.excerpt}`);
   for (const p of c.problems) lines.push(`  ${p.severity}: ${p.message}`);
   for (const u of c.unmet) lines.push(`  not ready here: ${u}`);
   if (c.conflict)

@@ -12,6 +12,7 @@ import {
 } from '../skills/loadSkill';
 import { describeUnmet, unmetRequirements } from '../skills/readiness';
 import { capabilitySummary } from './capabilities';
+import { isInstructionFile, scanSkillInstructions } from './instructions';
 import { detectSandboxTier } from './sandboxTier';
 
 export interface StagedCandidate extends InstallCandidate {
@@ -84,6 +85,10 @@ export async function describeStaged(
       totalBytes: files.reduce((sum, f) => sum + f.size, 0),
       scripts: files.flatMap((f) => (f.scriptLanguage ? [{ path: f.path, language: f.scriptLanguage }] : [])),
       capabilities: capabilitySummary(m, files),
+      instructions: scanSkillInstructions(
+        skill.dir,
+        files.flatMap((f) => (isInstructionFile(f.path, skill.fileName) ? [f.path] : [])),
+      ),
       sandboxTier: tier,
       problems: [
         ...interpreted.problems.filter((p) => p.code !== 'name-dir-mismatch'),

@@ -22,6 +22,7 @@ const candidate = (name: string, conflict = false): InstallCandidate => ({
   totalBytes: 0,
   scripts: [],
   capabilities: [],
+  instructions: [],
   sandboxTier: 'process',
   problems: [],
   unmet: [],

@@ -1,0 +1,130 @@
+/**
+ * What a skill's instructions tell the agent to do, read before install (what-users-ask §7:
+ * registry supply-chain attacks). Scripts are listed as scripts; this reads the Markdown the
+ * model will follow: SKILL.md (frontmatter too, since the description reaches the model) and
+ * references/**.md. Each rule is one line pattern; a finding names the line and says why.
+ *
+ * Precision over recall: a rule only fires on wording that asks for the act, not on a topic.
+ * Measured over the 3,483 corpus skill files in ../shared/corpus (instructions.corpus.test.ts):
+ * 116 flagged, 27 with a danger finding, 98 with a caution. Read by hand: 26 of the 27 danger
+ * skills are real lures (a password-zip / base64-to-shell malware campaign, the openclawcli
+ * glot.io "prerequisite", a gist piped to bash, a prompt injection); the 27th is a security
+ * scanner quoting attack commands as examples. In a random sample of 30 flagged skills, 27 of
+ * the findings say what the skill really asks (the 3 misses: that scanner, an audit report quoting
+ * `cat ~/.ssh/id_rsa`, and a `.pub` key since fixed).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { InstructionFinding } from '../../../shared/contract';
+import { CONTEXT_LINE, DESCRIBES, DOCUMENTARY, HEADING, RULES, quotedAt } from './instructionRules';
+
+type Kind = InstructionFinding['kind'];
+
+/** At most this many findings per skill: the preview is for reading. */
+export const MAX_FINDINGS = 20;
+const MAX_EXCERPT = 180;
+
+/** Source lines joined across shell continuations (`\` at the end), each with its first line number. */
+function logicalLines(text: string): { line: number; text: string }[] {
+  const out: { line: number; text: string }[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  for (let i = 0; i < lines.length; i += 1) {
+    const start = i;
+    let joined = lines[i];
+    while (/\\\s*$/.test(joined) && i + 1 < lines.length && i - start < 10) {
+      i += 1;
+      joined = `${joined.replace(/\\\s*$/, ' ')}${lines[i]}`;
+    }
+    out.push({ line: start + 1, text: joined });
+  }
+  return out;
+}
+
+function excerptOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_EXCERPT ? `${flat.slice(0, MAX_EXCERPT - 1)}…` : flat;
+}
+
+/**
+ * The findings in one instruction file (`file` is its path in the skill, `/`-separated), one per
+ * line and kind, the more severe rule winning.
+ */
+export function scanInstructionText(text: string, file: string): InstructionFinding[] {
+  const out: InstructionFinding[] = [];
+  let documentary = false;
+  let fenced = false;
+  for (const { line, text: raw } of logicalLines(text)) {
+    if (/^\s*(?:```|~~~)/.test(raw)) fenced = !fenced;
+    // Emphasis splits phrases ("**NEVER ask** whether"); the excerpt keeps it.
+    const lineText = raw.replace(/\*\*|__/g, '');
+    // A heading sets the context; a lead-in line under it ("**Patterns to detect:**") can only add to it.
+    // A `#` line inside a code fence is a shell comment, not a heading.
+    if (!fenced && HEADING.test(lineText)) documentary = DOCUMENTARY.test(lineText);
+    else if (CONTEXT_LINE.test(raw) && DOCUMENTARY.test(lineText)) documentary = true;
+    const seen = new Set<Kind>();
+    for (const rule of RULES) {
+      if (seen.has(rule.kind)) continue;
+      if (!rule.all.every((re) => re.test(lineText))) continue;
+      if (rule.unless?.test(lineText)) continue;
+      if (
+        rule.prose &&
+        (documentary || DESCRIBES.test(lineText) || quotedAt(lineText, lineText.search(rule.all[0])))
+      )
+        continue;
+      // Rules are listed danger first within a kind, so the first match is the strongest.
+      seen.add(rule.kind);
+      out.push({
+        severity: rule.severity,
+        kind: rule.kind,
+        file,
+        line,
+        excerpt: excerptOf(raw),
+        reason: rule.reason,
+      });
+    }
+  }
+  return out;
+}
+
+/** Danger before caution, then by file (SKILL.md first) and line; at most MAX_FINDINGS. */
+export function sortFindings(findings: InstructionFinding[]): InstructionFinding[] {
+  const rank = (f: InstructionFinding) => (f.severity === 'danger' ? 0 : 1);
+  const fileRank = (f: InstructionFinding) => (f.file.includes('/') ? 1 : 0);
+  return [...findings]
+    .sort(
+      (a, b) =>
+        rank(a) - rank(b) || fileRank(a) - fileRank(b) || a.file.localeCompare(b.file) || a.line - b.line,
+    )
+    .slice(0, MAX_FINDINGS);
+}
+
+/** Largest instruction file read (a bigger one is scanned up to here). */
+const MAX_READ = 512 * 1024;
+
+/** Instruction files among a skill's files: the skill file and Markdown under references/. */
+export const isInstructionFile = (rel: string, skillFile: string): boolean =>
+  rel === skillFile || /^references\/.+\.md$/i.test(rel);
+
+/**
+ * Scans a skill folder's instruction files (`rels`: paths relative to `dir`, `/`-separated).
+ * An unreadable file is skipped: the loader reports it already.
+ */
+export function scanSkillInstructions(dir: string, rels: readonly string[]): InstructionFinding[] {
+  const findings: InstructionFinding[] = [];
+  for (const rel of rels) {
+    let text: string;
+    try {
+      const fd = fs.openSync(path.join(dir, ...rel.split('/')), 'r');
+      try {
+        const buf = Buffer.alloc(MAX_READ);
+        text = buf.toString('utf8', 0, fs.readSync(fd, buf, 0, MAX_READ, 0));
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      continue;
+    }
+    findings.push(...scanInstructionText(text, rel));
+  }
+  return sortFindings(findings);
+}

@@ -7,6 +7,9 @@ export class InstallDialog {
   dialog = () => this.page.getByTestId('install-dialog');
   preview = () => this.page.getByTestId('install-preview');
   capabilities = () => this.page.getByTestId('install-capabilities');
+  instructions = () => this.page.getByTestId('install-instructions');
+  findings = () => this.page.getByTestId('instruction-finding');
+  acceptDanger = () => this.page.getByTestId('instructions-accept');
   candidate = (name: string) =>
     this.page.locator(`[data-testid="install-candidate"][data-skill-name="${name}"]`);
   files = () => this.page.getByTestId('install-file');

@@ -79,6 +79,8 @@ export interface CandidateChoice {
   /** Unset until the user decides what to do with a same-named installed skill. */
   onConflict?: ConflictChoice;
   newName: string;
+  /** Ticked after reading the dangerous lines of its instructions (engine's instruction scan). */
+  acceptDanger?: boolean;
 }
 
 /** `name-2`, `name-3`, ... : the first that is not taken. */
@@ -119,6 +121,13 @@ export function buildSelection(
   for (const candidate of candidates) {
     const choice = choices[candidate.name];
     if (!choice?.selected) continue;
+    // Like a conflict, a dangerous instruction waits for the user's explicit word.
+    if (candidate.instructions.some((f) => f.severity === 'danger') && !choice.acceptDanger) {
+      issues.push(
+        `Read what “${candidate.name}” asks the agent to do, and tick “still want to install” to go on.`,
+      );
+      continue;
+    }
     if (!candidate.conflict) {
       select.push({ name: candidate.name, onConflict: 'cancel' });
       targets.set(candidate.name, candidate.name);

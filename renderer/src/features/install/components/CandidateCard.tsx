@@ -5,6 +5,7 @@ import { ProblemItem } from '../../skills/components/detail/ProblemItem';
 import { CapabilitySheet } from './CapabilitySheet';
 import { ConflictChoice } from './ConflictChoice';
 import { FileTable } from './FileTable';
+import { InstructionFindings } from './InstructionFindings';
 
 /** Everything about one skill in the source, before anything is written. */
 export function CandidateCard({ candidate }: { candidate: InstallCandidate }) {
@@ -40,6 +41,7 @@ export function CandidateCard({ candidate }: { candidate: InstallCandidate }) {
       </header>
 
       <ConflictChoice candidate={candidate} />
+      <InstructionFindings candidate={candidate} />
       <CapabilitySheet candidate={candidate} />
 
       {candidate.unmet.length > 0 && (

@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { formatCount } from '../../../lib/format';
-import { ErrorIcon, LayersOffIcon, TerminalIcon } from '../../../ui/icons';
+import { ErrorIcon, LayersOffIcon, TerminalIcon, WarningIcon } from '../../../ui/icons';
 import { NO_CANDIDATES, useInstallStore } from '../store';
 
 interface CandidatePickerProps {
@@ -39,6 +39,7 @@ export function CandidatePicker({ focused, onFocus }: CandidatePickerProps) {
       <ul className="install-picker__list">
         {candidates.map((c) => {
           const hasError = c.problems.some((p) => p.severity === 'error');
+          const hasDanger = c.instructions.some((f) => f.severity === 'danger');
           return (
             <li
               key={c.name}
@@ -64,6 +65,11 @@ export function CandidatePicker({ focused, onFocus }: CandidatePickerProps) {
                   {c.conflict && (
                     <span className="tone-amber" title="Already installed">
                       <LayersOffIcon size={12} />
+                    </span>
+                  )}
+                  {hasDanger && (
+                    <span className="tone-red" title="Its instructions ask for something dangerous">
+                      <WarningIcon size={12} />
                     </span>
                   )}
                   {hasError && (

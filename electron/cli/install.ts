@@ -39,11 +39,13 @@ function describe(c: InstallCandidate): string {
     ...c.files.map(
       (f) => `    ${f.path}  ${kib(f.size)}${f.scriptLanguage ? `  [${f.scriptLanguage} script]` : ''}`,
     ),
-    `  It will be able to: ${c.capabilities.join('; ')}`,
   ];
-  // Above problems: what the instructions ask the agent to do is the thing to read first.
+  // What the instructions ask the agent to do is read first, as in the install dialog; what the
+  // skill declares ("instructions only: runs nothing …") follows and does not answer for it.
+  if (c.instructions.length) lines.push('  Its instructions ask the agent to:');
   for (const f of c.instructions)
     lines.push(`  ${f.severity.toUpperCase()} ${f.file}:${f.line}: ${f.reason}`, `      ${f.excerpt}`);
+  lines.push(`  It will be able to (as declared): ${c.capabilities.join('; ')}`);
   for (const p of c.problems) lines.push(`  ${p.severity}: ${p.message}`);
   for (const u of c.unmet) lines.push(`  not ready here: ${u}`);
   if (c.conflict)

@@ -231,6 +231,12 @@ describe('planLayout: root-only secrets', () => {
     const folder = path.join(root, 'elsewhere');
     expect(planLayout(spec({ read: [folder] }), { home, deny: [secret] }).deniedFiles).toEqual([secret]);
   });
+
+  it('covers a file named twice once (/etc/shadow is both a named secret and root-only)', () => {
+    const secret = path.join(root, 'elsewhere/data.txt');
+    const other = path.join(root, 'elsewhere/other.txt');
+    expect(planLayout(spec(), { home, deny: [secret, other, secret] }).deniedFiles).toEqual([secret, other]);
+  });
 });
 
 describe('visibleInside and writableInside', () => {

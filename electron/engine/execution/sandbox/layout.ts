@@ -207,8 +207,9 @@ export function planLayout(
   const layout = { masks, binds: ordered, remasks, deniedFiles: [] as string[] };
   // Covered when it would show inside: not hidden by a mask, or shown again by a bind (a read
   // grant of ~/project keeps its app.sock connectable). Granted by name (a write bind, or a read
-  // grant of that very file or socket), it stays.
-  layout.deniedFiles = (opts.deny ?? secretFiles()).filter(
+  // grant of that very file or socket), it stays. Once each: the named secrets are root-only files
+  // too, and every bind costs bwrap a read of the mount table.
+  layout.deniedFiles = [...new Set(opts.deny ?? secretFiles())].filter(
     (f) => visibleInside(f, layout) && !binds.has(f) && !reads.includes(f),
   );
   return layout;

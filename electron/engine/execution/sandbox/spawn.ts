@@ -1,6 +1,8 @@
 import { execa } from 'execa';
+import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { anonymousFile } from './anonFile';
 import { withLimits, type AppliedLimits, type ResourceLimits } from './limits';
 import { DISK_WATCH_MS, diskSpaceMeter } from './diskWatch';
 import { WATCH_MS } from './processWatch';
@@ -16,7 +18,10 @@ export interface GuardedSpawn {
   maxOutputBytes: number;
   signal?: AbortSignal;
   onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
-  /** Bytes written to the child's fd 3 (bwrap `--args 3`), so secrets stay off the command line. */
+  /**
+   * Bytes the child reads from its fd 3 (bwrap `--args 3`), so secrets stay off the command line:
+   * an anonymous file where the machine has one (anonFile.ts), else a pipe.
+   */
   fd3?: Uint8Array;
   /** Bytes written to the child's fd 4 (bwrap `--seccomp 4`); needs `fd3`. */
   fd4?: Uint8Array;
@@ -110,8 +115,15 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   const diskLimit = opts.limits?.diskBytes;
   const diskTaken = diskLimit !== undefined && opts.writable ? diskSpaceMeter(opts.writable) : null;
 
-  const stdio: ['ignore', 'pipe', 'pipe', ...Uint8Array[]] = ['ignore', 'pipe', 'pipe'];
-  if (opts.fd3) stdio.push(opts.fd3, ...(opts.fd4 ? [opts.fd4] : []));
+  const inputs = opts.fd3 ? [opts.fd3, ...(opts.fd4 ? [opts.fd4] : [])] : [];
+  const files = inputs.map(anonymousFile);
+  // execa's types name descriptors 3 to 9 only; it hands any number to child_process as it is.
+  const stdio: ['ignore', 'pipe', 'pipe', ...(Uint8Array | 3)[]] = [
+    'ignore',
+    'pipe',
+    'pipe',
+    ...inputs.map((bytes, i) => (files[i] as 3 | null) ?? bytes),
+  ];
   let child;
   try {
     child = execa(limited.file, limited.args, {
@@ -132,6 +144,9 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
       spawnError: String(error),
       limits: limited.applied,
     };
+  } finally {
+    // The child holds its own copies now (or never started).
+    for (const fd of files) if (fd !== null) fs.closeSync(fd);
   }
   const pid = child.pid;
   if (pid !== undefined) {

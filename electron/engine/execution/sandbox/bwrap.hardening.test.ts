@@ -144,6 +144,28 @@ describe('bwrap hardening', () => {
     }
   });
 
+  it('a root-only file removed after a run does not stop the next one (found once per process)', async (ctx) => {
+    if (process.getuid?.() !== 0) return ctx.skip('only a root run looks for root-only files');
+    const sys = fs.mkdtempSync(path.join(__dirname, '../../../../node_modules/.cache-rootonly-'));
+    try {
+      writeTree(sys, { 'lib/dpkg/lock-frontend': '', 'lib/dpkg/status': 'public\n' });
+      const lock = path.join(sys, 'lib/dpkg/lock-frontend');
+      fs.chmodSync(lock, 0o600);
+      const run = (script: string) => createBwrapBackend({ home, systemRoots: [sys] }).run(sh(script));
+      const first = await run(`cat ${sys}/lib/dpkg/status; cat ${lock}`);
+      expect(first.setupError).toBeUndefined();
+      expect(first.stdout).toBe('public\n');
+      expect(first.stderr).toMatch(/lock-frontend: Permission denied/);
+      fs.rmSync(lock);
+      const next = await run(`cat ${sys}/lib/dpkg/status; ls ${sys}/lib/dpkg`);
+      expect(next.setupError).toBeUndefined();
+      expect(next.exitCode).toBe(0);
+      expect(next.stdout).toBe('public\nstatus\n');
+    } finally {
+      fs.rmSync(sys, { recursive: true, force: true });
+    }
+  });
+
   it('a unix socket listening outside the masked folders is not connectable (read-only binds keep them open)', async () => {
     // /tmp and /run are masked for this; a service may listen anywhere else (/srv, /var/lib …).
     const dir = fs.realpathSync(

@@ -234,8 +234,14 @@ describe('planLayout: root-only secrets', () => {
 
   it('covers a file named twice once (/etc/shadow is both a named secret and root-only)', () => {
     const secret = path.join(root, 'elsewhere/data.txt');
-    const other = path.join(root, 'elsewhere/other.txt');
+    const other = path.join(root, 'work/skill/SKILL.md');
     expect(planLayout(spec(), { home, deny: [secret, other, secret] }).deniedFiles).toEqual([secret, other]);
+  });
+
+  it('leaves out a file that is gone (bwrap cannot bind over it under the read-only root)', () => {
+    const secret = path.join(root, 'elsewhere/data.txt');
+    const gone = path.join(root, 'elsewhere/removed-since.key');
+    expect(planLayout(spec(), { home, deny: [gone, secret] }).deniedFiles).toEqual([secret]);
   });
 });
 

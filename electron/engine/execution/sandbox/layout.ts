@@ -208,9 +208,11 @@ export function planLayout(
   // Covered when it would show inside: not hidden by a mask, or shown again by a bind (a read
   // grant of ~/project keeps its app.sock connectable). Granted by name (a write bind, or a read
   // grant of that very file or socket), it stays. Once each: the named secrets are root-only files
-  // too, and every bind costs bwrap a read of the mount table.
+  // too, and every bind costs bwrap a read of the mount table. A file gone since it was found
+  // (rootOnly.ts finds them once per process) has nothing to hide, and bwrap cannot bind over a
+  // missing file under the read-only root: the run would fail to start.
   layout.deniedFiles = [...new Set(opts.deny ?? secretFiles())].filter(
-    (f) => visibleInside(f, layout) && !binds.has(f) && !reads.includes(f),
+    (f) => exists(f) && visibleInside(f, layout) && !binds.has(f) && !reads.includes(f),
   );
   return layout;
 }

@@ -90,12 +90,13 @@ describe('failures that are not repairable get no proposal, and the reason says 
   });
 
   it('a timeout', async () => {
+    // 3 s: Python must start and print within it on a loaded 2-core machine; it then sleeps 30.
     const fx = scriptSkill(
       'slow-job',
       'slow.py',
       'import time\nprint("started", flush=True)\ntime.sleep(30)\n',
     );
-    const run = await runSkill(fx.dir, { task: 'go', cwd: fx.cwd, timeoutMs: 800 });
+    const run = await runSkill(fx.dir, { task: 'go', cwd: fx.cwd, timeoutMs: 3000 });
     expect(run.status).toBe('timeout');
     const out = await expectFallback(run, fx.dir, fx.cwd, /ran out of time/);
     expect(out.eligibility.category).toBe('timeout');

@@ -12,6 +12,11 @@ const runners = [currentUserRunner, await nonRootRunner()];
 const MiB = 1024 * 1024;
 const TIGHT = { fileBytes: MiB, processes: 30, memoryBytes: 256 * MiB };
 const ROOMY = { fileBytes: 64 * MiB, processes: 1000, memoryBytes: 2048 * MiB };
+/**
+ * Bash pads a 512 MiB string a byte at a time: 11–12 s on a loaded 2-core machine, near the
+ * fixture's 15 s run timeout, so these runs get more room (a timeout is no limit being tested).
+ */
+const SLOW_RUN_MS = 60_000;
 /** Bash retries a failed fork for half a minute; Python and Node report it at once. */
 const FORK_LANGS: Lang[] = ['python', 'node'];
 
@@ -25,12 +30,17 @@ describe.each(runners)('bwrap resource limits, as $user', (runner) => {
     // The roomy twin runs in its own folder (a plan's folder follows its default id).
     const roomy = (probe: 'bigfile' | 'forks' | 'memory', lang: Lang) => {
       const id = `${probe}-${lang}-roomy`;
-      return fx.plan(probe, lang, { id, cwd: path.join(fx.root, 'runs', id), limits: ROOMY });
+      return fx.plan(probe, lang, {
+        id,
+        cwd: path.join(fx.root, 'runs', id),
+        limits: ROOMY,
+        timeoutMs: SLOW_RUN_MS,
+      });
     };
     const plans = LANGS.flatMap((lang) => [
-      fx.plan('bigfile', lang, { limits: TIGHT }),
+      fx.plan('bigfile', lang, { limits: TIGHT, timeoutMs: SLOW_RUN_MS }),
       roomy('bigfile', lang),
-      fx.plan('memory', lang, { limits: TIGHT }),
+      fx.plan('memory', lang, { limits: TIGHT, timeoutMs: SLOW_RUN_MS }),
       roomy('memory', lang),
     ]);
     outcomes = await runner.run(plans, fx);
@@ -39,7 +49,7 @@ describe.each(runners)('bwrap resource limits, as $user', (runner) => {
     for (const lang of FORK_LANGS)
       for (const plan of [fx.plan('forks', lang, { limits: TIGHT }), roomy('forks', lang)])
         outcomes.push(...(await runner.run([plan], fx)));
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => fx?.close());
 
   const result = (id: string) => {

@@ -24,7 +24,7 @@
  */
 import { z } from 'zod';
 import { Problem } from './common';
-import { InstallHint, SkillSource } from './skills';
+import { InstallHint, InstructionFinding, SkillSource } from './skills';
 
 const PathString = z.string().min(1).max(4096);
 /** Client-chosen or engine-made preview ids: safe as a folder name. */
@@ -112,36 +112,6 @@ export const InstallConflict = z.object({
   existingId: z.string(),
   existingVersion: z.string().optional(),
 });
-
-/**
- * One line of a skill's instructions (SKILL.md, references/*.md) that asks the agent for something
- * a user should see before installing (what-users-ask §7): to hide what it does, run a downloaded
- * script, read or send keys, turn off a safety check, run an unknown program, or fetch
- * instructions that can change after review.
- */
-export const InstructionFinding = z.object({
-  /** `danger`: asks for the harmful act itself; `caution`: a risky habit worth a look. */
-  severity: z.enum(['danger', 'caution']),
-  kind: z.enum([
-    'conceal',
-    'no-consent',
-    'remote-code',
-    'secrets',
-    'safety-off',
-    'unknown-binary',
-    'untrusted-host',
-    'remote-instructions',
-  ]),
-  /** The file in the skill, `/`-separated (`SKILL.md`, `references/setup.md`). */
-  file: z.string(),
-  /** 1-based line in that file. */
-  line: z.number().int(),
-  /** The line, whitespace collapsed, cut to about 180 characters. */
-  excerpt: z.string(),
-  /** One plain sentence: what the line asks the agent to do and why it matters. */
-  reason: z.string(),
-});
-export type InstructionFinding = z.infer<typeof InstructionFinding>;
 
 /** One skill found in the source, as it will be installed. */
 export const InstallCandidate = z.object({

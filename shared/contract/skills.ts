@@ -147,6 +147,37 @@ export const ValidationReport = z.object({
 });
 export type ValidationReport = z.infer<typeof ValidationReport>;
 
+/**
+ * One line of a skill's instructions (SKILL.md, references/*.md) that asks the agent for something
+ * a user should see before installing it, or when inspecting one installed without that look
+ * (what-users-ask §7): to hide what it does, run a downloaded
+ * script, read or send keys, turn off a safety check, run an unknown program, or fetch
+ * instructions that can change after review.
+ */
+export const InstructionFinding = z.object({
+  /** `danger`: asks for the harmful act itself; `caution`: a risky habit worth a look. */
+  severity: z.enum(['danger', 'caution']),
+  kind: z.enum([
+    'conceal',
+    'no-consent',
+    'remote-code',
+    'secrets',
+    'safety-off',
+    'unknown-binary',
+    'untrusted-host',
+    'remote-instructions',
+  ]),
+  /** The file in the skill, `/`-separated (`SKILL.md`, `references/setup.md`). */
+  file: z.string(),
+  /** 1-based line in that file. */
+  line: z.number().int(),
+  /** The line, whitespace collapsed, cut to about 180 characters. */
+  excerpt: z.string(),
+  /** One plain sentence: what the line asks the agent to do and why it matters. */
+  reason: z.string(),
+});
+export type InstructionFinding = z.infer<typeof InstructionFinding>;
+
 export const SkillDetail = SkillSummary.extend({
   metadata: SkillMetadata,
   /** The frontmatter exactly as written (between the `---` lines). */
@@ -159,6 +190,11 @@ export const SkillDetail = SkillSummary.extend({
   /** sha256 over every file of the skill (paths and bytes). */
   contentHash: z.string(),
   validation: ValidationReport,
+  /**
+   * What its instructions (SKILL.md, references/**.md) ask the agent to do that deserves a look,
+   * danger first: the install preview's scan, read when the detail is asked for.
+   */
+  instructions: z.array(InstructionFinding),
 });
 export type SkillDetail = z.infer<typeof SkillDetail>;
 

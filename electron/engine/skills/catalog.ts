@@ -17,7 +17,8 @@ import {
   type CatalogOptions,
   type FoundSkill,
 } from './discovery';
-import { readFileTree, readSkillFile } from './files';
+import { completeDetail } from './detail';
+import { readSkillFile } from './files';
 import {
   interpretSkill,
   readSkillTexts,
@@ -137,23 +138,13 @@ export class SkillCatalog {
     } catch {
       throw notFound(`${entry.location.fileName} of ${id} can no longer be read; reload the skills.`);
     }
-    const [tree, validation] = await Promise.all([readFileTree(id), validateSkillDir(id)]);
     const shadowing: Shadowing = {
       shadowedBy: entry.summary.shadowedBy,
       shadows: entry.summary.shadows,
       problems: entry.summary.problems.filter((p) => p.code === 'shadowed'),
     };
-    return {
-      ...toSummary(entry.location, interpreted, shadowing),
-      metadata: interpreted.metadata,
-      rawFrontmatter: interpreted.rawFrontmatter,
-      body: interpreted.body,
-      sidecars: interpreted.sidecars,
-      files: tree.files,
-      filesTruncated: tree.truncated,
-      contentHash: tree.contentHash,
-      validation,
-    };
+    const summary = toSummary(entry.location, interpreted, shadowing);
+    return completeDetail(summary, interpreted, fileProblem ? undefined : entry.location.fileName);
   }
 
   /** One file of a skill, confined to its folder (`forbidden` otherwise). */

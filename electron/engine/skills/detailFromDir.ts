@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { SkillDetail, SkillSource } from '../../../shared/contract';
 import { notFound } from '../errors';
 import { toSummary } from './catalog';
-import { readFileTree } from './files';
+import { completeDetail } from './detail';
 import { interpretSkill, readSkillTexts, type SkillLocation } from './loadSkill';
-import { findSkillMd, validateSkillDir } from './validator';
+import { findSkillMd } from './validator';
 
 /**
  * The full detail of a skill folder that is not in the catalog — a repair's scratch copy,
@@ -26,16 +26,6 @@ export async function readSkillDetail(dir: string, source: SkillSource = 'extra'
     hasScriptsDir: names.has('scripts'),
   };
   const interpreted = interpretSkill(location, await readSkillTexts(location), process.platform);
-  const [tree, validation] = await Promise.all([readFileTree(abs), validateSkillDir(abs)]);
-  return {
-    ...toSummary(location, interpreted, { shadows: [], problems: [] }),
-    metadata: interpreted.metadata,
-    rawFrontmatter: interpreted.rawFrontmatter,
-    body: interpreted.body,
-    sidecars: interpreted.sidecars,
-    files: tree.files,
-    filesTruncated: tree.truncated,
-    contentHash: tree.contentHash,
-    validation,
-  };
+  const summary = toSummary(location, interpreted, { shadows: [], problems: [] });
+  return completeDetail(summary, interpreted, location.fileName);
 }

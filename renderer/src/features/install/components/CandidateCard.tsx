@@ -5,7 +5,7 @@ import { ProblemItem } from '../../skills/components/detail/ProblemItem';
 import { CapabilitySheet } from './CapabilitySheet';
 import { ConflictChoice } from './ConflictChoice';
 import { FileTable } from './FileTable';
-import { InstructionFindings } from './InstructionFindings';
+import { InstructionCheck } from './InstructionCheck';
 
 /** Everything about one skill in the source, before anything is written. */
 export function CandidateCard({ candidate }: { candidate: InstallCandidate }) {
@@ -41,7 +41,7 @@ export function CandidateCard({ candidate }: { candidate: InstallCandidate }) {
       </header>
 
       <ConflictChoice candidate={candidate} />
-      <InstructionFindings candidate={candidate} />
+      <InstructionCheck candidate={candidate} />
       <CapabilitySheet candidate={candidate} />
 
       {candidate.unmet.length > 0 && (

@@ -1,7 +1,7 @@
-import type { InstallCandidate, InstructionFinding } from '../../../../../shared/contract';
-import { ErrorIcon, WarningIcon } from '../../../ui/icons';
-import { useInstallStore } from '../store';
-import '../instructions.css';
+import type { ReactNode } from 'react';
+import type { InstructionFinding } from '../../../shared/contract';
+import { ErrorIcon, WarningIcon } from './icons';
+import './instructionFindings.css';
 
 const KIND_LABELS: Record<InstructionFinding['kind'], string> = {
   conceal: 'keeps things from you',
@@ -42,24 +42,30 @@ function FindingItem({ finding }: { finding: InstructionFinding }) {
   );
 }
 
+interface InstructionFindingsProps {
+  findings: InstructionFinding[];
+  title: string;
+  testId: string;
+  /** Below the list: the install dialog's "install anyway", the skill detail's note. */
+  children?: ReactNode;
+}
+
 /**
- * What the skill's instructions ask the agent to do that deserves a look (danger first, as the
- * engine sorts them). A danger finding asks for an explicit "install anyway" before Install works.
+ * What a skill's instructions ask the agent to do that deserves a look (danger first, as the
+ * engine sorts them): in the install preview and in the detail of any listed skill. Nothing when
+ * the scan found nothing.
  */
-export function InstructionFindings({ candidate }: { candidate: InstallCandidate }) {
-  const accepted = useInstallStore((s) => s.choices[candidate.name]?.acceptDanger ?? false);
-  const setChoice = useInstallStore((s) => s.setChoice);
-  const findings = candidate.instructions;
+export function InstructionFindings({ findings, title, testId, children }: InstructionFindingsProps) {
   if (findings.length === 0) return null;
   const dangers = findings.filter((f) => f.severity === 'danger').length;
   return (
     <section
       className={`instruction-findings${dangers ? ' has-danger' : ''}`}
-      data-testid="install-instructions"
-      aria-label="What its instructions ask for"
+      data-testid={testId}
+      aria-label={title}
     >
       <h3 className="instruction-findings__title">
-        What its instructions ask for
+        {title}
         <span className="instruction-findings__count">
           {dangers > 0 && <span className="tone-red">{dangers} dangerous</span>}
           {findings.length - dangers > 0 && <span>{findings.length - dangers} to check</span>}
@@ -70,17 +76,7 @@ export function InstructionFindings({ candidate }: { candidate: InstallCandidate
           <FindingItem key={`${f.file}:${f.line}:${f.kind}`} finding={f} />
         ))}
       </ul>
-      {dangers > 0 && (
-        <label className="instruction-findings__accept">
-          <input
-            type="checkbox"
-            checked={accepted}
-            onChange={(event) => setChoice(candidate.name, { acceptDanger: event.target.checked })}
-            data-testid="instructions-accept"
-          />
-          <span>I have read these lines and still want to install “{candidate.name}”.</span>
-        </label>
-      )}
+      {children && <div className="instruction-findings__footer">{children}</div>}
     </section>
   );
 }

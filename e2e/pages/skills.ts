@@ -15,6 +15,10 @@ export class SkillsPage {
   row = (name: string) => this.page.locator(`[data-testid="skill-row"][data-skill-name="${name}"]`);
   count = () => this.page.getByTestId('skill-count');
   detail = () => this.page.getByTestId('skill-detail');
+  /** What the opened skill's instructions ask the agent to do, and the header's danger badge. */
+  instructions = () => this.page.getByTestId('detail-instructions');
+  findings = () => this.instructions().getByTestId('instruction-finding');
+  dangerBadge = () => this.page.getByTestId('instructions-danger-badge');
   tab = (name: 'overview' | 'metadata' | 'files' | 'problems' | 'availability') =>
     this.page.getByTestId(`detail-tab-${name}`);
 

@@ -3,6 +3,7 @@ import { Badge } from '../../../../ui/Badge';
 import { TruncatedPath } from '../../../../ui/TruncatedPath';
 import { ErrorIcon, PlayIcon, RouteIcon } from '../../../../ui/icons';
 import { useShallow } from 'zustand/react/shallow';
+import { plural } from '../../../../lib/format';
 import { switchesOf } from '../../manage';
 import { displayName } from '../../search';
 import { useSkillsStore } from '../../store';
@@ -19,7 +20,8 @@ function unroutableReason(summary: SkillSummary): string {
   return 'Its os field excludes this platform';
 }
 
-export function DetailHeader({ summary }: { summary: SkillSummary }) {
+/** `dangers`: danger findings of its instructions, once the detail has loaded (shown on every tab). */
+export function DetailHeader({ summary, dangers = 0 }: { summary: SkillSummary; dangers?: number }) {
   const setTab = useSkillsStore((s) => s.setTab);
   const switches = useSkillsStore(useShallow((s) => switchesOf(s, summary)));
   const shown = displayName(summary);
@@ -102,6 +104,18 @@ export function DetailHeader({ summary }: { summary: SkillSummary }) {
             title="Show problems"
           >
             <ProblemIndicator errors={errors} warnings={warnings} verbose />
+          </button>
+        )}
+        {dangers > 0 && (
+          <button
+            type="button"
+            className="badge-button"
+            onClick={() => setTab('overview')}
+            title="Show what its instructions ask the agent to do"
+          >
+            <Badge tone="red" icon={<ErrorIcon size={12} />} testId="instructions-danger-badge">
+              {plural(dangers, 'dangerous instruction')}
+            </Badge>
           </button>
         )}
         <ShadowLinks summary={summary} />

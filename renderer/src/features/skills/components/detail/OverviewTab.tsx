@@ -3,6 +3,7 @@ import type { SkillDetail } from '../../../../../../shared/contract';
 import { Markdown } from '../../../../ui/Markdown';
 import { Placeholder } from '../../../../ui/Placeholder';
 import { useSkillsStore } from '../../store';
+import { DetailInstructions } from './DetailInstructions';
 
 export function OverviewTab({ detail }: { detail: SkillDetail }) {
   const openFile = useSkillsStore((s) => s.openFile);
@@ -19,6 +20,7 @@ export function OverviewTab({ detail }: { detail: SkillDetail }) {
 
   return (
     <div className="overview">
+      <DetailInstructions detail={detail} />
       {detail.body.trim() ? (
         <Markdown source={detail.body} onRelativeLink={onRelativeLink} testId="detail-body" />
       ) : (

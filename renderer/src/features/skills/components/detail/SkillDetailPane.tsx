@@ -43,6 +43,8 @@ export function SkillDetailPane({ ref }: { ref?: Ref<HTMLElement> }) {
     );
   }
 
+  const ready = detail?.status === 'ready' ? detail.data : undefined;
+  const dangers = ready?.instructions.filter((f) => f.severity === 'danger').length ?? 0;
   return (
     <section
       className="detail"
@@ -54,8 +56,8 @@ export function SkillDetailPane({ ref }: { ref?: Ref<HTMLElement> }) {
       data-skill-id={summary.id}
       data-loaded={detail?.status === 'ready'}
     >
-      <DetailHeader summary={summary} />
-      <DetailTabs tab={tab} summary={summary} detail={detail?.status === 'ready' ? detail.data : undefined} />
+      <DetailHeader summary={summary} dangers={dangers} />
+      <DetailTabs tab={tab} summary={summary} detail={ready} />
       <div className="detail__content" role="tabpanel" data-tab={tab}>
         {(!detail || detail.status === 'loading') && (
           <div className="detail__loading">
@@ -67,7 +69,7 @@ export function SkillDetailPane({ ref }: { ref?: Ref<HTMLElement> }) {
             <p>{detail.error}</p>
           </Placeholder>
         )}
-        {detail?.status === 'ready' && <TabContent tab={tab} detail={detail.data} summary={summary} />}
+        {ready && <TabContent tab={tab} detail={ready} summary={summary} />}
       </div>
     </section>
   );

@@ -18,6 +18,8 @@ const USAGE = `skilldeck — agent skills: list, validate, serve (DESIGN §7)
 Usage:
   skilldeck skills list     [--skills DIR]… [--no-default-paths] [--json]
   skilldeck skills validate PATH [--json]            exit 1 when invalid
+  skilldeck skills show     NAME [--skills DIR]… [--no-default-paths] [--json]
+                            one skill: where, files, problems, and what its instructions ask the agent to do
   skilldeck skills install  SOURCE [--yes] [--json] [--replace] [--name NEW] [--ref REF] [--path SUB]
                             SOURCE: a folder, a .zip / .skill archive, or a git URL (URL#ref works)
   skilldeck skills remove   NAME [--json]            moves a managed skill to the trash
@@ -79,6 +81,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'skills' && sub === 'validate') {
     return (await commands.skills()).skillsValidate(arg, { json: values.json });
+  }
+  if (command === 'skills' && sub === 'show') {
+    return (await commands.skills()).skillsShow(arg, { ...discovery, json: values.json });
   }
   if (command === 'skills' && sub === 'install') {
     const { yes, json, replace, name, ref, path } = values;

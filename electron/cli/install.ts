@@ -5,6 +5,7 @@ import type { InstallCandidate, InstallPreview, InstallSource } from '../../shar
 import { InstallName } from '../../shared/contract';
 import { EngineError } from '../engine';
 import { openEngine, type DiscoveryFlags } from './context';
+import { findingLines } from './findings';
 
 export interface InstallFlags extends DiscoveryFlags {
   yes: boolean;
@@ -42,9 +43,7 @@ function describe(c: InstallCandidate): string {
   ];
   // What the instructions ask the agent to do is read first, as in the install dialog; what the
   // skill declares ("instructions only: runs nothing …") follows and does not answer for it.
-  if (c.instructions.length) lines.push('  Its instructions ask the agent to:');
-  for (const f of c.instructions)
-    lines.push(`  ${f.severity.toUpperCase()} ${f.file}:${f.line}: ${f.reason}`, `      ${f.excerpt}`);
+  lines.push(...findingLines(c.instructions));
   lines.push(`  It will be able to (as declared): ${c.capabilities.join('; ')}`);
   for (const p of c.problems) lines.push(`  ${p.severity}: ${p.message}`);
   for (const u of c.unmet) lines.push(`  not ready here: ${u}`);

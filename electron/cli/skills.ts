@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SkillSummary, ValidationReport } from '../../shared/contract';
+import type { SkillDetail, SkillSummary, ValidationReport } from '../../shared/contract';
 import { SkillCatalog, validateSkillDir } from '../engine';
-import { openEngine, type DiscoveryFlags } from './context';
+import { findSkill, openEngine, refuse, type DiscoveryFlags } from './context';
+import { findingLines } from './findings';
 
 const pad = (text: string, width: number) =>
   text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
@@ -71,4 +72,40 @@ export async function skillsValidate(target: string | undefined, flags: { json: 
     if (reports.length > 1) process.stdout.write(`\n${reports.length - invalid} valid, ${invalid} invalid\n`);
   }
   return invalid > 0 ? 1 : 0;
+}
+
+function describeDetail(d: SkillDetail): string {
+  const files = d.files.filter((f) => f.kind === 'file').length;
+  const lines = [
+    `${d.name}${d.version ? ` ${d.version}` : ''} — ${d.description || '(no description)'}`,
+    `  ${d.path}`,
+    `  ${d.source}, ${d.type}, ${d.routable ? 'routable' : 'not routable'}${d.shadowedBy ? `, hidden by ${d.shadowedBy}` : ''}`,
+    `  ${files} file${files === 1 ? '' : 's'}; content hash ${d.contentHash.slice(0, 12)}`,
+    // Read first, as in the detail view: a skill from a shared folder never passed the install preview.
+    ...findingLines(d.instructions),
+    ...d.problems.map((p) => `  ${p.severity}: ${p.message}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** `skills show NAME`: one skill's detail, with what its instructions ask the agent to do. */
+export async function skillsShow(
+  skill: string | undefined,
+  flags: DiscoveryFlags & { json: boolean },
+): Promise<number> {
+  if (!skill) {
+    process.stderr.write('usage: skilldeck skills show NAME [--skills DIR]… [--no-default-paths] [--json]\n');
+    return 2;
+  }
+  const engine = await openEngine(flags);
+  try {
+    const match = findSkill(engine, skill);
+    if (!match)
+      return refuse(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.`, flags.json);
+    const detail = await engine.skills.get(match.id);
+    process.stdout.write(flags.json ? `${JSON.stringify(detail)}\n` : describeDetail(detail));
+    return 0;
+  } finally {
+    await engine.close();
+  }
 }

@@ -60,11 +60,11 @@ export function InstructionFindings({ findings, title, testId, children }: Instr
   const dangers = findings.filter((f) => f.severity === 'danger').length;
   return (
     <section
-      className={`instruction-findings${dangers ? ' has-danger' : ''}`}
+      className={`sheet instruction-findings${dangers ? ' has-danger' : ''}`}
       data-testid={testId}
       aria-label={title}
     >
-      <h3 className="instruction-findings__title">
+      <h3 className="sheet__title instruction-findings__title">
         {title}
         <span className="instruction-findings__count">
           {dangers > 0 && <span className="tone-red">{dangers} dangerous</span>}

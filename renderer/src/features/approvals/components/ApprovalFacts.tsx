@@ -88,8 +88,8 @@ export function ApprovalFacts({ request }: { request: ApprovalRequest }) {
       )}
 
       {request.summary.length > 0 && (
-        <section className="approval-section capabilities" aria-label="What the skill declares">
-          <h3 className="capabilities__title">What it declares it will do</h3>
+        <section className="approval-section sheet capabilities" aria-label="What the skill declares">
+          <h3 className="sheet__title">What it declares it will do</h3>
           <CapabilityList lines={request.summary} />
         </section>
       )}

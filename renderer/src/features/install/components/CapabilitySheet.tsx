@@ -25,11 +25,11 @@ export function CapabilitySheet({ candidate }: { candidate: InstallCandidate }) 
   const tier = TIERS[candidate.sandboxTier];
   return (
     <section
-      className="capabilities"
+      className="sheet capabilities"
       data-testid="install-capabilities"
       aria-label="What it will be able to do"
     >
-      <h3 className="capabilities__title">What it will be able to do</h3>
+      <h3 className="sheet__title">What it will be able to do</h3>
       {candidate.capabilities.length === 0 ? (
         <p className="capabilities__none" data-testid="capability-none">
           <CheckIcon size={15} />

@@ -1,6 +1,7 @@
 import { SECOND_GLOSS_WEIGHT, VIA_WEIGHT, type QueryGroup, type Variant, type Via } from './analyze';
 import { FIELD, type FieldName, type RoutingIndex, type SkillDoc } from './lexicon';
 import { isEnglishWord, withSpelling } from './spelling';
+import { scratchOf } from './matchScratch';
 import { hasCjk, nameTerms } from './text';
 
 /** BM25 saturation (the usual k1 = 1.2); length normalization is per field, in the index (lexicon.ts). */
@@ -132,42 +133,6 @@ const JOIN_WEIGHT = VIA_WEIGHT.translation;
 
 /** BM25's saturation of a length-normalized (BM25F pseudo-)frequency. */
 const termScore = (idf: number, tf: number) => (idf * tf * (K1 + 1)) / (tf + K1);
-
-/**
- * Per-index scratch buffers: a keystroke at 10k skills must not allocate a Map entry per
- * skill it touches. A match reads them until the next match on the same index.
- */
-interface Scratch {
-  total: Float64Array;
-  best: Float64Array;
-  reached: Float64Array;
-  stamp: Int32Array;
-  touched: number[];
-  generation: number;
-}
-const scratches = new WeakMap<RoutingIndex, Scratch>();
-
-function scratchOf(index: RoutingIndex): Scratch {
-  let scratch = scratches.get(index);
-  if (!scratch) {
-    const n = index.size;
-    scratch = {
-      total: new Float64Array(n),
-      best: new Float64Array(n),
-      reached: new Float64Array(n),
-      stamp: new Int32Array(n),
-      touched: [],
-      generation: 0,
-    };
-    scratches.set(index, scratch);
-  }
-  for (const d of scratch.touched) {
-    scratch.total[d] = 0;
-    scratch.reached[d] = 0;
-  }
-  scratch.touched = [];
-  return scratch;
-}
 
 /**
  * Scores every skill sharing a term with the query (BM25F over the weighted fields). A group

@@ -17,19 +17,22 @@ const CASED_RE =
 /** The words of a message typed the way names are (CASED_RE), as typed. */
 export const typedNames = (text: string): string[] => Array.from(text.matchAll(CASED_RE), (m) => m[0]);
 
+/** An e-mail address: whose it is, not what to do (jenna@brightlane.io is no word "io"). */
+const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
+
+/** Top-level domains products are named by (Files.com, Polygon.io); not a file's extension (.py, .md). */
+const PRODUCT_TLD = 'com|io|ai|do|so|app|dev|co|me|ly|fm|net|org|xyz|tv|gg|cc|to|us|is|im|it';
+/** Top-level domains of an address: those, and countries' (shop.example.de/…). */
+const TLD = `(?:${PRODUCT_TLD}|de|uk|fr|jp|cn|eu|ca|au)`;
+
 /**
  * A product named by its site (Files.com, Polygon.io, Scrape.do, Monday.com): a word glued to a
  * top-level domain that products use, not a file's extension (.py, .md) nor a pasted address.
  */
-const SITE_NAME_RE =
-  /(?<![\w./@-])([A-Za-z][A-Za-z0-9-]*)\.(?:com|io|ai|do|so|app|dev|co|me|ly|fm|net|org|xyz|tv|gg|cc|to|us|is|im|it)(?![\w.-]*[\w/])/gu;
-
-/** An e-mail address: whose it is, not what to do (jenna@brightlane.io is no word "io"). */
-const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
-
-/** Top-level domains that products and sites use (not a file's extension: .py, .md, .json). */
-const TLD =
-  '(?:com|io|ai|do|so|app|dev|co|me|ly|fm|net|org|xyz|tv|gg|cc|to|us|is|im|it|de|uk|fr|jp|cn|eu|ca|au)';
+const SITE_NAME_RE = new RegExp(
+  String.raw`(?<![\w./@-])([A-Za-z][A-Za-z0-9-]*)\.(?:${PRODUCT_TLD})(?![\w.-]*[\w/])`,
+  'gu',
+);
 
 /** What an address runs on to: anything up to a space, a quote or a bracket. */
 const ADDRESS_TAIL = '[^\\s<>"\'`“”‘’（）()[\\]]';

@@ -381,12 +381,17 @@ const REQUEST_RE =
   /\b(?:please|pls|can you|could you|would you|will you|help|need|want|let'?s|remind|tell me|show me|give me|get me|find|check|fix|make|write|send|book|order|set up|add|create|look up|track|log|save|note|pull|grab|list|turn|convert|generate|draft|summari[sz]e|translate|schedule|search|run|deploy|build|update|export|import|upload|download|post|share|move|delete|remove|rename|sort|compare|analy[sz]e|review|record|transcribe|read|play|open|start|stop|cancel|set|put|keep|draw|design|plan|estimate|calculate|monitor|watch)\b|请|帮|能不能|可以|给我|提醒|查|记|把|用|搜|找|看看|发/iu;
 
 /**
- * True when the message asks for work in so many words: an order at its start or a request word
- * anywhere. Not chat that slipped past chatKind (a typo in "favourite", a new form of remark).
+ * True when the message asks for work in so many words: an order at its start, a clause that opens
+ * on one after the news ("we're out of milk, jot it down"), or a request word anywhere. Not chat
+ * that slipped past chatKind (a typo in "favourite", a new form of remark).
  */
 export function asksForWork(task: string): boolean {
   const first = task.trim().split(/[\s,;:]+/u)[0] ?? '';
-  return (ORDER_START_RE.test(first) && !QUESTION_START_RE.test(first)) || REQUEST_RE.test(task);
+  return (
+    (ORDER_START_RE.test(first) && !QUESTION_START_RE.test(first)) ||
+    REQUEST_RE.test(task) ||
+    IMPERATIVE_CLAUSE_RE.test(task)
+  );
 }
 
 /** The first words of ORDER_START_RE that open a question, not an order. */

@@ -214,9 +214,11 @@ for (const [, simplified, , glosses] of ordered) {
   let count = senses.reduce((sum, sense) => sum + sense.length, 0);
   for (const gloss of Array.isArray(glosses) ? glosses : [glosses]) {
     for (const part of gloss.split(';')) {
+      // The asides go before the first comma is read: "cable (unit of length: 100 fathoms, about
+      // 185 m)" is a cable, not "cable unit length fathoms".
       const text = part
-        .split(',')[0]
         .replace(/\([^)]*\)|\[[^\]]*\]/g, ' ')
+        .split(',')[0]
         .trim();
       if (!text || NOISE.test(part.trim()) || GRAMMAR.test(part)) continue;
       // A later sense in a science's own vocabulary (一次 "first; once; (math.) linear") is not

@@ -47,6 +47,14 @@ describe('Chinese bridging (issue 10 §3, round 3)', () => {
     expect(variantsOf('优化一下升级弹窗', '升级').some((v) => v.term === 'upgrad')).toBe(true);
   });
 
+  it('reads an aside in parentheses as no sense of the word, even with a comma inside it', () => {
+    // 链 "cable (unit of length: 100 fathoms, about 185 m)": the comma cut the aside open, and
+    // "fathoms" met a meeting-notes skill named Fathom (星链…断一次, a Starlink outage, went there).
+    expect(translate('链')).toEqual(['chain', 'cable', 'enchain']);
+    // 初创 "startup (company, phase etc)" is a startup.
+    expect(translate('初创')[0]).toBe('startup');
+  });
+
   it('reads a character’s common senses before the names it abbreviates (加 is "add" before "Canada")', () => {
     // CC-CEDICT lists 加 Jia1 "Canada (abbr.)" before 加 jia1 "to add", by spelling.
     expect(translate('加')[0]).toBe('add');

@@ -21,11 +21,6 @@ export interface Variant {
   via: Via;
   /** The word as the expansion gave it, unstemmed ("rain", "automobile"), for the score panel. */
   shown: string;
-  /**
-   * A WordNet synonym of a Chinese word's gloss: it meets a skill's English, never the English
-   * the index glossed from the skill's own Chinese (match.ts).
-   */
-  bridged?: true;
 }
 
 /** One word (or CJK word) of the query and every term that would count as meaning it. */
@@ -344,7 +339,7 @@ function cjkVariants(word: string): Variant[] {
           addVariant(group, term, 'synonym', weight / Math.max(1, synWords.length - 0.5), syn);
       }
   });
-  return group.variants.map((v) => (v.via !== 'synonym' ? v : { ...v, bridged: true }));
+  return group.variants;
 }
 
 /**

@@ -165,7 +165,32 @@ describe('lexical semantics (issue 10 §3)', () => {
       expect.arrayContaining([expect.objectContaining({ term: 'form', via: 'synonym' })]),
     );
     expect(evidence('班级', 'invoice-zh')).toEqual([]);
+    // Nor does a synonym of an English word ("shape" → form): two loose hops, from the user's word
+    // and from the skill's, had an English request about cloud config meet a Chinese game.
+    expect(analyzeQuery('shape')[0].variants).toEqual(
+      expect.arrayContaining([expect.objectContaining({ term: 'form', via: 'synonym' })]),
+    );
+    expect(evidence('shape', 'invoice-zh')).toEqual([]);
     expect(evidence('收据', 'invoice-zh')).toEqual([expect.objectContaining({ word: '收据', via: 'exact' })]);
+  });
+
+  it('weighs the glosses of a skill written in Chinese as the text they add', async () => {
+    // One Chinese word brings up to six English keywords. Counted as no length, a skill written in
+    // Chinese held its glosses' everyday words (play, back, time) as densely as a short English
+    // skill says one word, and a role-play game met English requests about recordings and config.
+    const dir = tempDir('skilldeck-gloss-length-');
+    writeTree(dir, {
+      'quest-zh/SKILL.md': md('quest-zh', '游戏，修炼，渡劫，飞升，转世，传承'),
+      'quest-en/SKILL.md': md('quest-en', '游戏 cultivation crossing tribulation ascension rebirth legacy'),
+    });
+    const quests = indexOf(await catalogOf(dir));
+    const [zh, en] = ['quest-zh', 'quest-en'].map((name) => quests.docs.find((d) => d.name === name)!);
+    // As many words, the same length, the same gloss of 游戏 …
+    const game = terms('game')[0];
+    expect(zh.length).toBe(en.length);
+    expect(zh.tf.get(game)).toBe(en.tf.get(game));
+    // … but the Chinese skill's other words are glossed too, so "game" is less of what it says.
+    expect(quests.normalizedTf(zh, game)).toBeLessThan(0.8 * quests.normalizedTf(en, game));
   });
 
   it('reads a name with a version or size as that name too (sha256 → SHA-256, python3 → Python)', () => {

@@ -129,10 +129,9 @@ export class RoutingIndex {
       list.metaTfs.push(tf);
     };
     for (const doc of this.docs) {
-      const metaNorm = 1 / (1 - B + (B * doc.length) / this.avgLength);
       const textNorm = TEXT_WEIGHT / (1 - B_TEXT + (B_TEXT * doc.textLength) / this.avgTextLength);
-      for (const [term, tf] of doc.tf)
-        post(term, doc.index, tf * metaNorm + (doc.textTf.get(term) ?? 0) * textNorm, 1);
+      for (const term of doc.tf.keys())
+        post(term, doc.index, this.metaTf(doc, term) + (doc.textTf.get(term) ?? 0) * textNorm, 1);
       if (TEXT_WEIGHT > 0)
         for (const [term, tf] of doc.textTf) if (!doc.tf.has(term)) post(term, doc.index, tf * textNorm, 0);
       for (const phrase of doc.implicit) {
@@ -168,12 +167,26 @@ export class RoutingIndex {
    * BM25F's pseudo-frequency of a term in a skill: each field's frequency over its own length
    * normalization, then weighted (Robertson & Zaragoza): a long body must not dilute the name.
    */
-  normalizedTf(doc: SkillDoc, term: string, metaTf = doc.tf.get(term) ?? 0): number {
-    let tf = metaTf / (1 - B + (B * doc.length) / this.avgLength);
+  normalizedTf(doc: SkillDoc, term: string): number {
+    let tf = this.metaTf(doc, term);
     const text = TEXT_WEIGHT > 0 ? doc.textTf.get(term) : undefined;
     if (text !== undefined)
       tf += (TEXT_WEIGHT * text) / (1 - B_TEXT + (B_TEXT * doc.textLength) / this.avgTextLength);
     return tf;
+  }
+
+  /**
+   * The metadata fields' part of normalizedTf. The glosses of a skill's Chinese are normalized as
+   * if its text were as long as all of them: one Chinese word brings up to six English keywords,
+   * and a skill written in Chinese met any English request that shared its glosses' everyday
+   * words (play, back, time, stage) as strongly as a skill that says them.
+   */
+  private metaTf(doc: SkillDoc, term: string): number {
+    const tf = doc.tf.get(term) ?? 0;
+    const gloss = doc.glossTf.get(term) ?? 0;
+    const own = (tf - gloss) / (1 - B + (B * doc.length) / this.avgLength);
+    if (gloss === 0) return own;
+    return own + gloss / (1 - B + (B * (doc.length + doc.glossLength)) / this.avgLength);
   }
 
   get size(): number {

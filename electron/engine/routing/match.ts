@@ -163,11 +163,12 @@ export function matchQuery(index: RoutingIndex, typed: QueryGroup[]): QueryMatch
       // An embedding neighbour meets the skill's own words (name, triggers, description), not its
       // body: a body mentions too much for a loose match to say what the skill is for.
       const metaOnly = variant.via === 'similar';
+      const loose = looseHop(variant);
       const postedDocs = metaOnly ? list.metaDocs : list.docs;
       const postedTfs = metaOnly ? list.metaTfs : list.tfs;
       for (let i = 0; i < postedDocs.length; i++) {
         const d = postedDocs[i];
-        if (variant.bridged && glossOnly(docs[d], variant.term)) continue;
+        if (loose && glossOnly(docs[d], variant.term)) continue;
         const s = weight * termScore(idf, postedTfs[i]);
         if (stamp[d] !== generation) {
           stamp[d] = generation;
@@ -301,15 +302,23 @@ export interface GroupEvidence {
 }
 
 /**
- * The skill holds the term only as a gloss of its own Chinese. A synonym of a Chinese query
- * word's gloss skips such a term: Chinese meets Chinese by its words and their glosses, and a
- * round trip through glosses and a synonym between them (上课 "attend class" → form ← 表格) is noise.
+ * The skill holds the term only as a gloss of its own Chinese (lexicon.ts normalizes those).
  */
 const glossOnly = (doc: SkillDoc, term: string): boolean => doc.fields.get(term) === FIELD.translation;
 
+/**
+ * A WordNet synonym or related word, or an embedding neighbour, of what the user typed (or of a
+ * Chinese word's gloss). It meets a skill's own words, never the English the index glossed from
+ * the skill's Chinese: such a round trip is two loose hops ("hand" → pass, "captured" ≈ seized,
+ * 上课 "attend class" → form ← 表格), and it had an English request about cloud config meet a
+ * Chinese role-play game.
+ */
+const looseHop = (variant: Variant): boolean =>
+  variant.via === 'synonym' || variant.via === 'related' || variant.via === 'similar';
+
 /** True when a skill holds a variant where matchQuery counts it (embedding neighbours: metadata only). */
 export const holdsVariant = (doc: SkillDoc, variant: Variant): boolean =>
-  !(variant.bridged && glossOnly(doc, variant.term)) &&
+  !(looseHop(variant) && glossOnly(doc, variant.term)) &&
   (doc.tf.has(variant.term) || (variant.via !== 'similar' && doc.textTf.has(variant.term)));
 
 /** The best-matching variant of each query group in one skill (none for groups it misses). */

@@ -50,8 +50,15 @@ export interface SkillDoc {
   name: string;
   summary: SkillSummary;
   metadata: SkillMetadata;
-  /** Field-weighted term frequencies (BM25F). */
+  /** Field-weighted term frequencies (BM25F), the glosses of the skill's Chinese included. */
   tf: Map<string, number>;
+  /**
+   * The part of each tf that is a gloss of the skill's own Chinese, and their total weight: the
+   * index normalizes the glosses as if the skill's text were as long as all of them, since one
+   * Chinese word brings up to six English keywords (lexicon.ts).
+   */
+  glossTf: Map<string, number>;
+  glossLength: number;
   /** Which fields hold each term (FIELD bits), for the evidence the score panel shows. */
   fields: Map<string, number>;
   /** Terms that only occur in a negated span of the description ("not for downloading"). */
@@ -87,7 +94,9 @@ export function buildDoc(
 ): SkillDoc {
   const tf = new Map<string, number>();
   const fields = new Map<string, number>();
+  const glossTf = new Map<string, number>();
   let length = 0;
+  let glossLength = 0;
   const add = (text: string | undefined, field: FieldName) => {
     if (!text) return;
     const weight = FIELD_WEIGHT[field];
@@ -99,6 +108,8 @@ export function buildDoc(
       if (/[\u3400-\u9fff]/.test(term)) {
         for (const t of translationTerms(term)) {
           tf.set(t, (tf.get(t) ?? 0) + FIELD_WEIGHT.translation);
+          glossTf.set(t, (glossTf.get(t) ?? 0) + FIELD_WEIGHT.translation);
+          glossLength += FIELD_WEIGHT.translation;
           fields.set(t, (fields.get(t) ?? 0) | FIELD.translation);
         }
       }
@@ -168,6 +179,8 @@ export function buildDoc(
     summary,
     metadata,
     tf,
+    glossTf,
+    glossLength,
     fields,
     excluded,
     length: Math.max(1, length),

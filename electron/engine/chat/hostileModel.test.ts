@@ -140,6 +140,28 @@ describe('tool results the model could not take in', () => {
   });
 });
 
+describe('a tool plain chat does not offer', () => {
+  it('is a tool step with the error the model got, like any malformed call (DESIGN §4)', async () => {
+    const { engine } = await setup();
+    // No skill routed: plain chat offers run_skill alone, and the model calls a skill tool.
+    server.enqueue(
+      { toolCalls: [{ name: 'read_skill_file', arguments: { path: 'SKILL.md' } }] },
+      { text: 'Recovered.' },
+    );
+    const turn = await send(engine, 'could you write a guide for my project?');
+    expect(turn).toMatchObject({ status: 'success', answer: 'Recovered.' });
+    const result = messageText(server.chatRequests()[1].messages.find((m) => m.role === 'tool')!);
+    expect(result).toContain('Unknown tool \\"read_skill_file\\". Available here: run_skill.');
+    expect(turn.steps.filter((s) => s.kind === 'tool')).toEqual([
+      expect.objectContaining({
+        name: 'read_skill_file',
+        status: 'error',
+        error: 'Unknown tool "read_skill_file". Available here: run_skill.',
+      }),
+    ]);
+  });
+});
+
 describe('delegation inside a turn', () => {
   it('the delegated skill’s answer goes to the delegating model, not into the turn’s answer', async () => {
     const { engine } = await setup();

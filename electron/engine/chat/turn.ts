@@ -166,8 +166,8 @@ export async function runTurn(
   const offer = skillOffer(turn.route, deps.choosable?.() ?? []);
   const offered = [...offer.closest, ...offer.others];
   let delegated = 0;
-  const runOffered = async (input: unknown, stepId: string): Promise<ToolOutput> => {
-    const step: ChatStep = { id: stepId, kind: 'tool', name: 'run_skill', status: 'running', input };
+  const runOffered = async (name: string, input: unknown, stepId: string): Promise<ToolOutput> => {
+    const step: ChatStep = { id: stepId, kind: 'tool', name, status: 'running', input };
     upsert(step);
     const done = (out: ToolOutput): ToolOutput => {
       upsert({
@@ -178,6 +178,9 @@ export async function runTurn(
       });
       return out;
     };
+    // Plain chat offers run_skill alone: any other name is a malformed call, answered and shown (DESIGN §4).
+    if (name !== 'run_skill')
+      return done({ status: 'error', error: `Unknown tool "${name}". Available here: run_skill.` });
     const parsed = toolSchemas.run_skill.schema.safeParse(input ?? {});
     const pick = parsed.success ? offeredSkill(offer, parsed.data.skill) : undefined;
     if (!parsed.success || !pick) return done({ status: 'error', error: offerRefusal(offer) });
@@ -250,18 +253,7 @@ export async function runTurn(
       stepPrefix: 'plain:',
       onDelta: delta,
       onStep: upsert,
-      ...(tools
-        ? {
-            tools: ['run_skill'],
-            callTool: (name: string, input: unknown, stepId: string) =>
-              name === 'run_skill'
-                ? runOffered(input, stepId)
-                : Promise.resolve({
-                    status: 'error',
-                    error: `Unknown tool "${name}". Available here: run_skill.`,
-                  }),
-          }
-        : {}),
+      ...(tools ? { tools: ['run_skill'], callTool: runOffered } : {}),
     });
     hooks.addUsage(result.usage);
     // A model served without tool support (some local ones) refuses the offer: ask it plainly.

@@ -28,6 +28,11 @@ export interface ScriptedReply {
    * OpenAI and vLLM send when a stream fails on the server) and the end of the stream.
    */
   errorAfter?: { chunks: number; message: string; type?: string };
+  /**
+   * After this many chunks past the role chunk, one `data:` line that is no chunk (not JSON, or
+   * JSON of another shape), as some servers and proxies send; the stream then carries on.
+   */
+  strayAfter?: { chunks: number; data: string };
   /** Answer with this HTTP status and OpenAI's error JSON instead. */
   error?: { status: number; message: string; type?: string; code?: string | null };
 }
@@ -151,6 +156,7 @@ export function streamChunks(reply: ScriptedReply, request: ChatRequest, index: 
     }
   });
   chunks.push(chunk({}, finishOf(reply, calls)));
+  if (reply.strayAfter) chunks.splice(1 + reply.strayAfter.chunks, 0, reply.strayAfter.data);
   if (withUsage) chunks.push(JSON.stringify({ ...base, choices: [], usage: usageOf(reply, request, calls) }));
   chunks.push('[DONE]');
   return chunks;

@@ -67,6 +67,16 @@ describe('a model that breaks off or says nothing', () => {
     expect((await send(engine, 'what a lovely afternoon it is')).answer).toBe('A whole answer.');
   });
 
+  it('a stray line that is no chunk does not fail an answer the stream then finished', async () => {
+    const { engine } = await setup();
+    for (const data of ['this is not json', '{}', '']) {
+      server.enqueue({ text: ['A whole ', 'answer.'], strayAfter: { chunks: 1, data } });
+      const turn = await send(engine, 'what a lovely afternoon it is');
+      expect(turn, JSON.stringify(data)).toMatchObject({ status: 'success', answer: 'A whole answer.' });
+      expect(turn.error).toBeUndefined();
+    }
+  });
+
   it('an empty answer is an error that says so, not a silent success', async () => {
     const { engine } = await setup();
     server.enqueue({ text: '' });

@@ -1,4 +1,13 @@
-import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import {
+  JSONParseError,
+  jsonSchema,
+  streamText,
+  tool,
+  TypeValidationError,
+  type LanguageModel,
+  type ModelMessage,
+  type ToolSet,
+} from 'ai';
 import { z } from 'zod';
 import type { ChatStep, ChatUsage } from '../../../shared/contract';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
@@ -87,6 +96,8 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
     let roundText = '';
     let failure: string | undefined;
+    // A `data:` line that is no chunk (garbage, a proxy's ping): fatal only if the stream never finished.
+    let stray: string | undefined;
     let finish: string | undefined;
     try {
       const result = streamText({
@@ -112,12 +123,16 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
           usage.input_tokens += part.usage.inputTokens ?? 0;
           usage.output_tokens += part.usage.outputTokens ?? 0;
         } else if (part.type === 'error') {
-          failure = message(part.error);
+          if (JSONParseError.isInstance(part.error) || TypeValidationError.isInstance(part.error))
+            stray ??= message(part.error);
+          else failure = message(part.error);
         }
       }
     } catch (error) {
       failure = message(error);
     }
+    // The provider reports a finish reason only when the server sent one after the stray line.
+    if (stray && !failure && (!finish || finish === 'error' || finish === 'other')) failure = stray;
     if (o.signal?.aborted) {
       o.onStep({ ...modelStep, status: 'cancelled' });
       return { text, usage, status: 'cancelled', error: 'Stopped.' };

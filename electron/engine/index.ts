@@ -175,8 +175,13 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     complete: async ({ system, user }) => {
       const choice = await model();
       if ('error' in choice) throw new Error(choice.error);
-      const { text } = await generateText({ model: choice.model, system, prompt: user, maxRetries: 0 });
-      return text;
+      try {
+        const { text } = await generateText({ model: choice.model, system, prompt: user, maxRetries: 0 });
+        return text;
+      } catch (error) {
+        // The endpoint's words with the key taken out, as chat says them: a 401 body echoes the key.
+        throw new Error(choice.describeError?.(error).message ?? 'the model call failed', { cause: error });
+      }
     },
   });
   if (options.watch)

@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCliBundle } from '../testing/cliBundle';
+import { envWithoutModel, tempDir, writeTree } from '../testing/fixtures';
+import { startModelServer, type ModelServer } from '../testing/modelServer';
+
+// `skilldeck repair` when the model endpoint fails: a real process, the scripted server on loopback.
+const KEY = 'sk-repair-0123456789abcdef';
+const root = tempDir('skilldeck-cli-repair-model-');
+const cli = path.join(root, 'cli.cjs');
+const skills = path.join(root, 'skills');
+const home = path.join(root, 'home');
+let server: ModelServer;
+
+beforeAll(async () => {
+  await buildCliBundle(cli);
+  server = await startModelServer({ apiKey: KEY, models: ['m'] });
+  writeTree(skills, {
+    'csv-total/SKILL.md':
+      '---\nname: csv-total\ndescription: Totals the amount column of a CSV.\n---\nRun scripts/total.py.\n',
+    'csv-total/skill.yaml': 'entrypoints: [scripts/total.py]\nexecution_policy: { approval: auto }\n',
+    'csv-total/references/sample.csv': 'Date,Amount\n2024-01-01,12.50\n',
+    'csv-total/scripts/total.py': [
+      'import csv, os',
+      'rows = list(csv.DictReader(open(os.path.join(os.environ["SKILL_PATH"], "references/sample.csv"))))',
+      'print(f"read {len(rows)} rows")',
+      'print(sum(float(row["amount"]) for row in rows))',
+      '',
+    ].join('\n'),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+function repair(args: string[]): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [cli, 'repair', ...args, '--no-default-paths', '--skills', skills], {
+    env: {
+      ...envWithoutModel(),
+      SKILLDECK_HOME: home,
+      HOME: root,
+      OPENAI_BASE_URL: server.baseURL,
+      OPENAI_API_KEY: KEY,
+      SKILLDECK_MODEL: 'm',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
+}
+
+const filesUnder = (dir: string): string[] =>
+  fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
+
+describe('skilldeck repair: a model endpoint that refuses the key', () => {
+  it('says so in the endpoint’s words, never echoes the key, and does not ask twice', async () => {
+    // OpenAI's 401 repeats the key it got; a key from the environment is never shown or stored.
+    server.enqueue({ error: { status: 401, message: `Incorrect API key provided: ${KEY}.` } });
+    const { code, stdout } = await repair(['csv-total', 'total it', '--json']);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as { eligible: boolean; reason: string; proposals: unknown[] };
+    expect(report).toMatchObject({ eligible: true, proposals: [] });
+    expect(report.reason).toContain(`401: the key was refused by ${server.baseURL}`);
+    expect(stdout).not.toContain(KEY.slice(0, 12));
+    for (const file of filesUnder(home)) expect(fs.readFileSync(file, 'utf8'), file).not.toContain(KEY);
+    expect(server.chatRequests()).toHaveLength(1);
+  });
+});

@@ -172,6 +172,34 @@ describe('a tool plain chat does not offer', () => {
   });
 });
 
+describe('a skill’s declared timeout inside a turn (DESIGN §4 policy)', () => {
+  it('stops its model and the script it runs as a timeout, not as the user’s Stop', async () => {
+    const { engine, workspace } = await setup();
+    writeTree(path.join(workspace, 'skills'), {
+      'slow-report/SKILL.md':
+        '---\nname: slow-report\ndescription: Builds the slow report.\n---\nRun scripts/slow.sh.\n',
+      'slow-report/skill.yaml':
+        'spec: { type: instruction }\nexecution_policy: { approval: auto, timeout: 1 }\n',
+      'slow-report/scripts/slow.sh': 'echo begin\nsleep 20\n',
+    });
+    await engine.reloadSkills();
+    server.enqueue(
+      { toolCalls: [{ name: 'run_skill_script', arguments: { script: 'scripts/slow.sh' } }] },
+      { text: 'The report could not be built in time.' },
+    );
+    const turn = await send(engine, '$slow-report build it');
+    expect(turn.steps.find((s) => s.kind === 'run')).toMatchObject({ status: 'timeout' });
+    const stopped = turn.steps.filter((s) => s.id.startsWith('slow-report:'));
+    expect(stopped.map((s) => [s.kind, s.status])).toEqual([
+      ['model', 'success'],
+      ['tool', 'timeout'],
+      ['model', 'timeout'],
+    ]);
+    expect(stopped[1].error).toMatch(/^Timed out after 1 s, the timeout slow-report declares/);
+    expect(JSON.stringify(turn.steps)).not.toContain('Stopped by the user');
+  });
+});
+
 describe('delegation inside a turn', () => {
   it('the delegated skill’s answer goes to the delegating model, not into the turn’s answer', async () => {
     const { engine } = await setup();

@@ -10,7 +10,7 @@ import { MAX_TIMEOUT_MS } from '../execution/policy';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import { callTool, type ToolOutput } from '../execution/tools';
 import type { SkillCatalog } from '../skills';
-import { runModelLoop, type ModelChoice, type ModelHandle } from './modelLoop';
+import { runModelLoop, timeoutOf, type ModelChoice, type ModelHandle } from './modelLoop';
 
 /** The skill body as the model sees it: `{baseDir}` is the skill root, which tools address as `.`. */
 export function skillSystemPrompt(skill: SkillDetail): string {
@@ -71,7 +71,10 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
     const declared = req.skill.metadata.execution.timeoutMs ?? 0;
     const timeoutMs = declared > 0 ? Math.min(declared, MAX_TIMEOUT_MS) : 0;
     const clock = new AbortController();
-    const timer = timeoutMs > 0 ? setTimeout(() => clock.abort(), timeoutMs) : undefined;
+    const why = `Timed out after ${Math.round(timeoutMs / 1000)} s, the timeout ${req.skill.name} declares`;
+    // The reason travels with the signal, so the steps it stops say timeout, not the user's Stop.
+    const stop = () => clock.abort(new DOMException(`${why}.`, 'TimeoutError'));
+    const timer = timeoutMs > 0 ? setTimeout(stop, timeoutMs) : undefined;
     const signal = env.signal ? AbortSignal.any([env.signal, clock.signal]) : clock.signal;
     try {
       const result = await follow(req, { ...env, signal }, handle);
@@ -80,7 +83,7 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
         ...result,
         status: 'timeout',
         outcome: 'fatal',
-        error: `Timed out after ${Math.round(timeoutMs / 1000)} s, the timeout ${req.skill.name} declares; what the model wrote so far is kept. Raise execution_policy.timeout if the task needs longer.`,
+        error: `${why}; what the model wrote so far is kept. Raise execution_policy.timeout if the task needs longer.`,
       };
     } finally {
       clearTimeout(timer);
@@ -150,9 +153,11 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
           env,
           delegate: delegateFor(stepId),
         });
-        const status = statusOf(out);
+        const timedOut = out.status === 'cancelled' && timeoutOf(env.signal);
+        const status = timedOut ? 'timeout' : statusOf(out);
         const done: ChatStep = { ...step, status, output: preview(out) };
-        if (typeof out.error === 'string') done.error = out.error;
+        if (timedOut) done.error = timedOut;
+        else if (typeof out.error === 'string') done.error = out.error;
         if (status === 'error' || status === 'failure')
           toolErrors.push(
             `${name} ${JSON.stringify(input ?? {}).slice(0, 300)}: ${String(out.error ?? status)}`,

@@ -24,6 +24,12 @@ export interface ModelHandle {
 /** The model to use now, or why there is none ("No model configured: …"). */
 export type ModelChoice = ModelHandle | { error: string };
 
+/** Why `signal` stopped a run, when a declared timeout (not the user) stopped it. */
+export const timeoutOf = (signal: AbortSignal | undefined): string | undefined => {
+  const reason: unknown = signal?.aborted ? signal.reason : undefined;
+  return reason instanceof DOMException && reason.name === 'TimeoutError' ? reason.message : undefined;
+};
+
 /** issue 8: tool-call rounds are bounded. */
 export const MAX_TOOL_ROUNDS = 8;
 
@@ -134,7 +140,11 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     // The provider reports a finish reason only when the server sent one after the stray line.
     if (stray && !failure && (!finish || finish === 'error' || finish === 'other')) failure = stray;
     if (o.signal?.aborted) {
-      o.onStep({ ...modelStep, status: 'cancelled' });
+      const timedOut = timeoutOf(o.signal);
+      o.onStep({
+        ...modelStep,
+        ...(timedOut ? { status: 'timeout', error: timedOut } : { status: 'cancelled' }),
+      });
       return { text, usage, status: 'cancelled', error: 'Stopped.' };
     }
     if (failure) {

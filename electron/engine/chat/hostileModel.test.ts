@@ -138,6 +138,25 @@ describe('tool results the model could not take in', () => {
     expect(result).toMatch(/cut at \d+ characters of 600000/);
   });
 
+  it('a path outside the skill comes back as one sentence saying why, and the turn goes on', async () => {
+    const { engine } = await setup();
+    server.enqueue(
+      {
+        toolCalls: [
+          { name: 'read_skill_file', arguments: { path: '/etc/passwd' } },
+          { name: 'read_skill_file', arguments: { path: '../chain-a/SKILL.md' } },
+        ],
+      },
+      { text: 'Recovered.' },
+    );
+    const turn = await send(engine, '$doc-helper write the intro');
+    expect(turn).toMatchObject({ status: 'success', answer: 'Recovered.' });
+    expect(turn.steps.filter((s) => s.kind === 'tool').map((s) => s.error)).toEqual([
+      'Cannot read /etc/passwd: "/etc/passwd" is absolute; give a path relative to the skill folder.',
+      'Cannot read ../chain-a/SKILL.md: "../chain-a/SKILL.md" leaves the skill folder ("..").',
+    ]);
+  });
+
   it('arguments that are not JSON are called that, with the parser’s words', async () => {
     const { engine } = await setup();
     server.enqueue(

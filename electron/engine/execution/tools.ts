@@ -138,7 +138,8 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
     case 'read_skill_file': {
       const rel = knownFile(skill, String(args.path));
       const where = confine(skill.path, rel);
-      if ('error' in where) return { status: 'error', error: `Cannot read ${where.error}.` };
+      if ('error' in where)
+        return { status: 'error', error: `Cannot read ${String(args.path)}: ${where.error}.` };
       try {
         const file = await readSkillFile(skill.path, rel, { ...FILE_LIMITS, maxRead: READ_CAP_CHARS * 4 });
         if (file.binary) return { status: 'error', error: `${rel} is a binary file (${file.size} bytes).` };

@@ -126,6 +126,20 @@ function describeUnredacted(error: unknown, { baseURL, hasKey }: DescribeContext
   if (chain.some((e) => nameOf(e) === 'TimeoutError')) {
     return { kind: 'timeout', message: `${baseURL} did not answer in time.` };
   }
+  // undici's own limits: the server took the request, then sent nothing (more) for minutes.
+  const quiet = chain
+    .map(codeOf)
+    .find((c) => c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT');
+  if (quiet === 'UND_ERR_HEADERS_TIMEOUT')
+    return {
+      kind: 'timeout',
+      message: `${baseURL} sent no answer in time (it took the request, then went quiet).`,
+    };
+  if (quiet)
+    return {
+      kind: 'timeout',
+      message: `${baseURL} stopped sending mid-answer and sent nothing more in time.`,
+    };
   if (chain.some((e) => nameOf(e) === 'AbortError' || nameOf(e) === 'ResponseAborted')) {
     return { kind: 'aborted', message: 'Stopped.' };
   }

@@ -2,6 +2,7 @@ import { generateText, jsonSchema, stepCountIs, streamText, tool, type LanguageM
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../testing/modelServer';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { describeModelError } from './errors';
 import { fetchModelIds } from './connection';
 import { createChatModel } from './providers';
@@ -157,6 +158,40 @@ describe('failures', () => {
       kind: 'unreachable',
       message: `Could not reach ${baseURL}: connection refused.`,
     });
+  });
+
+  it('says a server that took the request and then went quiet did not answer in time', async () => {
+    // Node's fetch waits minutes by default; the same client with short limits (undici checks them
+    // about once a second) shows what it says.
+    await fetch(server.url).catch(() => undefined);
+    const global = (globalThis as Record<symbol, unknown>)[Symbol.for('undici.globalDispatcher.1')];
+    type Dispatcher = new (o: { headersTimeout: number; bodyTimeout: number }) => object;
+    const Agent = (global as { constructor: Dispatcher }).constructor;
+    const quiet = (limits: { headersTimeout: number; bodyTimeout: number }): LanguageModel => {
+      const dispatcher = new Agent(limits);
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: server.baseURL,
+        apiKey: KEY,
+        fetch: (url, init) => fetch(url, { ...init, dispatcher } as RequestInit),
+      }).chatModel('scripted-model');
+    };
+    for (const [limits, said] of [
+      [{ headersTimeout: 200, bodyTimeout: 5000 }, 'sent no answer in time'],
+      [{ headersTimeout: 5000, bodyTimeout: 200 }, 'stopped sending mid-answer'],
+    ] as const) {
+      server.enqueue({ text: 'one two three', delayMs: 2000 });
+      const result = streamText({
+        model: quiet(limits),
+        prompt: 'hi',
+        maxRetries: 0,
+        onError: () => undefined,
+      });
+      const { thrown, errors } = await drain(result.fullStream);
+      const info = describeModelError(thrown ?? errors[0], context());
+      expect(info.kind, said).toBe('timeout');
+      expect(info.message).toContain(`${server.baseURL} ${said}`);
+    }
   });
 
   it('stops a slow stream when the caller aborts, keeping what arrived', async () => {

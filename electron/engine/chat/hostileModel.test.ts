@@ -123,6 +123,28 @@ describe('a model that never stops calling tools', () => {
   });
 });
 
+describe('plain chat whose model never stops calling tools', () => {
+  it('ends once with a clear status, and still offers skills on the next message', async () => {
+    const { engine } = await setup();
+    server.setHandler(() => ({ toolCalls: [{ name: 'read_skill_file', arguments: { path: 'x' } }] }));
+    const turn = await send(engine, 'could you write a guide for my project?');
+    expect(turn.status).toBe('error');
+    expect(turn.error).toBe(`Stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer.`);
+    // The offer's rounds and its last, tool-less round: not asked once more as a model without tools.
+    expect(server.chatRequests()).toHaveLength(MAX_TOOL_ROUNDS + 1);
+    const models = turn.steps.filter((s) => s.kind === 'model');
+    expect(models.map((s) => s.status)).toEqual([...Array(MAX_TOOL_ROUNDS).fill('success'), 'error']);
+    server.setHandler(() => ({ text: 'A guide starts with who it is for.' }));
+    await engine.chat.send(turn.conversation_id, 'could you write a guide for my project?').done;
+    expect(
+      server
+        .chatRequests()
+        .at(-1)!
+        .tools?.map((t) => t.function.name),
+    ).toEqual(['run_skill']);
+  });
+});
+
 describe('tool results the model could not take in', () => {
   it('a script that prints a flood comes back cut, saying where', async () => {
     const { engine } = await setup();

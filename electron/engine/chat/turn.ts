@@ -166,7 +166,9 @@ export async function runTurn(
   const offer = skillOffer(turn.route, deps.choosable?.() ?? []);
   const offered = [...offer.closest, ...offer.others];
   let delegated = 0;
+  let toolCalls = 0;
   const runOffered = async (name: string, input: unknown, stepId: string): Promise<ToolOutput> => {
+    toolCalls++;
     const step: ChatStep = { id: stepId, kind: 'tool', name, status: 'running', input };
     upsert(step);
     const done = (out: ToolOutput): ToolOutput => {
@@ -257,11 +259,12 @@ export async function runTurn(
     });
     hooks.addUsage(result.usage);
     // A model served without tool support (some local ones) refuses the offer: ask it plainly.
+    // One that called tools took the offer, whatever ended it ("Stopped after 8 tool rounds").
     if (
       tools &&
       result.status === 'error' &&
       !result.text &&
-      delegated === 0 &&
+      toolCalls === 0 &&
       /\btools?\b/i.test(result.error ?? '')
     ) {
       deps.toolless?.add(handle.id);

@@ -167,6 +167,7 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
       },
     });
     chat?.addUsage(result.usage);
+    if (result.stalled) chat?.onStall?.(result.error ?? 'The model went silent.');
     const base = {
       ...emptyAttempt('none', Date.now() - started),
       output: result.text,

@@ -33,6 +33,17 @@ export const timeoutOf = (signal: AbortSignal | undefined): string | undefined =
 /** issue 8: tool-call rounds are bounded. */
 export const MAX_TOOL_ROUNDS = 8;
 
+/**
+ * How long a model may stay silent (no byte of its stream) before the turn stops waiting: the
+ * HTTP client's own limits are five minutes, and a server that took the request and went quiet
+ * held a chat for ten (the skill, then the fallback asking it again). A local model loading its
+ * weights sends nothing for a while, so this is generous; `SKILLDECK_MODEL_STALL_SECONDS` sets it.
+ */
+export function modelStallMs(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env.SKILLDECK_MODEL_STALL_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 90_000;
+}
+
 export interface LoopOptions {
   handle: ModelHandle;
   system: string;
@@ -46,6 +57,8 @@ export interface LoopOptions {
   stepPrefix: string;
   /** The tools the model is offered (default: all four). */
   tools?: readonly string[];
+  /** How long the model may stay silent (default modelStallMs()). */
+  stallMs?: number;
 }
 
 export interface LoopResult {
@@ -53,6 +66,8 @@ export interface LoopResult {
   usage: ChatUsage;
   status: 'success' | 'error' | 'cancelled';
   error?: string;
+  /** The model went silent for stallMs: asking it again at once would wait as long. */
+  stalled?: true;
 }
 
 /**
@@ -105,19 +120,28 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     // A `data:` line that is no chunk (garbage, a proxy's ping): fatal only if the stream never finished.
     let stray: string | undefined;
     let finish: string | undefined;
+    const stallMs = o.stallMs ?? modelStallMs();
+    const stall = new AbortController();
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    const heard = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => stall.abort(), stallMs);
+    };
+    heard();
     try {
       const result = streamText({
         model: o.handle.model,
         system: o.system,
         messages,
         ...(offered ? { tools } : {}),
-        abortSignal: o.signal,
+        abortSignal: o.signal ? AbortSignal.any([o.signal, stall.signal]) : stall.signal,
         // One request per model step: a retry would resend a turn the user sees as failed.
         maxRetries: 0,
         // Errors arrive as stream parts; without this the SDK also prints them, unredacted.
         onError: () => undefined,
       });
       for await (const part of result.fullStream) {
+        heard();
         if (part.type === 'text-delta') {
           roundText += part.text;
           text += part.text;
@@ -136,6 +160,18 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
       }
     } catch (error) {
       failure = message(error);
+    } finally {
+      clearTimeout(silence);
+    }
+    const stalled = stall.signal.aborted && !o.signal?.aborted;
+    if (stalled) {
+      const seconds = Math.round(stallMs / 1000);
+      const silent = `sent nothing ${roundText || text ? 'more ' : ''}for ${seconds} s`;
+      o.onStep({ ...modelStep, status: 'timeout', error: `The model ${silent}.` });
+      const error = text
+        ? `The model's response broke off: it ${silent}. What streamed before the break is kept.`
+        : `The model did not answer: it ${silent}.`;
+      return { text, usage, status: 'error', error, stalled: true };
     }
     // The provider reports a finish reason only when the server sent one after the stray line.
     if (stray && !failure && (!finish || finish === 'error' || finish === 'other')) failure = stray;

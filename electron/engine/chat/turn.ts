@@ -83,6 +83,8 @@ export async function runTurn(
     events.emit('chat.delta', { ...ids, text, ...(restarting ? { restart: true } : {}) });
     restarting = false;
   };
+  // Set when the model went silent for the stall limit: a fallback would wait as long again.
+  let stalled: string | undefined;
   const hooks: ChatHooks = {
     history,
     stepPrefix: '',
@@ -92,6 +94,7 @@ export async function runTurn(
       turn.usage.input_tokens += u.input_tokens;
       turn.usage.output_tokens += u.output_tokens;
     },
+    onStall: (error) => (stalled = error),
   };
   /**
    * A run mirrored on the turn as it goes: its card (the sandbox once known, the end of a
@@ -235,12 +238,12 @@ export async function runTurn(
   const unready = unreadySkill(turn.route);
   const plain = async (withSkills = false, note?: string) => {
     const handle = await deps.model();
-    if ('error' in handle)
+    if ('error' in handle || stalled)
       return {
         ...emptyAttempt('none', 0),
         status: 'failure' as const,
         outcome: 'fatal' as const,
-        error: NO_MODEL_ANSWER,
+        error: 'error' in handle ? NO_MODEL_ANSWER : (stalled ?? null),
       };
     const tools = withSkills && offered.length > 0 && !deps.toolless?.has(handle.id);
     const result = await runModelLoop({

@@ -43,6 +43,8 @@ export interface ChatHooks {
   onStep(step: ChatStep): void;
   onDelta(text: string): void;
   addUsage(usage: ChatUsage): void;
+  /** The model went silent for the stall limit (modelLoop.ts): the turn's fallback asks it nothing more. */
+  onStall?(error: string): void;
 }
 
 /** What an attempt may use: folders, the host env, approvals, and hooks into the run's timeline. */

@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatTurn } from '../../shared/contract';
+import { buildCliBundle } from '../testing/cliBundle';
+import { envWithoutModel, tempDir, writeTree } from '../testing/fixtures';
+import { startModelServer, type ModelServer } from '../testing/modelServer';
+
+// A model server that takes the request and then sends nothing: the HTTP client's own limits are
+// five minutes, so without a stall limit of our own `skilldeck chat` sat there for ten (the skill's
+// model, then the fallback asking the same silent model again) before printing anything.
+const root = tempDir('skilldeck-cli-stall-');
+const cli = path.join(root, 'cli.cjs');
+const skills = path.join(root, 'skills');
+let server: ModelServer;
+
+beforeAll(async () => {
+  await buildCliBundle(cli);
+  server = await startModelServer({ apiKey: 'k', models: ['m'] });
+  writeTree(skills, {
+    'tone-check/SKILL.md':
+      '---\nname: tone-check\ndescription: Checks the tone of a paragraph against the house voice.\n---\n# Tone check\n\nJudge the text.\n',
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+async function chat(message: string): Promise<{ code: number | null; turn: ChatTurn; ms: number }> {
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    [cli, 'chat', message, '--json', '--approve', '--no-default-paths', '--skills', skills],
+    {
+      env: {
+        ...envWithoutModel(),
+        SKILLDECK_HOME: path.join(root, `home-${started}`),
+        HOME: root,
+        OPENAI_BASE_URL: server.baseURL,
+        OPENAI_API_KEY: 'k',
+        SKILLDECK_MODEL: 'm',
+        SKILLDECK_MODEL_STALL_SECONDS: '1',
+      },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, turn: ChatTurn.parse(JSON.parse(stdout)), ms: Date.now() - started };
+}
+
+const chatRequests = () => server.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+
+describe('skilldeck chat with a model that goes silent', () => {
+  it('stops waiting at the stall limit, says so, and the fallback does not ask it again', async () => {
+    const before = chatRequests();
+    // The first piece of the answer would come after 60 s.
+    server.enqueue({ text: ['The tone is warm.'], delayMs: 60_000 });
+    const { code, turn, ms } = await chat('check the tone of this paragraph: we are thrilled to have you');
+    expect(turn.route.plan.primary).toBe('tone-check');
+    expect(code).toBe(1);
+    expect(turn.status).toBe('failure');
+    expect(turn.steps).toContainEqual(
+      expect.objectContaining({ kind: 'model', status: 'timeout', error: 'The model sent nothing for 1 s.' }),
+    );
+    expect(turn.error).toBe('The model did not answer: it sent nothing for 1 s.');
+    // One request: plain chat's fallback would have waited on the same silent model again.
+    expect(chatRequests() - before).toBe(1);
+    expect(ms).toBeLessThan(20_000);
+  }, 40_000);
+
+  it('ends plain chat the same way when no skill was chosen', async () => {
+    const before = chatRequests();
+    server.enqueue({ text: ['Hello there.'], delayMs: 60_000 });
+    const { code, turn } = await chat('hello, how are you today?');
+    expect(turn.route.plan.primary).toBeNull();
+    expect(code).toBe(1);
+    expect(turn.steps).toContainEqual(expect.objectContaining({ kind: 'model', status: 'timeout' }));
+    expect(turn.answer + (turn.error ?? '')).toContain('it sent nothing for 1 s');
+    expect(chatRequests() - before).toBe(1);
+  }, 40_000);
+});

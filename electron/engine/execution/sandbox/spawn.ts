@@ -66,7 +66,7 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const pid of liveGroups) killGroup(pid);
+    for (const pid of liveGroups) killRun(pid);
   });
 }
 
@@ -80,6 +80,36 @@ export function killGroup(pid: number): void {
     process.kill(-pid, 'SIGKILL');
   } catch {
     // ESRCH: already gone.
+  }
+}
+
+/**
+ * The direct children of `pid` (Linux). bwrap's init, PID 1 of the sandbox, is one, in its own
+ * session: only its PR_SET_PDEATHSIG takes the namespace down with bwrap, and a skill running
+ * as the same user can ptrace it and clear that. Killed by pid, the namespace goes with it.
+ */
+function childrenOf(pid: number): number[] {
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter((p) => /^\d+$/.test(p))
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** SIGKILL the group `pid` leads and its direct children outside it (read first: once the group is gone they are reparented, and lost). */
+function killRun(pid: number): void {
+  const outside = childrenOf(pid);
+  killGroup(pid);
+  for (const c of outside) {
+    try {
+      process.kill(c, 'SIGKILL');
+    } catch {
+      // ESRCH: already gone.
+    }
   }
 }
 
@@ -154,7 +184,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     liveGroups.add(pid);
   }
   const stop = () => {
-    if (pid !== undefined) killGroup(pid);
+    if (pid !== undefined) killRun(pid);
     else child.kill('SIGKILL');
   };
 

@@ -8,7 +8,7 @@ afterEach(() => engines.cleanup());
 
 const ctx = { workDir: '/runs/r1/work', skillDir: '/skills/s', workspace: '/ws', home: '/home/u' };
 
-async function loadPolicy(files: Record<string, string>) {
+async function loadPolicy(files: Record<string, string>, at: Partial<typeof ctx> = {}) {
   const { engine, workspace } = await engines.open();
   writeTree(path.join(workspace, 'skills', 'probe'), files);
   await engine.reloadSkills();
@@ -16,7 +16,7 @@ async function loadPolicy(files: Record<string, string>) {
   if (!skill) throw new Error('probe skill not loaded');
   const metadata = engine.skills.metadata(skill.id);
   if (!metadata) throw new Error('no metadata');
-  return resolvePolicy(metadata, { ...ctx, skillDir: skill.id });
+  return resolvePolicy(metadata, { ...ctx, ...at, skillDir: skill.id });
 }
 
 const md = (extra = '') =>
@@ -92,6 +92,26 @@ describe('resolvePolicy', () => {
     expect(everywhere.reasons).toEqual([
       'it declares approval: auto, but writes /var/victim/**, reaches any host on the network, outside its own folders and the workspace',
     ]);
+  });
+
+  it('does not let approval: auto stand for a workspace that is the home, above it, or a system folder', async () => {
+    // `skilldeck run` from a terminal opened at ~: the workspace is the home, and a skill's own
+    // auto must not cover rewriting ~/.bashrc, nor reading ~/.ssh while it can reach a host.
+    const files = {
+      'SKILL.md': md(),
+      'skill.yaml':
+        "permissions: { filesystem: { write: ['$WORKSPACE/.bashrc'], read: ['$WORKSPACE/.ssh/**'] }, network: { outbound: [evil.example] } }\nexecution_policy: { approval: auto }\n",
+    };
+    for (const workspace of ['/home/u', '/home', '/', '/etc', '/usr/local']) {
+      const policy = await loadPolicy(files, { workspace });
+      expect(policy.reasons, workspace).toHaveLength(1);
+      expect(policy.reasons[0]).toMatch(
+        /^it declares approval: auto, but reads .*\.ssh.*, writes .*\.bashrc/,
+      );
+    }
+    // A project folder, in the home or elsewhere, is still the skill's workspace.
+    for (const workspace of ['/home/u/project', '/srv/app'])
+      expect((await loadPolicy(files, { workspace })).reasons, workspace).toEqual([]);
   });
 
   it('asks by default before running a program, whatever the skill’s type', async () => {

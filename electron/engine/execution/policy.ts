@@ -77,6 +77,37 @@ export function coveredBy(target: string, grants: GrantPath[]): GrantPath | unde
   return grants.find((g) => t === g.abs || t.startsWith(g.abs.endsWith('/') ? g.abs : `${g.abs}/`));
 }
 
+/** Folders of the system itself: a workspace there (`cd /etc`) is no project of the skill's. */
+const SYSTEM_DIRS = [
+  '/etc',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/boot',
+  '/proc',
+  '/sys',
+  '/dev',
+];
+
+const within = (child: string, parent: string) => {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
+
+/**
+ * Whether the workspace is a project folder a skill's own `approval: auto` may stand for. The
+ * CLI's workspace is its cwd, often the home (a terminal opened at ~): that, any folder above
+ * it (`/`, `/home`) or a system folder would let auto cover ~/.bashrc, ~/.ssh or /etc.
+ */
+function projectFolder(ctx: PathContext): boolean {
+  const ws = path.resolve(ctx.workspace);
+  if (within(path.resolve(ctx.home), ws)) return false;
+  return !SYSTEM_DIRS.some((d) => within(ws, d));
+}
+
 /**
  * The normalized policy of running one of a skill's programs (DESIGN §4): `sandbox` defaults
  * to `os`, `approval` to `ask` (a program is a command: "default ask for anything that runs a
@@ -101,7 +132,9 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
   // it can send what it read out (DESIGN §4: nothing that needs approval runs without one).
   // "Always allow" remembers the user's answer.
   if (m.execution.approval === 'auto') {
-    const near = [ctx.workDir, ctx.skillDir, ctx.workspace].map((d) => path.resolve(d));
+    const near = [ctx.workDir, ctx.skillDir, ...(projectFolder(ctx) ? [ctx.workspace] : [])].map((d) =>
+      path.resolve(d),
+    );
     const beyond = (g: GrantPath) => !near.some((d) => g.abs === d || g.abs.startsWith(`${d}${path.sep}`));
     const far = [
       ...(network !== false ? read.filter(beyond).map((g) => `reads ${g.declared}`) : []),

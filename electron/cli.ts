@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { readVersion } from './cli/context';
+import { readVersion, refuse, unstartedRun } from './cli/context';
 
 // Commands load lazily: `skills list` is benchmarked as a whole process, and the browser
 // host's modules (http, ws, zlib) cost ~100 ms of start-up it does not need.
@@ -62,7 +62,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    const message = `${(error as Error).message}\n\n${USAGE}`;
+    // DESIGN §7: `run --json` answers with the run shape on stdout, a usage error included.
+    if (argv.includes('--json') && argv.find((a) => !a.startsWith('-')) === 'run')
+      return refuse(message, true, unstartedRun);
+    process.stderr.write(message);
     return 2;
   }
   const { values, positionals } = parsed;

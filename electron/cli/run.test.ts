@@ -154,6 +154,8 @@ describe('skilldeck run: the bundled script skills', () => {
       ['no-such-skill', 'x'],
       ['unit-converter', 'x', '--input', 'not json'],
       ['unit-converter', 'x', '--approve', '--deny'],
+      [],
+      ['unit-converter', 'x', '--no-such-option'],
     ]) {
       const r = run([...args, '--json']);
       expect(r.status, args.join(' ')).toBe(2);

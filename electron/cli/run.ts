@@ -40,10 +40,7 @@ function printSummary(r: RunResult): void {
  * (or one JSON document with `--json`); exit 0 on success, 1 otherwise, 2 on usage errors.
  */
 export async function runCommand(skill: string | undefined, task: string, flags: RunFlags): Promise<number> {
-  if (!skill) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
+  if (!skill) return refuse(`Name the skill to run.\n${USAGE}`, flags.json, unstartedRun);
   if (flags.approve && flags.deny)
     return refuse(`--approve and --deny exclude each other.\n${USAGE}`, flags.json, unstartedRun);
   const input = parseInput(flags.input);

@@ -216,3 +216,24 @@ describe('environment errors', () => {
     expect(scanStderr('a value is required').env).toEqual([]);
   });
 });
+
+describe('hostile output', () => {
+  // The scan runs on the engine's thread after every run: a skill's stderr (up to the 1 MiB
+  // output cap) must not stall it. An unanchored `(.*?): Permission denied` was quadratic in a
+  // line's length: one 1 MiB line without a newline held the engine for minutes.
+  it('scans a 1 MiB stderr of long lines quickly, whatever repeats in them', () => {
+    const tokens = ['a', 'cannot open ', 'EROFS: ', '[Errno 13] ', 'Resolving ', "open('", 'x: ', '/a/'];
+    for (const token of tokens) {
+      for (const width of [1024 * 1024, 4000]) {
+        const line = token.repeat(Math.ceil(width / token.length)).slice(0, width);
+        const stderr = `${line}\n`.repeat(Math.floor((1024 * 1024) / (width + 1)));
+        const started = performance.now();
+        scanStderr(stderr);
+        expect(performance.now() - started, `${JSON.stringify(token)} × ${width}`).toBeLessThan(1500);
+      }
+    }
+    // A real error line keeps being read beside the flood.
+    const flood = 'x'.repeat(1024 * 1024 - 100);
+    expect(fs(`${flood}\nbash: /etc/x: Read-only file system`)).toEqual([{ path: '/etc/x', code: 'EROFS' }]);
+  }, 60_000);
+});

@@ -46,13 +46,20 @@ const ERRNO_CODE: Record<string, FsCode> = { '30': 'EROFS', '13': 'EACCES', '1':
 const PY_FS = /\[Errno (\d+)\] [^:\]\n]+?: (?:'((?:[^'\\]|\\.)+)'|"((?:[^"\\]|\\.)+)")/;
 // Python without a path (socket.connect): the path, if any, is in the traceback's source lines.
 const PY_FS_BARE = /\[Errno (30|13|1|2)\] [A-Za-z -]+$/;
-// Node: `Error: EROFS: read-only file system, open '/etc/x'`.
-const NODE_FS = /\b(EROFS|EACCES|EPERM|ENOENT): [^,\n]+, (\w+) '([^']+)'/;
+// Node: `Error: EROFS: read-only file system, open '/etc/x'`. The description holds no colon,
+// so a line of repeated `EROFS: ` is not rescanned to its end from each one.
+const NODE_FS = /\b(EROFS|EACCES|EPERM|ENOENT): [^,:\n]+, (\w+) '([^']+)'/;
 // Node: `Error: connect ENOENT /run/x.sock`.
 const NODE_SOCK = /\bconnect (ENOENT|EACCES) (\/\S+)/;
 // Shells and coreutils: `bash: /etc/x: Read-only file system`, `touch: cannot touch '/etc/y': …`.
-const SHELL_FS =
-  /(.*?): (Read-only file system|Permission denied|Operation not permitted|No such file or directory)\b/i;
+// Found by its phrase, then everything before it is the prefix: `(.*?): phrase` unanchored
+// retried from every offset, quadratic in a line's length.
+const SHELL_FS_PHRASE =
+  /: (Read-only file system|Permission denied|Operation not permitted|No such file or directory)\b/i;
+function shellFs(line: string): [prefix: string, phrase: string] | null {
+  const m = SHELL_FS_PHRASE.exec(line);
+  return m ? [line.slice(0, m.index), m[1]] : null;
+}
 const QUOTED = /[‘'"]([^‘’'"\n]+)[’'"]/;
 const PY_WRITE =
   /\bopen\(.*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]|\.(?:write_text|write_bytes|mkdir|touch)\(|\bos\.(?:makedirs|mkdir|rename|replace|remove)\(|\bshutil\.(?:copy\w*|move)\(/;
@@ -138,6 +145,7 @@ export function scanStderr(stderr: string): StderrHits {
   lines.forEach((line, i) => {
     const before = () => lines.slice(Math.max(0, i - LOOKBACK), i).filter((l) => !FRAME_HEADER.test(l));
     let m: RegExpExecArray | null;
+    let shell: ReturnType<typeof shellFs>;
     if ((m = PY_FS.exec(line))) {
       const code = ERRNO_CODE[m[1]];
       // The traceback's last source line tells a write (`open(p, "w")`, `mkdir`) from a read.
@@ -157,9 +165,9 @@ export function scanStderr(stderr: string): StderrHits {
       fs.push({ path: m[3], code: m[1] as FsCode, ...(write === undefined ? {} : { write }) });
     } else if ((m = NODE_SOCK.exec(line))) {
       fs.push({ path: m[2], code: m[1] as FsCode, write: false });
-    } else if ((m = SHELL_FS.exec(line)) && !/\[Errno|\b(EROFS|EACCES|EPERM|ENOENT):/.test(line)) {
+    } else if ((shell = shellFs(line)) && !/\[Errno|\b(EROFS|EACCES|EPERM|ENOENT):/.test(line)) {
       // Stryker disable next-line StringLiteral: split always returns one element at least
-      const seg = m[1].split(': ').pop() ?? '';
+      const seg = shell[0].split(': ').pop() ?? '';
       const quoted = QUOTED.exec(seg);
       // The last word, or the whole segment when it has none.
       // Stryker disable next-line StringLiteral: split always returns one element at least
@@ -167,8 +175,8 @@ export function scanStderr(stderr: string): StderrHits {
       if (looksLikePath(candidate)) {
         fs.push({
           path: candidate,
-          code: PHRASE_CODE[m[2].toLowerCase()],
-          ...(WRITE_VERBS.test(seg) ? { write: true } : READ_COMMANDS.test(m[1]) ? { write: false } : {}),
+          code: PHRASE_CODE[shell[1].toLowerCase()],
+          ...(WRITE_VERBS.test(seg) ? { write: true } : READ_COMMANDS.test(shell[0]) ? { write: false } : {}),
         });
       }
     }

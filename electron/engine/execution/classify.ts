@@ -1,4 +1,5 @@
 import { widenable, type RunStatus, type Violation } from '../../../shared/contract';
+import { inOrderOnALine } from './sandbox/limits';
 import type { SandboxResult } from './sandbox/types';
 
 /** How the fallback machine treats an outcome (routing spec §10). */
@@ -25,6 +26,13 @@ export function describeViolations(violations: Violation[]): string {
     ? 'Allow it for this skill only if you expect the skill to need it.'
     : 'These limits hold for every run; a skill that needs more should do its work in smaller parts.';
   return `Blocked by the sandbox: ${lines.join('; ')}. ${advice}`;
+}
+
+/** `command not found`, or `No such file or directory` with an exec or spawn after it on its line. */
+function missingProgram(stderr: string): boolean {
+  return (
+    /command not found/i.test(stderr) || inOrderOnALine(stderr, /No such file or directory/i, /exec|spawn/i)
+  );
 }
 
 /**
@@ -55,7 +63,7 @@ export function classifyRun(r: SandboxResult): Classified {
     };
   if (r.exitCode === 0) return { status: 'success', outcome: 'success', error: null };
   const tail = lastLines(r.stderr) || lastLines(r.stdout);
-  if (r.exitCode === 127 || /command not found|No such file or directory.*(exec|spawn)/i.test(r.stderr))
+  if (r.exitCode === 127 || missingProgram(r.stderr))
     return {
       status: 'failure',
       outcome: 'fatal',

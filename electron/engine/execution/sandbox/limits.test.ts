@@ -154,6 +154,19 @@ describe('limitViolations', () => {
     ).toBe('tried to write a file larger than 1 GiB, its file-size limit');
   });
 
+  // The stderr is the skill's, up to the 1 MiB output cap, and read on the engine's thread.
+  it('reads a 1 MiB hostile stderr quickly', () => {
+    for (const token of ['error writing ', ' spawn ', ' EAGAIN ']) {
+      const stderr = token.repeat(Math.floor((1024 * 1024) / token.length));
+      const started = performance.now();
+      limitViolations(ended(stderr), applied(80));
+      expect(performance.now() - started, token).toBeLessThan(1000);
+    }
+    expect(limitViolations(ended('Error: spawn /bin/sh EAGAIN'), applied(80))).toEqual([forks]);
+    expect(limitViolations(ended('EAGAIN: could not spawn'), applied(80))).toEqual([forks]);
+    expect(limitViolations(ended('spawn ok\nEAGAIN'), applied(80))).toEqual([]);
+  }, 120_000);
+
   it('says nothing when no limit could be set', () => {
     expect(limitViolations(ended('OSError: [Errno 27] File too large', null, 'SIGXFSZ'), null)).toEqual([]);
   });

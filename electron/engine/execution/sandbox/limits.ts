@@ -104,11 +104,29 @@ export function withLimits(
 /** SIGXFSZ is signal 25 on Linux; bwrap and shells report a child killed by it as 128 + 25. */
 const SIGXFSZ_EXIT = 153;
 /** What Python, Node, coreutils and bash print when a write passes RLIMIT_FSIZE. */
-const FILE_SIZE_RE =
-  /\[Errno 27\] File too large|\bEFBIG\b|File size limit exceeded|error writing .*: File too large/;
+const FILE_SIZE_RE = /\[Errno 27\] File too large|\bEFBIG\b|File size limit exceeded/;
 /** What Python, Node and bash print when a fork passes RLIMIT_NPROC. */
 const FORK_RE =
-  /\[Errno 11\] Resource temporarily unavailable|fork: (?:retry: )?Resource temporarily unavailable|\bspawn\b.*\bEAGAIN\b|\bEAGAIN\b.*\bspawn\b|can't fork/i;
+  /\[Errno 11\] Resource temporarily unavailable|fork: (?:retry: )?Resource temporarily unavailable|can't fork/i;
+
+/**
+ * Whether a line of `text` has `first` and `then` after it: /first.*then/ without its cost, which
+ * rescans to the line's end from each repeat of `first` (the text is a skill's stderr, up to
+ * the output cap, read on the engine's thread).
+ */
+export function inOrderOnALine(text: string, first: RegExp, then: RegExp): boolean {
+  return text.split('\n').some((line) => {
+    const at = line.search(first);
+    return at >= 0 && then.test(line.slice(at));
+  });
+}
+
+const fileTooLarge = (stderr: string) =>
+  FILE_SIZE_RE.test(stderr) || inOrderOnALine(stderr, /error writing /, /: File too large/);
+const forkRefused = (stderr: string) =>
+  FORK_RE.test(stderr) ||
+  inOrderOnALine(stderr, /\bspawn\b/i, /\bEAGAIN\b/i) ||
+  inOrderOnALine(stderr, /\bEAGAIN\b/i, /\bspawn\b/i);
 
 /** What Python, Node (V8 and its buffers), C++, bash and libc print when an allocation passes RLIMIT_DATA. */
 const MEMORY_RE =
@@ -141,7 +159,7 @@ export function limitViolations(
       : [];
   if (!applied) return disk;
   const out: Violation[] = [...disk];
-  if (run.signal === 'SIGXFSZ' || run.exitCode === SIGXFSZ_EXIT || FILE_SIZE_RE.test(run.stderr))
+  if (run.signal === 'SIGXFSZ' || run.exitCode === SIGXFSZ_EXIT || fileTooLarge(run.stderr))
     out.push({
       // Not a path to grant: the run cannot be allowed past it, only told (kind `output`).
       kind: 'output',
@@ -156,7 +174,7 @@ export function limitViolations(
       target: `${applied.memoryBytes} bytes of memory`,
       message: `ran out of memory at its ${size(applied.memoryBytes)} memory limit`,
     });
-  if (run.processesExceeded || (applied.processLimit !== null && FORK_RE.test(run.stderr)))
+  if (run.processesExceeded || (applied.processLimit !== null && forkRefused(run.stderr)))
     out.push({
       kind: 'exec',
       target: `${applied.processes} processes`,

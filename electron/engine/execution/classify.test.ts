@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { classifyRun } from './classify';
+import type { SandboxResult } from './sandbox/types';
+
+const failed = (stderr: string, exitCode = 1): SandboxResult => ({
+  tier: 'bwrap',
+  exitCode,
+  signal: null,
+  stdout: '',
+  stderr,
+  truncated: false,
+  timedOut: false,
+  cancelled: false,
+  durationMs: 10,
+  refusedHosts: [],
+  violations: [],
+});
+
+describe('classifyRun', () => {
+  it('calls a missing program fatal, and a transient failure retryable', () => {
+    expect(classifyRun(failed('run.sh: line 1: jq: command not found', 127))).toMatchObject({
+      status: 'failure',
+      outcome: 'fatal',
+    });
+    expect(
+      classifyRun(failed('No such file or directory (os error 2) while trying to exec foo')),
+    ).toMatchObject({
+      outcome: 'fatal',
+      error: expect.stringMatching(/^A program the skill needs is missing/),
+    });
+    // The exec or spawn must be on the line that says so.
+    expect(classifyRun(failed('No such file or directory\nspawn later')).error).toMatch(/^exit 1: /);
+    expect(classifyRun(failed('curl: (6) Temporary failure in resolving'))).toMatchObject({
+      outcome: 'retryable',
+    });
+  });
+
+  // The stderr is the skill's, up to the 1 MiB output cap, and classified on the engine's thread.
+  it('classifies a 1 MiB hostile stderr quickly', () => {
+    for (const token of ['No such file or directory ', 'rate ', 'temporary ']) {
+      const stderr = token.repeat(Math.floor((1024 * 1024) / token.length));
+      const started = performance.now();
+      classifyRun(failed(stderr));
+      expect(performance.now() - started, token).toBeLessThan(1000);
+    }
+  }, 120_000);
+});

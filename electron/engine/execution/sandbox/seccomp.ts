@@ -5,8 +5,8 @@ import os from 'node:os';
 // share with the engine's login session (cached disk passphrases, Kerberos tickets). The
 // keyring calls fail with EPERM, as under Docker's default profile; everything else runs.
 // A run with `network: true` shares the host's network namespace and with it the host's
-// abstract unix sockets (an X server's @/tmp/.X11-unix/X0): there socket(AF_UNIX) fails too
-// (socketpair still works), since no mask can hide an abstract name.
+// abstract unix sockets (an X server's @/tmp/.X11-unix/X0); socket(AF_UNIX) stays allowed
+// there, since refusing it broke headless Chromium (bwrap.ts, README).
 
 /** One classic BPF instruction (struct sock_filter). */
 interface Insn {

@@ -27,6 +27,9 @@ export function readVersion(): string {
 /** The engine over the user's folders; `watch` only for long-running commands (`serve`). */
 export function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine> {
   const bundledDir = path.join(appRoot(), 'skills');
+  // A mistyped folder finds no skill: say so, on stderr (stdout stays the command's JSON).
+  for (const dir of flags.skills)
+    if (!fs.existsSync(dir)) process.stderr.write(`skilldeck: warning: --skills ${dir}: no such folder\n`);
   return createEngine({
     bundledDir: fs.existsSync(bundledDir) ? bundledDir : undefined,
     skillDirs: flags.skills,

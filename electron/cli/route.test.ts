@@ -56,6 +56,15 @@ describe('skilldeck route / eval', () => {
     }
   });
 
+  it('warns on stderr of a --skills folder that does not exist, and still answers on stdout', () => {
+    const missing = path.join(root, 'skils');
+    const result = run('route', 'weather in Paris', '--json', '--skills', missing);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain(`--skills ${missing}: no such folder`);
+    expect(RouteEvent.parse(JSON.parse(result.stdout)).plan.primary).toBe('weather-now');
+    expect(run('route', 'weather in Paris', '--json').stderr).not.toContain('no such folder');
+  });
+
   it('eval exits 1 when a case fails and reports precision and recall', () => {
     const result = run('eval', 'weather-now', '--json');
     expect(result.status).toBe(1);

@@ -11,7 +11,7 @@ export const FALLBACK_SYSTEM =
   'You are SkillDeck’s assistant. Answer the message directly and concisely, in the user’s language.';
 
 export const NO_MODEL_ANSWER =
-  'No skill matched this message, and answering without a skill needs a model. Open Settings → Model to configure one (OpenAI, Anthropic, or any OpenAI-compatible server such as Ollama or LM Studio), or name a skill with `$skill-name`.';
+  'No skill matched this message, and answering without a skill needs a model. Open Settings → Model to configure one (OpenAI, Anthropic, or any OpenAI-compatible server such as Ollama or LM Studio; from a terminal, set OPENAI_BASE_URL, OPENAI_API_KEY and SKILLDECK_MODEL), or name a skill with `$skill-name`.';
 
 /**
  * DESIGN §4: a deny carries "an optional reason the model sees" — the generic fallback too. What

@@ -120,7 +120,7 @@ export async function attemptSkill(
     if (instruction) return instruction({ ...req, input }, env);
     return fatal(
       'failure',
-      `${m.name} needs a model to follow its instructions; configure one in Settings → Model.`,
+      `${m.name} needs a model to follow its instructions; configure one in Settings → Model (from a terminal: SKILLDECK_MODEL with OPENAI_BASE_URL and OPENAI_API_KEY).`,
     );
   }
   // The model follows SKILL.md (as in Agent Skills clients), when one is configured.

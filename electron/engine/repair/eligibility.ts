@@ -115,7 +115,7 @@ const norm = (s: string) =>
 
 function classify(run: RunResult, skill: SkillSnapshot, e: Evidence, options: EligibilityOptions): Verdict {
   const first = e.errorLines[0] ?? run.error ?? run.status;
-  if (run.status === 'success' && !brokenReference(run, skill, e))
+  if (run.status === 'success' && !brokenUnderModel(run, skill, e))
     return {
       category: 'not_a_failure',
       what: 'The run succeeded; there is nothing to repair.',
@@ -291,6 +291,19 @@ export function brokenReference(run: RunResult, skill: SkillSnapshot, e: Evidenc
   const doc = skill.texts.get(skill.skillFile) ?? '';
   return run.command.length === 0 && e.missingPaths.some((p) => doc.includes(p));
 }
+
+/**
+ * A run the model finished although a script of the skill it ran stopped inside the skill's own
+ * code (the tool result held the traceback): the answer came around the bug, and the skill is
+ * as broken as one whose script fails when run directly.
+ */
+export function brokenScript(run: RunResult, e: Evidence): boolean {
+  return run.command.length === 0 && !!e.trace?.skillFrame?.skillPath?.startsWith('scripts/');
+}
+
+/** A successful model-driven run that still shows a fault in the skill (brokenReference, brokenScript). */
+export const brokenUnderModel = (run: RunResult, skill: SkillSnapshot, e: Evidence): boolean =>
+  brokenReference(run, skill, e) || brokenScript(run, e);
 
 /** The skill script a command ran (`scripts/sum.py`), when it ran one. */
 export function scriptOf(run: RunResult, skill: SkillSnapshot): string | undefined {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Eligibility, ReplayResult, RunResult } from '../../../shared/contract';
 import type { FileChange } from './diffs';
-import { assessEligibility, brokenReference } from './eligibility';
+import { assessEligibility, brokenUnderModel } from './eligibility';
 import { gatherEvidence } from './evidence';
 import type { Expectation } from './fixers';
 import { readSnapshot, type SkillSnapshot } from './snapshot';
@@ -78,7 +78,7 @@ export function judgeReplay(
     exit_code: run.exit_code,
     duration_ms: run.duration_ms,
   };
-  if (run.status === 'success' && !brokenReference(run, patched, gatherEvidence(run, patched))) {
+  if (run.status === 'success' && !brokenUnderModel(run, patched, gatherEvidence(run, patched))) {
     const met = expect.kind === 'pass';
     return {
       result: { ...base, verdict: 'passes', improved: true, met_expectation: met, summary: 'Now passes.' },

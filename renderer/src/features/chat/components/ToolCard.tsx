@@ -61,7 +61,7 @@ export function ToolCard({ step }: { step: ChatStep }) {
         </details>
       )}
       {step.run_id && OFFER_STATUSES.has(step.status) && <RepairOffer runId={step.run_id} compact />}
-      {/* A skill the model followed to an answer although a file it names is missing. */}
+      {/* A skill the model followed to an answer although a file it names is missing or its script failed. */}
       {step.run_id && step.kind === 'run' && step.status === 'success' && (
         <RepairOffer runId={step.run_id} compact whenEligible />
       )}

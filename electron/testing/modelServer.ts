@@ -78,8 +78,11 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-const sendJson = (res: http.ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
+const sendJson = (res: http.ServerResponse, status: number, body: unknown, retryAfter?: string) => {
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    ...(retryAfter ? { 'retry-after': retryAfter } : {}),
+  });
   res.end(JSON.stringify(body));
 };
 
@@ -136,8 +139,8 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     const reply = await pick(request, index);
     if (reply.error) {
       if (reply.delayMs) await sleep(reply.delayMs);
-      const { status, message, type, code } = reply.error;
-      return sendJson(res, status, openAiError(status, message, type, code));
+      const { status, message, type, code, retryAfter } = reply.error;
+      return sendJson(res, status, openAiError(status, message, type, code), retryAfter);
     }
     if (!request.stream) {
       if (reply.delayMs) await sleep(reply.delayMs);

@@ -34,7 +34,8 @@ export interface ScriptedReply {
    */
   strayAfter?: { chunks: number; data: string };
   /** Answer with this HTTP status and OpenAI's error JSON instead. */
-  error?: { status: number; message: string; type?: string; code?: string | null };
+  /** An HTTP error instead of an answer; `retryAfter` is sent as the Retry-After header. */
+  error?: { status: number; message: string; type?: string; code?: string | null; retryAfter?: string };
 }
 
 /** An OpenAI chat message as requests carry it. */

@@ -29,7 +29,13 @@ export async function fetchModelIds(
     const response = await fetch(url, { headers: authHeaders(config), signal: withTimeout(options) });
     const text = await response.text();
     if (!response.ok) {
-      const error = describeHttpError(response.status, text, config.baseURL, !!config.apiKey);
+      const error = describeHttpError(
+        response.status,
+        text,
+        config.baseURL,
+        !!config.apiKey,
+        Object.fromEntries(response.headers),
+      );
       return { ok: false, error: { ...error, message: redact(error.message, config.apiKey) } };
     }
     const data = (JSON.parse(text) as { data?: unknown }).data;

@@ -72,6 +72,7 @@ export function describeHttpError(
   body: string | undefined,
   url: string,
   hasKey: boolean,
+  headers: Record<string, string | undefined> = {},
 ): ModelErrorInfo {
   const said = serverMessage(body, '');
   const tail = said ? ` (${said})` : '';
@@ -85,10 +86,29 @@ export function describeHttpError(
     return { kind: 'http', status, message: `404 from ${url}${tail}: check the base URL and the model id.` };
   }
   if (status === 429)
-    return { kind: 'http', status, message: `429: ${url} is rate-limiting requests${tail}; wait and retry.` };
+    return {
+      kind: 'http',
+      status,
+      message: `429: ${url} is rate-limiting requests${tail}; ${retryAfter(headers)}.`,
+    };
   if (status >= 500)
     return { kind: 'http', status, message: `${status}: the server at ${url} failed${tail}.` };
   return { kind: 'http', status, message: `${status} from ${url}${tail}.` };
+}
+
+/** When a 429 says to come back: its Retry-After (seconds or an HTTP date), in words. */
+function retryAfter(headers: Record<string, string | undefined>): string {
+  const value = Object.entries(headers)
+    .find(([name]) => name.toLowerCase() === 'retry-after')?.[1]
+    ?.trim();
+  const seconds = !value
+    ? NaN
+    : /^\d+$/.test(value)
+      ? Number(value)
+      : (Date.parse(value) - Date.now()) / 1000;
+  if (!Number.isFinite(seconds)) return 'wait and retry';
+  const wait = Math.max(1, Math.ceil(seconds));
+  return `it asks to wait ${wait < 120 ? `${wait} s` : `${Math.ceil(wait / 60)} min`} before retrying`;
 }
 
 export interface DescribeContext {
@@ -145,7 +165,7 @@ function describeUnredacted(error: unknown, { baseURL, hasKey }: DescribeContext
   }
   const api = chain.find((e) => APICallError.isInstance(e));
   if (api && api.statusCode !== undefined && api.statusCode >= 400) {
-    return describeHttpError(api.statusCode, api.responseBody, baseURL, hasKey);
+    return describeHttpError(api.statusCode, api.responseBody, baseURL, hasKey, api.responseHeaders);
   }
   const network = chain
     .map(codeOf)

@@ -115,6 +115,17 @@ describe('failures', () => {
     expect(info.message).toBe(
       `429: ${server.baseURL} is rate-limiting requests (Rate limit reached for requests.); wait and retry.`,
     );
+    // With Retry-After, it says how long.
+    server.enqueue({ error: { status: 429, message: 'Slow down.', retryAfter: '20' } });
+    const limited = streamText({
+      model: compatible(),
+      prompt: 'hi',
+      maxRetries: 0,
+      onError: () => undefined,
+    });
+    expect(describeModelError((await drain(limited.fullStream)).errors[0], context()).message).toBe(
+      `429: ${server.baseURL} is rate-limiting requests (Slow down.); it asks to wait 20 s before retrying.`,
+    );
 
     // A server that echoes the key in its error: the message never carries it.
     server.enqueue({ error: { status: 401, message: `Incorrect API key provided: ${KEY}.` } });

@@ -96,6 +96,11 @@ describe('reading a diff out of a model answer', () => {
       expect(applyFilePatch(SOURCE, hunk('@@ -40,3 +40,3 @@', 'def main():'))).toBe(FIXED);
     });
 
+    it('applies a hunk with no line numbers ("@@", "@@ def main():") where its context is', () => {
+      for (const header of ['@@', '@@ def main():'])
+        expect(applyFilePatch(SOURCE, hunk(header, 'def main():')), header).toBe(FIXED);
+    });
+
     it('applies with trailing blanks added to a context line, keeping the file’s own line', () => {
       expect(applyFilePatch(SOURCE, hunk('@@ -3,3 +3,3 @@', 'def main():   '))).toBe(FIXED);
     });

@@ -58,19 +58,24 @@ export function recountHunks(diff: string): string {
   const out: string[] = [];
   let i = 0;
   const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)/;
+  // A hunk with no line numbers ("@@", or "@@ def main():" as some models write it): it is placed
+  // by its context, as a hunk at the wrong line numbers already is (applyFilePatch searches).
+  const bare = /^@@(?:\s+(?!-).*)?$/;
+  const hunkAt = (k: number): string[] | null =>
+    header.exec(lines[k]) ?? (bare.test(lines[k]) ? ['@@', '1', '1', ''] : null);
   const isFileHeader = (k: number) =>
     lines[k].startsWith('diff --git ') ||
     lines[k].startsWith('Index: ') ||
     (lines[k].startsWith('--- ') && (lines[k + 1] ?? '').startsWith('+++ '));
   while (i < lines.length) {
-    const m = header.exec(lines[i]);
+    const m = hunkAt(i);
     if (!m) {
       out.push(lines[i++]);
       continue;
     }
     const body: string[] = [];
     let j = i + 1;
-    while (j < lines.length && !header.test(lines[j]) && !isFileHeader(j)) {
+    while (j < lines.length && !hunkAt(j) && !isFileHeader(j)) {
       const l = lines[j];
       if (l === '') body.push(' ');
       else if (/^[ +\-\\]/.test(l)) body.push(l);

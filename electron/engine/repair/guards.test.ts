@@ -156,7 +156,7 @@ describe('guards refuse unsafe or oversized proposals with a reason, and write n
   it('garbage from the model is "no usable diff", never a crash', async () => {
     const { outcome, details } = await repairWith([
       'Sure! I would change the column name.',
-      '```diff\n@@ nonsense\n```',
+      '```diff\n--- a/x\n+++ b/x\n@@ -x @@ nonsense\n```',
     ]);
     expect(outcome.proposals).toEqual([]);
     expect(details.join('\n')).toContain("The model's answer had no usable diff (no ```diff block).");

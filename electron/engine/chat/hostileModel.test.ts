@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../../../shared/contract';
@@ -177,6 +178,17 @@ describe('tool results the model could not take in', () => {
       'Cannot read /etc/passwd: "/etc/passwd" is absolute; give a path relative to the skill folder.',
       'Cannot read ../chain-a/SKILL.md: "../chain-a/SKILL.md" leaves the skill folder ("..").',
     ]);
+  });
+
+  it('a link in the skill that points outside it is not listed to the model', async () => {
+    const { engine, workspace } = await setup();
+    fs.symlinkSync('/etc/hostname', path.join(workspace, 'skills/doc-helper/references/host.md'));
+    await engine.reloadSkills();
+    server.enqueue({ toolCalls: [{ name: 'list_skill_files', arguments: {} }] }, { text: 'Listed.' });
+    await send(engine, '$doc-helper write the intro');
+    const listed = messageText(server.chatRequests()[1].messages.find((m) => m.role === 'tool')!);
+    expect(listed).toContain('references/style.md');
+    expect(listed).not.toContain('host.md');
   });
 
   it('arguments that are not JSON are called that, with the parser’s words', async () => {

@@ -132,7 +132,10 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
   switch (tool) {
     case 'list_skill_files':
       return {
-        files: skill.files.filter((f) => f.kind === 'file').map((f) => ({ path: f.path, size: f.size })),
+        // A link that leads out of the skill is no file of it: read_skill_file refuses it too.
+        files: skill.files
+          .filter((f) => f.kind === 'file' && !('error' in confine(skill.path, f.path)))
+          .map((f) => ({ path: f.path, size: f.size })),
         truncated: skill.filesTruncated,
       };
     case 'read_skill_file': {

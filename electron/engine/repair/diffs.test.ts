@@ -66,6 +66,12 @@ describe('reading a diff out of a model answer', () => {
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.reason).toMatch(/no usable diff|empty/);
     }
+    // A ```diff block with prose in it is a block that holds no diff, not a missing block.
+    expect(parseModelAnswer('Here:\n```diff\nChange amount to Amount on line 4.\n```')).toEqual({
+      ok: false,
+      reason:
+        "The model's answer had no usable diff: its ```diff block holds no file header (--- a/…, +++ b/…) or hunk (@@).",
+    });
   });
 
   it('recounts hunk headers models get wrong, and reads a bare blank line as empty context', () => {

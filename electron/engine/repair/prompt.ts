@@ -218,7 +218,13 @@ export function parseModelAnswer(answer: unknown): ModelAnswer {
     const noFix = /^\s*NO_FIX\s*:\s*(.+)$/im.exec(answer)?.[1];
     return noFix
       ? { ok: false, reason: `The model found no fix inside the skill: ${noFix.trim().slice(0, 300)}` }
-      : { ok: false, reason: "The model's answer had no usable diff (no ```diff block)." };
+      : /```[ \t]*(?:diff|patch|udiff)\b/i.test(answer)
+        ? {
+            ok: false,
+            reason:
+              "The model's answer had no usable diff: its ```diff block holds no file header (--- a/…, +++ b/…) or hunk (@@).",
+          }
+        : { ok: false, reason: "The model's answer had no usable diff (no ```diff block)." };
   }
   const parsed = parseUnifiedDiff(diff);
   if (!parsed.ok) return { ok: false, reason: `The model's answer had no usable diff: ${parsed.reason}` };

@@ -142,7 +142,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       const { status, message, type, code, retryAfter } = reply.error;
       return sendJson(res, status, openAiError(status, message, type, code), retryAfter);
     }
-    if (!request.stream) {
+    if (!request.stream || reply.ignoreStream) {
       if (reply.delayMs) await sleep(reply.delayMs);
       if (reply.dropAfter !== undefined) return void req.socket.destroy();
       return sendJson(res, 200, completionBody(reply, request, index));

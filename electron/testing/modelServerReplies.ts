@@ -33,8 +33,12 @@ export interface ScriptedReply {
    * JSON of another shape), as some servers and proxies send; the stream then carries on.
    */
   strayAfter?: { chunks: number; data: string };
-  /** Answer with this HTTP status and OpenAI's error JSON instead. */
-  /** An HTTP error instead of an answer; `retryAfter` is sent as the Retry-After header. */
+  /** Answer with one JSON completion even when asked to stream, as some proxies and old servers do. */
+  ignoreStream?: true;
+  /**
+   * Answer with this HTTP status and OpenAI's error JSON instead; `retryAfter` is sent as the
+   * Retry-After header.
+   */
   error?: { status: number; message: string; type?: string; code?: string | null; retryAfter?: string };
 }
 

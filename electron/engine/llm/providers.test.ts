@@ -103,6 +103,32 @@ describe.each([
     expect(second.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_read' });
     expect(JSON.parse(second.messages.at(-1)!.content as string)).toEqual({ text: '# API\nTakes a date.' });
   });
+
+  it('takes a server that answers one JSON completion though asked to stream: text, tool calls, usage', async () => {
+    server.enqueue({
+      text: 'Reading it.',
+      toolCalls: [{ id: 'call_ls', name: 'list_skill_files', arguments: {} }],
+      usage: { prompt_tokens: 9, completion_tokens: 4 },
+      ignoreStream: true,
+    });
+    const result = streamText({
+      model: model(),
+      prompt: 'list the files',
+      maxRetries: 0,
+      onError: () => undefined,
+    });
+    const { parts, thrown, errors } = await drain(result.fullStream);
+    expect(thrown).toBeUndefined();
+    expect(errors).toEqual([]);
+    expect(server.chatRequests().at(-1)).toMatchObject({ stream: true });
+    expect(await result.text).toBe('Reading it.');
+    expect(parts.find((p) => p.type === 'tool-call')).toMatchObject({
+      toolCallId: 'call_ls',
+      toolName: 'list_skill_files',
+    });
+    expect(await result.finishReason).toBe('tool-calls');
+    expect((await result.totalUsage).inputTokens).toBe(9);
+  });
 });
 
 describe('failures', () => {

@@ -3,6 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { ModelProvider } from '../../../shared/contract';
+import { streamingFetch } from './streamingFetch';
 
 /** What a provider needs to build a model: never read from `process.env` behind our back. */
 export interface ProviderConfig {
@@ -23,7 +24,7 @@ export function createChatModel(
   switch (provider) {
     case 'openai':
       // `apiKey` is always given (checked by the caller), so the SDK never falls back to the env.
-      return createOpenAI({ baseURL, apiKey: apiKey ?? '' }).chat(modelId);
+      return createOpenAI({ baseURL, apiKey: apiKey ?? '', fetch: streamingFetch }).chat(modelId);
     case 'anthropic':
       return createAnthropic({ baseURL, apiKey: apiKey ?? '' })(modelId);
     case 'openai-compatible':
@@ -32,6 +33,7 @@ export function createChatModel(
         baseURL,
         apiKey,
         includeUsage: true,
+        fetch: streamingFetch,
       }).chatModel(modelId);
   }
 }

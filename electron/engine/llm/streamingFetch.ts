@@ -1,0 +1,79 @@
+/**
+ * `fetch` for OpenAI-style chat endpoints that accepts a server which ignores `stream: true` and
+ * answers with one JSON completion (some proxies, gateways and older local servers do). The AI
+ * SDK reads only an event stream there and failed with "Response stream ended without a finish
+ * reason"; the completion is replayed as the two chunks a streaming server would have sent.
+ * Anything else (an error status, a real stream, a body that is no completion) passes untouched.
+ */
+export const streamingFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  const type = response.headers.get('content-type') ?? '';
+  if (!response.ok || !type.includes('application/json') || !asksToStream(init?.body)) return response;
+  const text = await response.text();
+  const chunks = chunksOf(text);
+  const headers = new Headers(response.headers);
+  if (!chunks) return new Response(text, { status: response.status, headers });
+  headers.set('content-type', 'text/event-stream');
+  headers.delete('content-length');
+  const sse = [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'].join('');
+  return new Response(sse, { status: response.status, headers });
+};
+
+function asksToStream(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    return (JSON.parse(body) as { stream?: unknown }).stream === true;
+  } catch {
+    return false;
+  }
+}
+
+interface Completion {
+  id?: string;
+  created?: number;
+  model?: string;
+  usage?: unknown;
+  choices?: {
+    message?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      tool_calls?: { id?: string; type?: string; function?: { name?: string; arguments?: string } }[];
+    };
+    finish_reason?: string | null;
+  }[];
+}
+
+/** The stream chunks of a chat completion, or null when the body is no completion. */
+function chunksOf(text: string): object[] | null {
+  let body: Completion;
+  try {
+    body = JSON.parse(text) as Completion;
+  } catch {
+    return null;
+  }
+  const choice = body?.choices?.[0];
+  if (!choice?.message || typeof choice.message !== 'object') return null;
+  const { content, reasoning_content, tool_calls } = choice.message;
+  const head = {
+    id: body.id ?? 'chatcmpl',
+    object: 'chat.completion.chunk',
+    created: body.created,
+    model: body.model,
+  };
+  const delta = {
+    role: 'assistant',
+    ...(typeof content === 'string' && content ? { content } : {}),
+    ...(typeof reasoning_content === 'string' && reasoning_content ? { reasoning_content } : {}),
+    ...(Array.isArray(tool_calls) && tool_calls.length > 0
+      ? { tool_calls: tool_calls.map((call, index) => ({ index, type: 'function', ...call })) }
+      : {}),
+  };
+  return [
+    { ...head, choices: [{ index: 0, delta, finish_reason: null }] },
+    {
+      ...head,
+      choices: [{ index: 0, delta: {}, finish_reason: choice.finish_reason ?? 'stop' }],
+      ...(body.usage ? { usage: body.usage } : {}),
+    },
+  ];
+}

@@ -98,6 +98,8 @@ describe('resolveInterpreter', () => {
       expect(r.error).toMatch(
         /^d\.ts is TypeScript, which needs Node 22\.6 or newer \(type stripping\); this node is \d+\./,
       );
+      // The run adds its own full stop ("Cannot run scripts/d.ts: …."): none of its own here.
+      expect(r.error).toMatch(/; use a \.js script or install a newer node$/);
     }
   });
 

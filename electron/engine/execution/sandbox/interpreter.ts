@@ -230,7 +230,7 @@ function nodeFor(
     if (!version || !stripsTypes(version)) {
       return {
         ok: false,
-        error: `${path.basename(script)} is TypeScript, which needs Node 22.6 or newer (type stripping); this node is ${version ?? 'unknown'}. Use a .js script or install a newer node.`,
+        error: `${path.basename(script)} is TypeScript, which needs Node 22.6 or newer (type stripping); this node is ${version ?? 'unknown'}; use a .js script or install a newer node`,
       };
     }
     args.push('--experimental-strip-types', '--disable-warning=ExperimentalWarning');

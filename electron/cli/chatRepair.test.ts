@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatTurn } from '../../shared/contract';
-import { buildCliBundle } from '../testing/cliBundle';
-import { envWithoutModel, tempDir, writeTree } from '../testing/fixtures';
+import { buildCliBundle, runCliWithModel } from '../testing/cliBundle';
+import { tempDir, writeTree } from '../testing/fixtures';
 import { requestText, startModelServer, type ModelServer } from '../testing/modelServer';
 
 // DESIGN §7 `skilldeck chat` and `skilldeck repair` as real processes, the model a scripted
@@ -66,28 +65,12 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function cliRun(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cli, ...args, '--no-default-paths', '--skills', skills], {
-    env: {
-      ...envWithoutModel(),
-      SKILLDECK_HOME: path.join(root, 'home'),
-      HOME: root,
-      OPENAI_BASE_URL: server.baseURL,
-      OPENAI_API_KEY: 'k',
-      SKILLDECK_MODEL: 'm',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d));
-  child.stderr.on('data', (d: Buffer) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const cliRun = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runCliWithModel(
+    { cli, skills, home: path.join(root, 'home'), userHome: root, baseURL: server.baseURL, apiKey: 'k' },
+    args,
+    env,
+  );
 
 describe('skilldeck chat', () => {
   it('prints the answer in a terminal whether it streamed or was set whole', async () => {

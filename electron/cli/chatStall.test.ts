@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatTurn } from '../../shared/contract';
-import { buildCliBundle } from '../testing/cliBundle';
-import { envWithoutModel, tempDir, writeTree } from '../testing/fixtures';
+import { buildCliBundle, runCliWithModel } from '../testing/cliBundle';
+import { tempDir, writeTree } from '../testing/fixtures';
 import { startModelServer, type ModelServer } from '../testing/modelServer';
 
 // A model server that takes the request and then sends nothing: the HTTP client's own limits are
@@ -31,25 +30,12 @@ afterAll(async () => {
 
 async function chat(message: string): Promise<{ code: number | null; turn: ChatTurn; ms: number }> {
   const started = Date.now();
-  const child = spawn(
-    process.execPath,
-    [cli, 'chat', message, '--json', '--approve', '--no-default-paths', '--skills', skills],
-    {
-      env: {
-        ...envWithoutModel(),
-        SKILLDECK_HOME: path.join(root, `home-${started}`),
-        HOME: root,
-        OPENAI_BASE_URL: server.baseURL,
-        OPENAI_API_KEY: 'k',
-        SKILLDECK_MODEL: 'm',
-        SKILLDECK_MODEL_STALL_SECONDS: '1',
-      },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
+  const where = { cli, skills, home: path.join(root, `home-${started}`), userHome: root, apiKey: 'k' };
+  const { code, stdout } = await runCliWithModel(
+    { ...where, baseURL: server.baseURL },
+    ['chat', message, '--json', '--approve'],
+    { SKILLDECK_MODEL_STALL_SECONDS: '1' },
   );
-  let stdout = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return { code, turn: ChatTurn.parse(JSON.parse(stdout)), ms: Date.now() - started };
 }
 

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCliBundle } from '../testing/cliBundle';
-import { envWithoutModel, tempDir, writeTree } from '../testing/fixtures';
+import { buildCliBundle, runCliWithModel } from '../testing/cliBundle';
+import { tempDir, writeTree } from '../testing/fixtures';
 import { startModelServer, type ModelServer } from '../testing/modelServer';
 
 // An instruction skill whose model runs the skill's script, sees it fail inside the skill's own
@@ -51,22 +50,11 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function repair(args: string[]): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, [cli, 'repair', ...args, '--no-default-paths', '--skills', skills], {
-    env: {
-      ...envWithoutModel(),
-      SKILLDECK_HOME: path.join(root, 'home'),
-      HOME: root,
-      OPENAI_BASE_URL: server.baseURL,
-      OPENAI_API_KEY: 'k',
-      SKILLDECK_MODEL: 'm',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let stdout = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
-}
+const repair = (args: string[]) =>
+  runCliWithModel(
+    { cli, skills, home: path.join(root, 'home'), userHome: root, baseURL: server.baseURL, apiKey: 'k' },
+    ['repair', ...args],
+  );
 
 describe('skilldeck repair of an instruction skill whose script failed under its model', () => {
   it('proposes the fix to the script, proves it by replay, and changes nothing without --apply', async () => {

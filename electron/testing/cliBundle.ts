@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { envWithoutModel } from './fixtures';
 
 /**
  * Bundle the CLI into `outfile`, as scripts/build-node.mjs does for dist/, so a test runs the
@@ -17,4 +19,52 @@ export async function buildCliBundle(outfile: string): Promise<string> {
     external: ['electron', 'bufferutil', 'utf-8-validate'],
   });
   return outfile;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Where a CLI process under test finds its skills, its data and its model. */
+export interface CliWithModel {
+  cli: string;
+  /** The only discovery folder (`--no-default-paths --skills`). */
+  skills: string;
+  /** $SKILLDECK_HOME. */
+  home: string;
+  /** $HOME: never the real one. */
+  userHome: string;
+  /** The scripted OpenAI-compatible server, reached through OPENAI_BASE_URL like any provider. */
+  baseURL: string;
+  apiKey: string;
+}
+
+/**
+ * Runs the CLI bundle as a real process, the model configured by the environment (DESIGN §2:
+ * OPENAI_BASE_URL, OPENAI_API_KEY, SKILLDECK_MODEL) and nothing of the caller's model settings.
+ */
+export function runCliWithModel(
+  o: CliWithModel,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliResult> {
+  const child = spawn(process.execPath, [o.cli, ...args, '--no-default-paths', '--skills', o.skills], {
+    env: {
+      ...envWithoutModel(),
+      SKILLDECK_HOME: o.home,
+      HOME: o.userHome,
+      OPENAI_BASE_URL: o.baseURL,
+      OPENAI_API_KEY: o.apiKey,
+      SKILLDECK_MODEL: 'm',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }

@@ -36,11 +36,12 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-const repair = (args: string[]) =>
-  runCliWithModel({ cli, skills, home, userHome: root, baseURL: server.baseURL, apiKey: KEY }, [
-    'repair',
-    ...args,
-  ]);
+const repair = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runCliWithModel(
+    { cli, skills, home, userHome: root, baseURL: server.baseURL, apiKey: KEY },
+    ['repair', ...args],
+    env,
+  );
 
 const filesUnder = (dir: string): string[] =>
   fs
@@ -61,4 +62,22 @@ describe('skilldeck repair: a model endpoint that refuses the key', () => {
     for (const file of filesUnder(home)) expect(fs.readFileSync(file, 'utf8'), file).not.toContain(KEY);
     expect(server.chatRequests()).toHaveLength(1);
   });
+});
+
+describe('skilldeck repair: a model endpoint that goes silent', () => {
+  it('stops at the stall limit, says so, and does not ask twice', async () => {
+    const before = server.chatRequests().length;
+    // The first byte of the answer would come after a minute.
+    server.enqueue({ text: 'NO_FIX: never sent', delayMs: 60_000 });
+    const started = Date.now();
+    const { code, stdout } = await repair(['csv-total', 'total it', '--json'], {
+      SKILLDECK_MODEL_STALL_SECONDS: '1',
+    });
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as { eligible: boolean; reason: string; proposals: unknown[] };
+    expect(report).toMatchObject({ eligible: true, proposals: [] });
+    expect(report.reason).toContain('The model did not answer: it sent nothing for 1 s.');
+    expect(server.chatRequests().length - before).toBe(1);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 40_000);
 });

@@ -1,10 +1,9 @@
-import { generateText } from 'ai';
 import os from 'node:os';
 import path from 'node:path';
 import type { AppInfo, Settings, SettingsPatch, SkillList } from '../../shared/contract';
 import { ChatService } from './chat/service';
 import { createInstructionRunner } from './chat/instruction';
-import type { ModelChoice } from './chat/modelLoop';
+import { runModelLoop, type ModelChoice } from './chat/modelLoop';
 import { EngineEvents } from './events';
 import { ExecutionService } from './execution/service';
 import { createInstallApi, recoverInstalls, type InstallApi } from './install';
@@ -172,16 +171,21 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   const repair = new RepairService({ home, catalog: skills, events, reload: reloadSkills });
   repair.connect({
     runs: { get: (runId) => execution.get(runId), replay: (record, dir) => execution.replay(record, dir) },
+    // Streamed through chat's model loop (no tools): its stall limit and its redacted wording (a
+    // 401 body echoes the key) hold for a repair's model call too.
     complete: async ({ system, user }) => {
       const choice = await model();
       if ('error' in choice) throw new Error(choice.error);
-      try {
-        const { text } = await generateText({ model: choice.model, system, prompt: user, maxRetries: 0 });
-        return text;
-      } catch (error) {
-        // The endpoint's words with the key taken out, as chat says them: a 401 body echoes the key.
-        throw new Error(choice.describeError?.(error).message ?? 'the model call failed', { cause: error });
-      }
+      const result = await runModelLoop({
+        handle: choice,
+        system,
+        messages: [{ role: 'user', content: user }],
+        stepPrefix: 'repair:',
+        onDelta: () => undefined,
+        onStep: () => undefined,
+      });
+      if (result.status !== 'success') throw new Error(result.error ?? 'the model call failed');
+      return result.text;
     },
   });
   if (options.watch)

@@ -19,7 +19,7 @@ export interface Base {
 
 /** Model errors a second attempt would meet again: no connection, no such host or model, a refused key. */
 const UNREACHABLE =
-  /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|Cannot connect|Could not reach|answer in time|nothing more in time|fetch failed|\b(?:401|403|404)\b|unauthori[sz]ed|invalid api key|incorrect api key|model\b.*\b(?:not found|does not exist)/i;
+  /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|Cannot connect|Could not reach|answer in time|nothing more in time|sent nothing|fetch failed|\b(?:401|403|404)\b|unauthori[sz]ed|invalid api key|incorrect api key|model\b.*\b(?:not found|does not exist)/i;
 
 export type Planned =
   | { draft: DraftProposal; diffText: string }

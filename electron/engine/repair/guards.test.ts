@@ -153,6 +153,17 @@ describe('guards refuse unsafe or oversized proposals with a reason, and write n
     expect(outcome.proposals[0].replay.verdict).toBe('passes');
   });
 
+  it('the final reason says what each fruitless attempt ran into, not only the last', async () => {
+    const { outcome } = await repairWith(
+      [answer(twentyHunks()), 'Sure! Change the column name and it will work.'],
+      longScript(),
+    );
+    expect(outcome.proposals).toEqual([]);
+    expect(outcome.reason).toMatch(
+      /^repair budget spent \(2 attempts\) without a usable proposal: attempt 1: Refused: .*20 hunks.*; attempt 2: The model's answer had no usable diff \(no ```diff block\)\.$/,
+    );
+  });
+
   it('garbage from the model is "no usable diff", never a crash', async () => {
     const { outcome, details } = await repairWith([
       'Sure! I would change the column name.',
@@ -276,11 +287,11 @@ describe('a model that fails', () => {
     );
   });
 
-  it('tries again after a passing error, and the final reason keeps the last one', async () => {
+  it('tries again after a passing error, and the final reason says each attempt met it', async () => {
     const { outcome, calls } = await repairWithFailingModel('HTTP 503: the server is busy');
     expect(calls).toBe(2);
     expect(outcome.reason).toBe(
-      'repair budget spent (2 attempts) without a usable proposal; the last attempt: The model call failed: HTTP 503: the server is busy',
+      'repair budget spent (2 attempts) without a usable proposal; each attempt: The model call failed: HTTP 503: the server is busy',
     );
   });
 });

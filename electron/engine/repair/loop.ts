@@ -161,8 +161,8 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
   const causes: string[] = [];
   // The last replayed proposal that got further than the original failure: shown even when a later attempt fails.
   let best: RepairProposal | undefined;
-  // Why the last attempt had no diff (a model error, an answer without one), for the final reason.
-  let lastUnusable: string | undefined;
+  // Why each attempt gave nothing to show (a model error, no diff, a refused diff), for the final reason.
+  const fruitless: string[] = [];
   const shown = () => (best ? [best] : []);
   for (attempt = 1; attempt <= REPAIR_BUDGET.attempts; attempt++) {
     emit(
@@ -171,7 +171,7 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
     );
     const planned = await plan(base, req, deps, prior, tried);
     if ('unusable' in planned) {
-      lastUnusable = planned.unusable;
+      fruitless.push(planned.unusable);
       emit('evaluation', planned.unusable);
       if (planned.final) return finish('fallback', planned.unusable, shown());
       prior.push({ diff: '(no usable diff)', refusal: planned.unusable });
@@ -182,6 +182,7 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
       emit('evaluation', planned.refused.reason);
       if (SAFETY.has(planned.refused.code))
         return finish('fallback', safetyStop(planned.refused.reason), shown());
+      fruitless.push(planned.refused.reason);
       prior.push({ diff: planned.diffText, refusal: planned.refused.reason });
       continue;
     }
@@ -213,6 +214,7 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
         })();
     if ('refused' in replayed) {
       emit('evaluation', replayed.refused);
+      fruitless.push(replayed.refused);
       prior.push({ diff: diffText, refusal: replayed.refused });
       continue;
     }
@@ -257,7 +259,19 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
     'fallback',
     best
       ? `repair budget spent (${REPAIR_BUDGET.attempts} attempts); the best proposal so far is shown`
-      : `repair budget spent (${REPAIR_BUDGET.attempts} attempts) without a usable proposal${lastUnusable ? `; the last attempt: ${lastUnusable}` : ''}`,
+      : `repair budget spent (${REPAIR_BUDGET.attempts} attempts) without a usable proposal${whyEach(fruitless)}`,
     shown(),
   );
+}
+
+/**
+ * What each fruitless attempt ran into, for the final reason: "attempt 1: Refused: 4 files …;
+ * attempt 2: no usable diff". Only the last one was said, so an over-budget patch the model was
+ * then asked to shrink vanished behind the prose that followed it.
+ */
+function whyEach(reasons: readonly string[]): string {
+  if (reasons.length === 0) return '';
+  if (new Set(reasons).size === 1)
+    return `; ${reasons.length === 1 ? 'the attempt' : 'each attempt'}: ${reasons[0]}`;
+  return `: ${reasons.map((r, i) => `attempt ${i + 1}: ${r.replace(/\.$/, '')}`).join('; ')}.`;
 }

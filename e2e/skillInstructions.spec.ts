@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures';
 import { LURE } from './lures';
+import { RoutingPage } from './pages/routing';
 import { SkillsPage } from './pages/skills';
 import { shots, watchConsole } from './support';
 
@@ -57,5 +58,49 @@ test('opening a listed skill shows what its instructions ask for, dangers at the
   await expect(page.getByTestId('detail-body')).toContainText('Align the columns.');
   await expect(section).toHaveCount(0);
   await expect(skills.dangerBadge()).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a skill whose instructions are flagged is marked, held back from routing, and can be allowed', async ({
+  page,
+  workspace,
+}, testInfo) => {
+  const errors = watchConsole(page);
+  const skills = new SkillsPage(page);
+  await skills.open(workspace.url);
+  await expect(skills.row('trend-helper').getByTestId('flagged-marker')).toBeVisible();
+  await expect(skills.row('table-tidy').getByTestId('flagged-marker')).toHaveCount(0);
+
+  // The live preview shows it over T but held, with the line that holds it.
+  const routing = new RoutingPage(page);
+  await routing.nav('chat').click();
+  await routing.type('what is trending right now?');
+  const row = routing.candidate('trend-helper');
+  await expect(row).toHaveAttribute('data-status', 'explicit_only');
+  await expect(row.getByTestId('candidate-reason')).toContainText('held back: SKILL.md line 12');
+  await expect(routing.primary()).toHaveText('none — plain chat');
+  await expect(page.getByTestId('plan-reason')).toHaveText(
+    /^trend-helper fits \(score 0\.\d\d\) but is held back: its instructions are flagged; plain chat\.$/,
+  );
+  await shots(page, testInfo, 'routing-flagged-held');
+
+  // "Why isn't it used?" names the line and lets the user allow it anyway.
+  await routing.nav('skills').click();
+  await skills.row('trend-helper').click();
+  await skills.tab('availability').click();
+  await expect(page.getByTestId('diagnosis-verdict')).toHaveAttribute('data-verdict', 'manual');
+  const reason = page.locator('[data-testid="diagnosis-reason"][data-code="instructions-flagged"]');
+  await expect(reason).toContainText('Held back from automatic selection: SKILL.md line 12');
+  await expect(page.getByTestId('switch-auto-select')).not.toBeChecked();
+  await shots(page, testInfo, 'availability-flagged');
+  await page.getByTestId('reason-allow-flagged').click();
+  await expect(page.getByTestId('diagnosis-verdict')).toHaveAttribute('data-verdict', 'ok');
+  await expect(page.getByTestId('switch-auto-select')).toBeChecked();
+  // Still marked: allowed, not cleared.
+  await expect(skills.row('trend-helper').getByTestId('flagged-marker')).toBeVisible();
+
+  await routing.nav('chat').click();
+  await routing.type('what is trending today?');
+  await expect(routing.primary()).toHaveAttribute('data-skill-name', 'trend-helper');
   expect(errors).toEqual([]);
 });

@@ -6,7 +6,7 @@ import { createInstructionRunner } from './chat/instruction';
 import { runModelLoop, type ModelChoice } from './chat/modelLoop';
 import { EngineEvents } from './events';
 import { ExecutionService } from './execution/service';
-import { createInstallApi, recoverInstalls, type InstallApi } from './install';
+import { autoSelectOf, createInstallApi, recoverInstalls, type InstallApi } from './install';
 import { ModelService, SecretStore, type SecretCipher } from './llm';
 import { resolveHome } from './paths';
 import { recoverRepairs, RepairService } from './repair';
@@ -136,14 +136,19 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     model,
   });
   const withSwitches = (list: SkillList): SkillList => {
-    const { disabled, neverAutoSelect } = settings.get().skills;
+    const switches = settings.get().skills;
     return {
       ...list,
-      skills: list.skills.map((s) => ({
-        ...s,
-        enabled: !disabled.includes(s.name),
-        autoSelect: !neverAutoSelect.includes(s.name),
-      })),
+      skills: list.skills.map((s) => {
+        // Read once per SKILL.md change (SkillCatalog.flagged), then remembered.
+        const flagged = skills.flagged(s.id);
+        return {
+          ...s,
+          enabled: !switches.disabled.includes(s.name),
+          autoSelect: autoSelectOf(switches, s.name, flagged !== null),
+          ...(flagged ? { flagged } : {}),
+        };
+      }),
     };
   };
   let watcher: SkillWatcher | undefined;

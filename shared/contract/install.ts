@@ -211,6 +211,7 @@ export const DiagnosisReason = z.object({
     'disabled',
     'never-auto-select',
     'implicit-off',
+    'instructions-flagged',
   ]),
   /** `all`: never used; `auto`: only `$name` / `/name` can use it. */
   blocks: z.enum(['all', 'auto']),

@@ -7,6 +7,8 @@ export const SkillSettings = z.object({
   disabled: z.array(z.string()).default([]),
   /** Skills only `$name` / `/name` may invoke; the router never picks them on its own. */
   neverAutoSelect: z.array(z.string()).default([]),
+  /** Skills whose flagged instructions (SkillSummary.flagged) the user read and let the router pick anyway. */
+  allowFlagged: z.array(z.string()).default([]),
   /** Extra discovery folders (source `extra`), besides `--skills DIR`. */
   extraDirs: z.array(z.string()).default([]),
 });
@@ -39,7 +41,7 @@ export const RoutingSettings = z.object({
 });
 
 export const Settings = z.object({
-  skills: SkillSettings.default({ disabled: [], neverAutoSelect: [], extraDirs: [] }),
+  skills: SkillSettings.default({ disabled: [], neverAutoSelect: [], allowFlagged: [], extraDirs: [] }),
   routing: RoutingSettings.default(RoutingSettings.parse({})),
   /** Provider, base URL and model ids (DESIGN §4); changed through `models.update`, never holds a key. */
   model: ModelSettings.default(MODEL_SETTINGS_DEFAULTS),

@@ -89,6 +89,37 @@ export const SkillMetadata = z.object({
 export type SkillMetadata = z.infer<typeof SkillMetadata>;
 
 /** One row of the skill list. `id` is the skill folder's absolute path. */
+/**
+ * One line of a skill's instructions (SKILL.md, references/*.md) that asks the agent for something
+ * a user should see before installing it, or when inspecting one installed without that look
+ * (what-users-ask §7): to hide what it does, run a downloaded
+ * script, read or send keys, turn off a safety check, run an unknown program, or fetch
+ * instructions that can change after review.
+ */
+export const InstructionFinding = z.object({
+  /** `danger`: asks for the harmful act itself; `caution`: a risky habit worth a look. */
+  severity: z.enum(['danger', 'caution']),
+  kind: z.enum([
+    'conceal',
+    'no-consent',
+    'remote-code',
+    'secrets',
+    'safety-off',
+    'unknown-binary',
+    'untrusted-host',
+    'remote-instructions',
+  ]),
+  /** The file in the skill, `/`-separated (`SKILL.md`, `references/setup.md`). */
+  file: z.string(),
+  /** 1-based line in that file. */
+  line: z.number().int(),
+  /** The line, whitespace collapsed, cut to about 180 characters. */
+  excerpt: z.string(),
+  /** One plain sentence: what the line asks the agent to do and why it matters. */
+  reason: z.string(),
+});
+export type InstructionFinding = z.infer<typeof InstructionFinding>;
+
 export const SkillSummary = z.object({
   id: z.string(),
   name: z.string(),
@@ -113,8 +144,14 @@ export const SkillSummary = z.object({
   shadows: z.array(z.string()),
   /** False when settings disable this skill's name (`skills.setEnabled`). */
   enabled: z.boolean().optional(),
-  /** False when only `$name` may invoke it (`skills.setAutoSelect`). */
+  /** False when only `$name` may invoke it (`skills.setAutoSelect`, or `flagged` and not allowed). */
   autoSelect: z.boolean().optional(),
+  /**
+   * The first line of SKILL.md that asks the agent for a harmful act (a `danger` finding of the
+   * instruction scan). The router holds such a skill back from automatic selection until the user
+   * allows it (`skills.setAutoSelect`). Filled in with the switches; the bare catalog list omits it.
+   */
+  flagged: InstructionFinding.optional(),
 });
 export type SkillSummary = z.infer<typeof SkillSummary>;
 
@@ -146,37 +183,6 @@ export const ValidationReport = z.object({
   errors: z.array(z.string()),
 });
 export type ValidationReport = z.infer<typeof ValidationReport>;
-
-/**
- * One line of a skill's instructions (SKILL.md, references/*.md) that asks the agent for something
- * a user should see before installing it, or when inspecting one installed without that look
- * (what-users-ask §7): to hide what it does, run a downloaded
- * script, read or send keys, turn off a safety check, run an unknown program, or fetch
- * instructions that can change after review.
- */
-export const InstructionFinding = z.object({
-  /** `danger`: asks for the harmful act itself; `caution`: a risky habit worth a look. */
-  severity: z.enum(['danger', 'caution']),
-  kind: z.enum([
-    'conceal',
-    'no-consent',
-    'remote-code',
-    'secrets',
-    'safety-off',
-    'unknown-binary',
-    'untrusted-host',
-    'remote-instructions',
-  ]),
-  /** The file in the skill, `/`-separated (`SKILL.md`, `references/setup.md`). */
-  file: z.string(),
-  /** 1-based line in that file. */
-  line: z.number().int(),
-  /** The line, whitespace collapsed, cut to about 180 characters. */
-  excerpt: z.string(),
-  /** One plain sentence: what the line asks the agent to do and why it matters. */
-  reason: z.string(),
-});
-export type InstructionFinding = z.infer<typeof InstructionFinding>;
 
 export const SkillDetail = SkillSummary.extend({
   metadata: SkillMetadata,

@@ -3,6 +3,7 @@ import type {
   InstallPreview,
   InstallResult,
   InstallSource,
+  Settings,
   SkillSwitches,
   TrashItem,
 } from '../../../shared/contract';
@@ -44,11 +45,21 @@ export interface InstallApiDeps {
   /** Re-scan and announce `skills.changed` (the facade's `reloadSkills`). */
   reload(): Promise<unknown>;
   /** Persist a settings patch and announce it (the facade's `updateSettings`). */
-  updateSettings(patch: { skills: { disabled?: string[]; neverAutoSelect?: string[] } }): void;
+  updateSettings(patch: {
+    skills: { disabled?: string[]; neverAutoSelect?: string[]; allowFlagged?: string[] };
+  }): void;
 }
 
 const toggle = (list: string[], name: string, present: boolean): string[] =>
   present ? [...new Set([...list, name])] : list.filter((n) => n !== name);
+
+/**
+ * Whether the router may pick skills of this name on their own: not set to never auto-select,
+ * and, when its SKILL.md is flagged (SkillSummary.flagged), allowed anyway by the user.
+ */
+export function autoSelectOf(s: Settings['skills'], name: string, flagged: boolean): boolean {
+  return !s.neverAutoSelect.includes(name) && (!flagged || s.allowFlagged.includes(name));
+}
 
 /** Wires the installer to the catalog, settings and events; every change ends in a reload. */
 export function createInstallApi(deps: InstallApiDeps): InstallApi {
@@ -69,9 +80,18 @@ export function createInstallApi(deps: InstallApiDeps): InstallApi {
     if (!found) throw notFound(`No skill with id "${id.slice(0, 200)}"; list the skills to get valid ids.`);
     return found;
   };
+  /** The flagged line of the skill that answers to `name` (the one no other shadows), if any. */
+  const flaggedByName = (name: string) => {
+    const routed = skills.list().skills.find((s) => s.name === name && !s.shadowedBy);
+    return routed ? skills.flagged(routed.id) : null;
+  };
   const switches = (name: string): SkillSwitches => {
     const s = settings.get().skills;
-    return { name, enabled: !s.disabled.includes(name), autoSelect: !s.neverAutoSelect.includes(name) };
+    return {
+      name,
+      enabled: !s.disabled.includes(name),
+      autoSelect: autoSelectOf(s, name, flaggedByName(name) !== null),
+    };
   };
   return {
     preview: (source, previewId) => installer.preview(source, previewId),
@@ -97,10 +117,17 @@ export function createInstallApi(deps: InstallApiDeps): InstallApi {
     emptyTrash: (trashId) => installer.trash.empty(trashId),
     setSwitches(name, change) {
       const current = settings.get().skills;
-      const patch: { disabled?: string[]; neverAutoSelect?: string[] } = {};
+      const patch: { disabled?: string[]; neverAutoSelect?: string[]; allowFlagged?: string[] } = {};
       if (change.enabled !== undefined) patch.disabled = toggle(current.disabled, name, !change.enabled);
-      if (change.autoSelect !== undefined)
+      if (change.autoSelect !== undefined) {
         patch.neverAutoSelect = toggle(current.neverAutoSelect, name, !change.autoSelect);
+        // Allowing a flagged skill is remembered as such; turning it off forgets the allowance.
+        patch.allowFlagged = toggle(
+          current.allowFlagged,
+          name,
+          change.autoSelect && flaggedByName(name) !== null,
+        );
+      }
       deps.updateSettings({ skills: patch });
       return switches(name);
     },
@@ -110,7 +137,15 @@ export function createInstallApi(deps: InstallApiDeps): InstallApi {
       // A listed skill has metadata: both come from the same catalog entry.
       const metadata = skills.metadata(id)!;
       const sw = switches(s.name);
-      return diagnoseSkill({ summary: s, metadata, disabled: !sw.enabled, neverAutoSelect: !sw.autoSelect });
+      const never = settings.get().skills.neverAutoSelect.includes(s.name);
+      return diagnoseSkill({
+        summary: s,
+        metadata,
+        disabled: !sw.enabled,
+        neverAutoSelect: never,
+        // Held back only while the user has not allowed it (a never-auto-select says enough then).
+        flagged: !never && !sw.autoSelect ? skills.flagged(id) : null,
+      });
     },
   };
 }

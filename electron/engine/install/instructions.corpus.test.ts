@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { InstructionFinding } from '../../../shared/contract';
 import { corpusDir } from '../../testing/fixtures';
-import { scanSkillInstructions } from './instructions';
+import { readDangerLine, scanSkillInstructions } from './instructions';
 
 const SKILL_FILE = /^skill\.md$/i;
 
@@ -41,5 +41,15 @@ describe('the instruction scan over the corpus', () => {
       danger: withSeverity('danger'),
       caution: withSeverity('caution'),
     }).toEqual({ scanned: 3483, flagged: 116, danger: 27, caution: 98 });
+    // The list's and the router's quick check (whole-text patterns first) finds the same danger
+    // lines as the full scan, in the same skills.
+    const quick = files
+      .map((file) => ({ file, line: readDangerLine(path.dirname(file), path.basename(file)) }))
+      .filter((r) => r.line !== null)
+      .map((r) => `${path.relative(root, path.dirname(r.file))}:${r.line!.line}`);
+    const full = results
+      .filter((r) => r.findings.some((f) => f.severity === 'danger'))
+      .map((r) => `${r.skill}:${r.findings.find((f) => f.severity === 'danger')!.line}`);
+    expect(quick).toEqual(full);
   });
 });

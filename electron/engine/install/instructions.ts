@@ -86,6 +86,26 @@ export function scanInstructionText(text: string, file: string): InstructionFind
   return out;
 }
 
+/**
+ * The danger rules' patterns over a whole text, with `^` and `$` at each line: a text none of
+ * whose danger rules has every pattern somewhere cannot hold a danger line, which is most texts.
+ */
+const DANGER_PREFILTER = RULES.filter((rule) => rule.severity === 'danger').map((rule) =>
+  rule.all.map((re) => new RegExp(re.source, re.flags.replace(/[gm]/g, '') + 'm')),
+);
+
+/**
+ * The first line of `text` that asks for a harmful act (a `danger` finding), or null. For every
+ * listed skill's SKILL.md (the skill list marks it, the router holds it back), so it reads the
+ * whole text with a few patterns first and scans line by line only when a danger rule could match.
+ */
+export function firstDanger(text: string, file: string): InstructionFinding | null {
+  // Continued shell lines joined, as logicalLines does.
+  const joined = text.replace(/\\[ \t]*\r?\n/g, ' ');
+  if (!DANGER_PREFILTER.some((patterns) => patterns.every((re) => re.test(joined)))) return null;
+  return scanInstructionText(text, file).find((f) => f.severity === 'danger') ?? null;
+}
+
 /** Danger before caution, then by file (SKILL.md first) and line; at most MAX_FINDINGS. */
 export function sortFindings(findings: InstructionFinding[]): InstructionFinding[] {
   const rank = (f: InstructionFinding) => (f.severity === 'danger' ? 0 : 1);
@@ -112,19 +132,29 @@ export const isInstructionFile = (rel: string, skillFile: string): boolean =>
 export function scanSkillInstructions(dir: string, rels: readonly string[]): InstructionFinding[] {
   const findings: InstructionFinding[] = [];
   for (const rel of rels) {
-    let text: string;
-    try {
-      const fd = fs.openSync(path.join(dir, ...rel.split('/')), 'r');
-      try {
-        const buf = Buffer.alloc(MAX_READ);
-        text = buf.toString('utf8', 0, fs.readSync(fd, buf, 0, MAX_READ, 0));
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch {
-      continue;
-    }
-    findings.push(...scanInstructionText(text, rel));
+    const text = readInstructionFile(dir, rel);
+    if (text !== null) findings.push(...scanInstructionText(text, rel));
   }
   return sortFindings(findings);
+}
+
+/** The first danger line of one instruction file (`rel` in `dir`), or null; an unreadable file has none. */
+export function readDangerLine(dir: string, rel: string): InstructionFinding | null {
+  const text = readInstructionFile(dir, rel);
+  return text === null ? null : firstDanger(text, rel);
+}
+
+/** Up to MAX_READ bytes of an instruction file as UTF-8; null when it cannot be read. */
+function readInstructionFile(dir: string, rel: string): string | null {
+  try {
+    const fd = fs.openSync(path.join(dir, ...rel.split('/')), 'r');
+    try {
+      const buf = Buffer.alloc(MAX_READ);
+      return buf.toString('utf8', 0, fs.readSync(fd, buf, 0, MAX_READ, 0));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
 }

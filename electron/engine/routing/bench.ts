@@ -12,6 +12,7 @@ import { indexedSkills, RoutingIndex } from './lexicon';
 import { copyCorpusSlice, evaluateQuality, formatQualityTable } from './quality/evaluate';
 import { benchDevSet, fitDevCalibration } from './quality/devBench';
 import { LABELLED_QUERIES } from './quality/queries';
+import { flaggedHold, flaggedOnDisk } from './held';
 import { route, type RouterConfig } from './router';
 import { fitChatForm } from './quality/chatFormData';
 export { route, RoutingIndex, SkillCatalog, fitDevCalibration, fitChatForm };
@@ -291,7 +292,10 @@ export async function benchRouting(options: {
     });
     const qualityIndex = new RoutingIndex(indexedSkills(qualityCatalog));
     // Issue 10: the third-party dev set, dev and held-out halves, every slice, three baselines.
-    out.quality_third_party = await benchDevSet(options.corpusSkills, config);
+    out.quality_third_party = await benchDevSet(options.corpusSkills, {
+      ...config,
+      heldBack: flaggedHold(flaggedOnDisk()),
+    });
     const report = evaluateQuality(qualityIndex, config);
     out.quality = {
       skills: qualityIndex.size,

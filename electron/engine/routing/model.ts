@@ -155,11 +155,17 @@ export class ModelRouting {
     result: RouteResult,
     index: RoutingIndex,
     timeoutMs = ARBITER_TIMEOUT_MS,
+    heldBack: (doc: SkillDoc) => string | null = () => null,
   ): Promise<ModelAssist['arbiter'] | null> {
     // A runner-up the cover dropped as an overlap does the same job as the pick (and stays its
     // fallback): choosing between the two is not worth a model call on every such send.
     if (!this.deps.model.arbiterEnabled()) return null;
-    const pool = result.candidates.filter((c) => c.status === 'selected' || c.status === 'below_threshold');
+    // A skill held back from automatic selection (flagged instructions) is no model's to pick either.
+    const pool = result.candidates.filter((c) => {
+      if (c.status !== 'selected' && c.status !== 'below_threshold') return false;
+      const doc = index.byId.get(c.id);
+      return doc !== undefined && !heldBack(doc);
+    });
     if (pool.length === 0 || result.candidates.some((c) => c.source === 'forced')) return null;
     const [best, second] = pool;
     // Only where the local decision is genuinely unsure: a best candidate just under T (plain

@@ -2,6 +2,7 @@ import type { ActivationPlan, CandidateStatus, FallbackStep } from '../../../sha
 import { describeEvidence } from './evidence';
 import type { ChatKind } from './messageKind';
 import type { Scored } from './score';
+import type { SkillDoc } from './skillDoc';
 
 export interface Decided extends Scored {
   status: CandidateStatus;
@@ -16,6 +17,11 @@ export interface PlanOptions {
   unitWeight: ReadonlyMap<string, number>;
   /** The message asks for no skill: nothing is selected unless named explicitly. */
   noSkill?: boolean;
+  /**
+   * Why a skill over T may not be picked on its own (its instructions are flagged), or null.
+   * Asked only for candidates over T, so a costly check runs for few skills.
+   */
+  heldBack?: (doc: SkillDoc) => string | null;
 }
 
 /** What the plan reads besides the candidates: the decision's notes and what the message said. */
@@ -77,6 +83,12 @@ export function decide(
       c.reason = `anti-trigger “${c.matchedAntiTriggers[0]}” is in the query`;
     } else if (!isForced(c) && c.score < threshold) {
       c.reason = `score ${f2(c.score)} is below T = ${f2(threshold)}`;
+    } else if (!isForced(c)) {
+      const held = options.heldBack?.(c.recalled.doc);
+      if (held) {
+        c.status = 'explicit_only';
+        c.reason = `over T, but held back: ${held} ($${c.recalled.doc.name} still runs it)`;
+      }
     }
   }
 
@@ -88,6 +100,8 @@ export function decide(
     for (const c of forced) {
       c.status = 'selected';
       c.reason = `named explicitly (forced, skips T = ${f2(threshold)})`;
+      const held = options.heldBack?.(c.recalled.doc);
+      if (held) c.reason += `; careful: ${held}`;
     }
     const names = candidates
       .filter(isForced)
@@ -243,6 +257,13 @@ function reasonFor(candidates: Decided[], selected: Decided[], options: PlanCont
     if (unready) {
       parts.push(
         `${unready.recalled.doc.name} fits (score ${f2(unready.score)}) but cannot run here: ${unready.reason}; plain chat.`,
+      );
+      return parts.join(' ');
+    }
+    const held = candidates.find((c) => c.status === 'explicit_only' && c.score >= options.threshold);
+    if (held) {
+      parts.push(
+        `${held.recalled.doc.name} fits (score ${f2(held.score)}) but is held back: its instructions are flagged; plain chat.`,
       );
       return parts.join(' ');
     }

@@ -30,6 +30,8 @@ export interface RouterConfig {
   calibration?: Calibration;
   /** Chat-form model override (quality tools train one without a group); null reads no form. */
   chatForm?: ChatForm | null;
+  /** Why a skill may not be picked on its own though it scores over T (flagged instructions), or null. */
+  heldBack?: (doc: SkillDoc) => string | null;
 }
 
 /** Router knobs from the settings file; they change live, so this runs per call (cheap). */
@@ -87,6 +89,7 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
     maxParallel: config.maxParallel,
     unitWeight,
     noSkill: recalled.noSkill,
+    heldBack: config.heldBack,
   };
   const { candidates: decided, selected, notes } = decide(scored, options);
   const plan = buildPlan(decided, selected, recalled.task, {

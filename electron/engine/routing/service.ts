@@ -16,6 +16,7 @@ import { computeMetrics, RouteLog, SkillStats } from '../telemetry';
 import { readTriggerEvals, runTriggerEvals } from './evals';
 import { indexedSkills, RoutingIndex } from './lexicon';
 import { applyArbiter, ModelRouting, type RoutingModel } from './model';
+import { flaggedHold } from './held';
 import { autoSelectable } from './recall';
 import { configFromSettings, route, whyNot } from './router';
 import type { ScoreContext } from './score';
@@ -83,17 +84,23 @@ export class RoutingService {
   }
 
   private config() {
-    return configFromSettings(this.deps.settings.get());
+    const settings = this.deps.settings.get();
+    const catalog = this.deps.catalog;
+    return {
+      ...configFromSettings(settings),
+      heldBack: flaggedHold((doc) => catalog.flagged(doc.id), new Set(settings.skills.allowFlagged)),
+    };
   }
 
   /**
    * The skills a model may choose on its own when the router chose none (issue 10 §5): routable,
-   * enabled, and not explicit-only (`disable-model-invocation`, never auto-select).
+   * enabled, and not explicit-only (`disable-model-invocation`, never auto-select, flagged
+   * instructions the user has not allowed).
    */
   choosable(): ChoosableSkill[] {
     const config = this.config();
     return this.index()
-      .docs.filter((d) => !config.disabled.has(d.name) && autoSelectable(d, config))
+      .docs.filter((d) => !config.disabled.has(d.name) && autoSelectable(d, config) && !config.heldBack(d))
       .map((d) => ({ id: d.id, name: d.name, description: d.metadata.description }));
   }
 
@@ -131,7 +138,7 @@ export class RoutingService {
       model.embedding = semantic.assist;
     }
     let result = route(index, query, config, this.context());
-    const arbiter = await this.modelRouting.arbitrate(result, index);
+    const arbiter = await this.modelRouting.arbitrate(result, index, undefined, config.heldBack);
     if (arbiter) {
       result = applyArbiter(result, arbiter);
       model.arbiter = arbiter;

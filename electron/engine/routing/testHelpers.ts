@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { SkillCatalog } from '../skills';
 import { tempDir } from '../../testing/fixtures';
+import { flaggedHold, flaggedOnDisk } from './held';
 import { indexedSkills, RoutingIndex } from './lexicon';
 import { configFromSettings, type RouterConfig } from './router';
 import type { ScoreContext } from './score';
@@ -25,6 +26,13 @@ export const defaultConfig = (patch: Partial<RouterConfig> = {}): RouterConfig =
   ...configFromSettings(Settings.parse({})),
   ...patch,
 });
+
+/**
+ * Default knobs with the product's hold on skills whose SKILL.md is flagged (held.ts), as the
+ * engine's router has it: the quality evals route over third-party skills, lures among them.
+ */
+export const productConfig = (patch: Partial<RouterConfig> = {}): RouterConfig =>
+  defaultConfig({ heldBack: flaggedHold(flaggedOnDisk()), ...patch });
 
 /** A context where every prerequisite is met and nothing has history, unless overridden. */
 export const readyContext = (patch: Partial<ScoreContext> = {}): ScoreContext => ({

@@ -22,7 +22,7 @@ import {
 } from './quality/devset';
 import { scoreSampledCatalogs } from './quality/subsets';
 import { typoQueries } from './quality/typos';
-import { catalogOf, defaultConfig, indexOf } from './testHelpers';
+import { catalogOf, indexOf, productConfig } from './testHelpers';
 import { terms } from './text';
 
 /**
@@ -32,6 +32,8 @@ import { terms } from './text';
  * assertion gets promoted instead of forgotten.
  */
 let index: RoutingIndex;
+/** The engine's router: default knobs and its hold on flagged skills. */
+const config = productConfig();
 let installDir: string;
 const queries = readDevQueries();
 const table: Record<string, Record<string, SliceRow[]>> = {};
@@ -46,25 +48,25 @@ beforeAll(async () => {
   const toRel = relTo(installDir);
   for (const half of ['dev', 'test'] as const) {
     table[half] = {};
-    for (const [name, router] of Object.entries(routers(index, defaultConfig())))
+    for (const [name, router] of Object.entries(routers(index, config)))
       table[half][name] = scoreRouter(halfQueries(queries, half), router, toRel).rows;
     // Issue 10 measured 126 installed skills: the same queries on eight sampled catalogs that size.
     // Users mistype: the same English queries with one letter off in their longest word.
     table[half][TYPOS] = scoreRouter(
       typoQueries(halfQueries(queries, half)),
-      routers(index, defaultConfig()).skilldeck,
+      routers(index, config).skilldeck,
       toRel,
     ).rows;
     table[half][SMALL] = scoreSampledCatalogs(
       index,
       readSkillSet(),
       halfQueries(queries, half),
-      defaultConfig(),
+      config,
       toRel,
     );
   }
-  const curve = thresholdCurve(index, defaultConfig(), halfQueries(queries, 'dev'), toRel);
-  const here = onThisMachine(index, defaultConfig(), halfQueries(queries, 'test'), toRel);
+  const curve = thresholdCurve(index, config, halfQueries(queries, 'dev'), toRel);
+  const here = onThisMachine(index, config, halfQueries(queries, 'test'), toRel);
   console.log(
     `\n${formatSliceTable('dev half', table.dev)}\n\n${formatSliceTable('held-out half', table.test)}\n\ndev P@1 / false triggers over T: ${curve.map((c) => `${c.threshold}: ${c.p_at_1}/${c.false_trigger}`).join(', ')}\n\nheld-out on this machine (prerequisites checked, as skilldeck route does): P@1 ${here.hits}/${here.positives}; ${here.unavailable} queries' right skills all miss a program or variable here`,
   );
@@ -313,7 +315,7 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
       installSkillSet(path.join(corpusDir(), 'skills'), dir, catalog.skills);
       const unseen = indexOf(await catalogOf(dir));
       const rows: Record<string, SliceRow[]> = {};
-      for (const [name, router] of Object.entries(routers(unseen, defaultConfig())))
+      for (const [name, router] of Object.entries(routers(unseen, config)))
         rows[name] = scoreRouter(catalog.queries, router, relTo(dir)).rows;
       console.log(
         `\n${formatSliceTable(`${catalog.round}: an unseen catalog, its queries written blind`, rows)}`,

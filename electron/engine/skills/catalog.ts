@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type {
+  InstructionFinding,
   SearchedFolder,
   SkillDetail,
   SkillFile,
@@ -9,6 +10,7 @@ import type {
   ValidationReport,
 } from '../../../shared/contract';
 import { notFound } from '../errors';
+import { readDangerLine } from '../install/instructions';
 import {
   discoveryRoots,
   resolveRoot,
@@ -43,6 +45,8 @@ interface Entry {
   /** The start of the body the scan read; the router's hints are extracted from it on first use. */
   bodyHead: string;
   hints?: string[];
+  /** SKILL.md's first danger line, once read (`flagged()`); undefined until then. */
+  flag?: InstructionFinding | null;
 }
 
 export type SkillsDiff = { added: string[]; removed: string[]; changed: string[] };
@@ -101,6 +105,19 @@ export class SkillCatalog {
   /** The start of a listed skill's body as the scan read it (the router indexes its words at a low weight). */
   bodyText(id: string): string {
     return this.entries.get(id)?.bodyHead ?? '';
+  }
+
+  /**
+   * The first line of a listed skill's SKILL.md that asks the agent for a harmful act (the
+   * instruction scan's `danger` findings), or null. Read on first use (the router's would-be
+   * primary, the engine's list), not by the start-up scan: that reads only the start of each
+   * SKILL.md, and scanning every whole file measured about 0.15 ms a skill.
+   */
+  flagged(id: string): InstructionFinding | null {
+    const entry = this.entries.get(id);
+    if (!entry) return null;
+    if (entry.flag === undefined) entry.flag = readDangerLine(entry.location.dir, entry.location.fileName);
+    return entry.flag;
   }
 
   /** Re-scans every folder and says which ids appeared, disappeared or changed on disk. */
@@ -168,6 +185,9 @@ export class SkillCatalog {
 
   /** Scans synchronously: on the 3,483-skill corpus this measured faster than async fs. */
   private scan(withStat = false): void {
+    const before = this.entries;
+    // An edit within the file system's clock granularity of the last scan may keep its mtime.
+    const settled = this.scannedAt - 2000;
     this.scannedAt = Date.now();
     const folders: SearchedFolder[] = [];
     const found: { skill: FoundSkill; rootIndex: number }[] = [];
@@ -246,6 +266,11 @@ export class SkillCatalog {
         metadata: l.interpreted.metadata,
         mtimeMs: l.mtimeMs,
         bodyHead: l.bodyHead,
+        // A SKILL.md unchanged since an earlier scan keeps its danger line: a reload rescans nothing.
+        flag:
+          l.mtimeMs > 0 && l.mtimeMs < settled && before.get(l.location.dir)?.mtimeMs === l.mtimeMs
+            ? before.get(l.location.dir)?.flag
+            : undefined,
       });
     });
     this.entries = entries;

@@ -1,4 +1,11 @@
-import type { Diagnosis, DiagnosisReason, SkillMetadata, SkillSummary } from '../../../shared/contract';
+import type {
+  Diagnosis,
+  DiagnosisReason,
+  InstructionFinding,
+  SkillMetadata,
+  SkillSummary,
+} from '../../../shared/contract';
+import { flaggedClause } from '../routing/held';
 import { installHints } from './installHints';
 import { unmetRequirements } from './readiness';
 
@@ -7,6 +14,8 @@ export interface DiagnoseInput {
   metadata: SkillMetadata;
   disabled: boolean;
   neverAutoSelect: boolean;
+  /** SKILL.md's flagged line while it holds the skill back (the user has not allowed it). */
+  flagged?: InstructionFinding | null;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
 }
@@ -76,6 +85,14 @@ export function diagnoseSkill(input: DiagnoseInput): Diagnosis {
       blocks: 'auto',
       message: `Set to never auto-select: only $${s.name} or /${s.name} runs it.`,
       fix: 'Allow automatic selection.',
+    });
+  if (input.flagged)
+    reasons.push({
+      code: 'instructions-flagged',
+      blocks: 'auto',
+      message: `Held back from automatic selection: ${flaggedClause(input.flagged)}.`,
+      fix: 'Read that line under Instructions. If you trust this skill, allow auto-select anyway.',
+      detail: [input.flagged.excerpt],
     });
   if (!m.invocation.implicit)
     reasons.push({

@@ -48,6 +48,18 @@ function QuickFix({ reason, skillName }: { reason: DiagnosisReason; skillName: s
       </button>
     );
   }
+  if (reason.code === 'instructions-flagged') {
+    return (
+      <button
+        type="button"
+        className="button button--small"
+        onClick={() => void setAutoSelect(skillName, true)}
+        data-testid="reason-allow-flagged"
+      >
+        Allow auto-select anyway
+      </button>
+    );
+  }
   if (reason.code === 'never-auto-select') {
     return (
       <button

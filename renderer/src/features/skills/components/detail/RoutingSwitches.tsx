@@ -24,7 +24,11 @@ export function RoutingSwitches({ summary }: { summary: SkillSummary }) {
         onChange={(on) => void setAutoSelect(summary.name, on)}
         disabled={!switches.enabled}
         label="Auto-select"
-        hint={`Off: the router never picks it on its own; only $${summary.name} runs it.`}
+        hint={
+          summary.flagged && !switches.autoSelect
+            ? `Off because its instructions are flagged (${summary.flagged.file} line ${summary.flagged.line}); only $${summary.name} runs it. On: the router may pick it anyway.`
+            : `Off: the router never picks it on its own; only $${summary.name} runs it.`
+        }
         testId="switch-auto-select"
       />
     </section>

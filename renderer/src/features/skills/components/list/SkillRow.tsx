@@ -1,5 +1,5 @@
 import { memo, type CSSProperties } from 'react';
-import { LayersOffIcon } from '../../../../ui/icons';
+import { LayersOffIcon, ShieldIcon } from '../../../../ui/icons';
 import { displayName, type IndexedSkill } from '../../search';
 import { ProblemIndicator } from '../ProblemIndicator';
 import { SkillAvatar } from '../SkillAvatar';
@@ -40,6 +40,16 @@ export const SkillRow = memo(function SkillRow({ item, index, selected, style, o
             >
               <LayersOffIcon size={12} />
               <span className="skill-row__marker-label">shadowed</span>
+            </span>
+          )}
+          {skill.flagged && (
+            <span
+              className="skill-row__shadowed skill-row__flagged"
+              data-testid="flagged-marker"
+              title={`Its instructions ask for something harmful (${skill.flagged.file} line ${skill.flagged.line}): held back from automatic selection`}
+            >
+              <ShieldIcon size={12} />
+              <span className="skill-row__marker-label">flagged</span>
             </span>
           )}
           {skill.enabled === false && (

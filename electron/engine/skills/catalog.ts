@@ -266,11 +266,9 @@ export class SkillCatalog {
         metadata: l.interpreted.metadata,
         mtimeMs: l.mtimeMs,
         bodyHead: l.bodyHead,
-        // A SKILL.md unchanged since an earlier scan keeps its danger line: a reload rescans nothing.
-        flag:
-          l.mtimeMs > 0 && l.mtimeMs < settled && before.get(l.location.dir)?.mtimeMs === l.mtimeMs
-            ? before.get(l.location.dir)?.flag
-            : undefined,
+        // A SKILL.md last written before the previous scan (the rule reload() reports changes by)
+        // keeps the danger line read from it: a reload rescans only what changed.
+        flag: l.mtimeMs > 0 && l.mtimeMs < settled ? before.get(l.location.dir)?.flag : undefined,
       });
     });
     this.entries = entries;

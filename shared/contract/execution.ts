@@ -172,7 +172,11 @@ export const ApprovalRequest = z.object({
   skill: z.string(),
   skill_id: z.string(),
   version: z.string().nullable(),
-  /** sha256 over the skill's files; an always-allow grant binds to it. */
+  /**
+   * sha256 over the skill's files, joined with a stat fingerprint of its node_modules and .git
+   * when it has them (the listing skips them, a script may load code from them); an always-allow
+   * grant binds to it.
+   */
   content_hash: z.string(),
   /** The exact argv that will run. */
   command: z.array(z.string()),

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SkillDetail } from '../../../shared/contract';
 import { capabilitySummary } from '../install/capabilities';
+import { grantHash } from '../skills/fingerprint';
 import type { ApprovalAsk } from './approvals';
 import type { AttemptEnv, AttemptResult } from './attempt';
 import { classifyRun } from './classify';
@@ -66,8 +67,14 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     home: env.userHome,
   });
   const digest = permissionsDigest(base);
+  // The content hash skips node_modules and .git, yet a script can load code from there. Their
+  // stats cost a few ms per thousand files: paid only when a grant is stored or asked for.
+  let bound: Promise<string> | undefined;
+  const contentHash = () => (bound ??= grantHash(skill));
   // Paths widened by an earlier "always allow" count only while that grant still holds.
-  const stored = env.grants.match(m.name, skill.contentHash, digest);
+  const stored = env.grants.forSkill(m.name)
+    ? env.grants.match(m.name, await contentHash(), digest)
+    : undefined;
   const policy = widened(base, stored?.extra ?? { read: [], write: [], network: [] }, req.widen);
   const fail = (
     status: AttemptResult['status'],
@@ -127,7 +134,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
         skill: m.name,
         skill_id: skill.id,
         version: m.version ?? null,
-        content_hash: skill.contentHash,
+        content_hash: await contentHash(),
         command,
         command_line: command.map(quote).join(' '),
         cwd: dirs.work,

@@ -16,7 +16,8 @@ export type RunStatus = z.infer<typeof RunStatus>;
 
 /** Something the sandbox stopped, told exactly (never sent to repair). */
 export const Violation = z.object({
-  kind: z.enum(['write', 'read', 'network', 'exec', 'env', 'output']),
+  /** `own_folder`: a write into the skill's own folder, which stays read-only for its runs (DESIGN §4). */
+  kind: z.enum(['write', 'read', 'network', 'exec', 'env', 'output', 'own_folder']),
   /** The path, host or variable the skill tried to reach. */
   target: z.string(),
   /** One sentence: "tried to write /etc/x, outside its write paths ./out/**". */
@@ -26,7 +27,8 @@ export type Violation = z.infer<typeof Violation>;
 
 /**
  * What a user may grant a skill past a sandbox denial ("allow this for this skill?"); the other
- * kinds are limits that hold for every run (file size, memory, processes).
+ * kinds are limits that hold for every run (file size, memory, processes) and the skill's own
+ * folder, which never becomes writable for its runs.
  */
 export const WidenKind = z.enum(['write', 'read', 'network']);
 export type WidenKind = z.infer<typeof WidenKind>;

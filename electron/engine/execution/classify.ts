@@ -22,10 +22,14 @@ const lastLines = (text: string, n = 6): string => text.trim().split('\n').slice
 
 export function describeViolations(violations: Violation[]): string {
   const lines = violations.map((v) => v.message);
+  // A write into its own folder says what to do in its own message; nothing can be allowed.
+  const limits = violations.filter((v) => !widenable(v) && v.kind !== 'own_folder');
   const advice = violations.some(widenable)
-    ? 'Allow it for this skill only if you expect the skill to need it.'
-    : 'These limits hold for every run; a skill that needs more should do its work in smaller parts.';
-  return `Blocked by the sandbox: ${lines.join('; ')}. ${advice}`;
+    ? ' Allow it for this skill only if you expect the skill to need it.'
+    : limits.length > 0
+      ? ' These limits hold for every run; a skill that needs more should do its work in smaller parts.'
+      : '';
+  return `Blocked by the sandbox: ${lines.join('; ')}.${advice}`;
 }
 
 /** `command not found`, or `No such file or directory` with an exec or spawn after it on its line. */

@@ -130,7 +130,8 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
   // A skill's own `approval: auto` covers what stays in its run folder, its own folder and the
   // workspace; it cannot approve writing elsewhere, the whole network, or reading elsewhere while
   // it can send what it read out (DESIGN §4: nothing that needs approval runs without one).
-  // "Always allow" remembers the user's answer.
+  // "Always allow" remembers the user's answer. Its own folder stays read-only for its runs
+  // whatever it declares (sandbox/layout.ts), so auto never lets it rewrite its permissions.
   if (m.execution.approval === 'auto') {
     const near = [ctx.workDir, ctx.skillDir, ...(projectFolder(ctx) ? [ctx.workspace] : [])].map((d) =>
       path.resolve(d),

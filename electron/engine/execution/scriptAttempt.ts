@@ -10,6 +10,7 @@ import type { ScriptChoice } from './entrypoints';
 import { confine } from './entrypoints';
 import { permissionsDigest, resolvePolicy, type ExecutionPolicy, type GrantPath } from './policy';
 import { resolveInterpreter, selectBackend } from './sandbox';
+import { isInside } from './sandbox/layout';
 import { buildRunEnv, cleanRunTmp, listRunFiles, makeRunDirs } from './workdir';
 
 /** Extra grants for one run: the "allow this for this skill?" answer after a blocked run. */
@@ -33,6 +34,18 @@ const quote = (arg: string): string =>
 
 const shown = (grants: GrantPath[]): string[] =>
   grants.map((g) => (g.declared === g.abs ? g.abs : `${g.declared} → ${g.abs}`));
+
+const real = (p: string): string => {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+};
+
+/** Whether `target` lies in the skill's folder, which the sandbox keeps read-only for its runs (layout.ts). */
+const inOwnFolder = (target: string, skillDir: string): boolean =>
+  isInside(path.resolve(target), path.resolve(skillDir)) || isInside(real(target), real(skillDir));
 
 /** The policy with the grants added by an earlier "always allow this" and this run's widening. */
 function widened(
@@ -89,6 +102,12 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
 
   if (policy.approval === 'deny')
     return fail('denied', `${m.name} has approval: deny in its execution policy, so it never runs.`);
+  // Asking would be a lie: the sandbox keeps the folder read-only whatever the answer.
+  if (req.widen?.kind === 'write' && inOwnFolder(req.widen.target, skill.path))
+    return fail(
+      'denied',
+      `${m.name} cannot be allowed to write ${req.widen.target}: a skill's own folder stays read-only while it runs, so that it cannot change its own instructions, permissions or code.`,
+    );
   const file = confine(skill.path, script.path);
   if ('error' in file) return fail('failure', `Cannot run ${script.path}: ${file.error}.`);
   if (!fs.existsSync(file.abs)) return fail('failure', `${m.name}'s script ${script.path} does not exist.`);
@@ -139,7 +158,14 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
         command_line: command.map(quote).join(' '),
         cwd: dirs.work,
         reads: [`${skill.path} (the skill, read-only)`, ...shown(policy.read)],
-        writes: [`${dirs.work} (this run's folder)`, ...shown(policy.write)],
+        writes: [
+          `${dirs.work} (this run's folder)`,
+          ...shown(policy.write).map((line, i) =>
+            inOwnFolder(policy.write[i].abs, skill.path)
+              ? `${line} (inside the skill's own folder: stays read-only)`
+              : line,
+          ),
+        ],
         // What the run can reach: without an OS sandbox nothing holds it to its declaration.
         network: backend.tier === 'process' || backend.tier === 'none' ? true : policy.network,
         env: Object.keys(runEnv).sort(),

@@ -11,6 +11,7 @@ import { execa } from 'execa';
 import { buildDriver, openFixture, processesWith, waitFor } from './testing/harness';
 import { sleepArg } from './testing/probes';
 import type { SandboxGrants, SandboxSpec } from './types';
+import { OWN_FOLDER } from './violations';
 
 // The bwrap flags that matter (reference/sandbox-linux.md), checked by what they stop.
 describe('bwrap hardening', () => {
@@ -241,7 +242,7 @@ describe('bwrap hardening', () => {
     );
     expect(fs.readFileSync(target, 'utf8')).toBe('original\n');
     expect(r.violations).toEqual([
-      { kind: 'write', target, message: `tried to write ${target}, outside its write paths ~/**` },
+      { kind: 'own_folder', target, message: `tried to write ${target}, ${OWN_FOLDER}` },
     ]);
   });
 

@@ -155,6 +155,18 @@ describe('planLayout: binds', () => {
     ]);
   });
 
+  it('keeps the skill read-only under a write grant of it or inside it: neither is bound writable', () => {
+    const skillDir = path.join(home, 'skills/pdf');
+    for (const write of [skillDir, path.join(skillDir, 'scripts'), path.join(skillDir, 'new/dir')]) {
+      const layout = planLayout(spec({ skillDir, write: [write] }), { home });
+      expect(layout.binds, write).toEqual([
+        { path: cwd, writable: true },
+        { path: skillDir, writable: false },
+      ]);
+      expect(writableInside(path.join(skillDir, 'scripts/run.sh'), layout)).toBe(false);
+    }
+  });
+
   it('binds a folder reached through a visible link into a hidden one at its target', () => {
     // `hide` covers elsewhere/ (another skills folder); the skill is named through the link
     // beside it, which stays visible, and bwrap cannot bind under a link.

@@ -154,8 +154,10 @@ export const depth = (p: string) => p.split(path.sep).filter(Boolean).length;
 /**
  * Plans the file system of one run (DESIGN §4): read-only system, masks over home, /tmp,
  * /run …, then the skill folder and read grants bound read-only where a mask hid them, the
- * work dir and write grants bound writable. The skill folder stays read-only even inside a
- * write grant, so a skill cannot rewrite itself behind its approval's content hash.
+ * work dir and write grants bound writable. The skill folder stays read-only whatever the
+ * write grants (DESIGN §4 binds it read-only): one around it, of it or inside it. A skill that
+ * could rewrite its SKILL.md, skill.yaml or scripts could widen its own declared permissions
+ * or code, and an `approval: auto` skill would then run the widened version unasked.
  */
 export function planLayout(
   spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>,
@@ -181,13 +183,14 @@ export function planLayout(
     const abs = path.resolve(p);
     return hidden(abs) ? abs : realPath(abs);
   };
-  const writes = [spec.cwd, ...spec.grants.write].map(placed);
+  const skill = placed(spec.skillDir);
+  const writes = [placed(spec.cwd), ...spec.grants.write.map(placed).filter((w) => !isInside(w, skill))];
   const reads = [spec.skillDir, ...spec.grants.read].filter(exists).map(placed);
   const binds = new Map<string, boolean>();
   for (const w of writes) binds.set(w, true);
   for (const r of reads) {
     if (binds.get(r) === true) continue;
-    const isSkill = r === placed(spec.skillDir);
+    const isSkill = r === skill;
     // A read path is visible already unless a mask hid it or a write bind would make it writable.
     const underWrite = writes.some((w) => isInside(r, w));
     if (isSkill ? hidden(r) || underWrite : hidden(r) && !underWrite) binds.set(r, false);

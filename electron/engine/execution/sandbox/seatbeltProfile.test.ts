@@ -73,6 +73,27 @@ describe('seatbelt profile', () => {
     expect(write[0]).not.toContain('/Users/ana/docs');
   });
 
+  it('keeps the skill folder read-only under a write grant around it, of it or inside it (later rules win)', () => {
+    const skill = spec().skillDir;
+    for (const write of ['/Users/ana', skill, `${skill}/scripts`]) {
+      const p = profile({ write: [write] });
+      const allow = indexOf(p, '(allow file-write*');
+      const deny = indexOf(p, '(deny file-write*');
+      expect(deny, write).toBeGreaterThan(allow);
+      expect(lines(p)[deny]).toBe(`(deny file-write* (subpath "${skill}"))`);
+      expect(lines(p)[allow]).not.toContain(`(subpath "${skill}`);
+      const layout = seatbeltLayout(spec({ write: [write] }), { home, deny: [] });
+      const violations = findViolations({
+        spec: { ...spec({ write: [write] }), maxOutputBytes: 1024 },
+        stderr: `bash: ${skill}/skill.yaml: Operation not permitted\n`,
+        layout,
+        refusedHosts: [],
+        truncated: false,
+      });
+      expect(violations.map((v) => v.kind)).toEqual(['own_folder']);
+    }
+  });
+
   it('network: none, only the proxy port on loopback, or any', () => {
     expect(profile()).not.toContain('(allow network');
     expect(profile()).toContain('; network: none');
@@ -143,6 +164,8 @@ describe('seatbelt profile, as a whole', () => {
         '(deny file-read* (literal "/etc/master.passwd"))',
         '; writes: only the work dir and the write grants',
         '(allow file-write* (subpath "/private/var/folders/xy/T/run-1") (subpath "/Users/ana/out") (literal "/dev/null") (regex #"^/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))',
+        "; the skill's own folder stays read-only, even inside a write grant",
+        '(deny file-write* (subpath "/Users/ana/skills/pdf"))',
         '; network: none',
         '',
       ].join('\n'),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { secretFiles, type SandboxLayout } from './layout';
+import { isInside, secretFiles, type SandboxLayout } from './layout';
 import type { SandboxSpec } from './types';
 
 // The sandbox-exec profile (seatbelt.ts runs it): pure text from the run's grants, so it is
@@ -51,9 +51,11 @@ function ancestors(p: string): string[] {
 function seatbeltPaths(spec: Pick<SandboxSpec, 'cwd' | 'skillDir' | 'grants'>, opts: SeatbeltProfileOptions) {
   const home = real(opts.home ?? os.homedir());
   const hidden = [home, '/Users', '/private/tmp', '/private/var/folders', '/private/var/tmp', '/Volumes'];
+  const skill = real(spec.skillDir);
   return {
     hidden: [...new Set([...hidden, ...(opts.hide ?? []).map(real)])],
-    writes: [spec.cwd, ...spec.grants.write].map(real),
+    // The skill's own folder stays read-only (layout.ts): a write grant in it is not one.
+    writes: [real(spec.cwd), ...spec.grants.write.map(real).filter((w) => !isInside(w, skill))],
     reads: [spec.skillDir, ...spec.grants.read].map(real),
     denied: opts.deny ?? secretFiles(),
   };
@@ -131,6 +133,8 @@ export function buildSeatbeltProfile(
       : []),
     '; writes: only the work dir and the write grants',
     `(allow file-write* ${subpaths([...new Set(writes)])} (literal "/dev/null") (regex #"^/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))`,
+    "; the skill's own folder stays read-only, even inside a write grant",
+    `(deny file-write* ${subpaths([reads[0]])})`,
     ...(regranted.length
       ? [
           "; SkillDeck's data and the other skills stay hidden under any grant, but for this skill and run",

@@ -23,6 +23,10 @@ export interface ViolationInput {
 
 const MAX_VIOLATIONS = 20;
 
+/** Why a write into the skill's own folder failed, and what the skill can do instead (layout.ts). */
+export const OWN_FOLDER =
+  'inside its own folder, which stays read-only while it runs, so that a skill cannot change its own instructions, permissions or code; have it write to its run folder or a write path outside its folder instead';
+
 const list = (items: string[]) => (items.length ? items.join(', ') : '(none declared)');
 
 function kib(bytes: number): string {
@@ -103,10 +107,12 @@ function fsViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLa
   const target = path.resolve(spec.cwd, hit.path);
   const writes = list(spec.grants.declared.write);
   const reads = list(spec.grants.declared.read);
-  const write = (): Violation | null =>
-    writableInside(target, layout)
-      ? null
-      : { kind: 'write', target, message: `tried to write ${target}, outside its write paths ${writes}` };
+  const write = (): Violation | null => {
+    if (writableInside(target, layout)) return null;
+    if (isInside(target, path.resolve(spec.skillDir)) || isInside(target, realPath(spec.skillDir)))
+      return { kind: 'own_folder', target, message: `tried to write ${target}, ${OWN_FOLDER}` };
+    return { kind: 'write', target, message: `tried to write ${target}, outside its write paths ${writes}` };
+  };
   const read = (): Violation => {
     const socket = isSocket(target);
     return {
@@ -175,6 +181,14 @@ function nearestExisting(p: string): string {
   let cur = p;
   while (!pathExists(cur)) cur = path.dirname(cur);
   return cur;
+}
+
+function realPath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
 }
 
 function pathExists(p: string): boolean {

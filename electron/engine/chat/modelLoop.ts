@@ -48,7 +48,10 @@ export interface LoopOptions {
   handle: ModelHandle;
   system: string;
   messages: ModelMessage[];
-  /** Run one tool call; never throws (errors come back as data for the model). */
+  /**
+   * Run one tool call; never throws (errors come back as data for the model). `input` is the
+   * parsed arguments, or a string: their text as the model sent it (see toolArguments).
+   */
   callTool?: (name: string, input: unknown, stepId: string) => Promise<ToolOutput>;
   signal?: AbortSignal;
   onDelta(text: string): void;
@@ -114,7 +117,7 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     const offered = tools !== undefined && round < MAX_TOOL_ROUNDS;
     const modelStep: ChatStep = { id: stepId, kind: 'model', name: o.handle.id, status: 'running' };
     o.onStep(modelStep);
-    const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
+    const calls: { toolCallId: string; toolName: string; input: unknown; args: unknown }[] = [];
     let roundText = '';
     let failure: string | undefined;
     // A `data:` line that is no chunk (garbage, a proxy's ping): fatal only if the stream never finished.
@@ -147,7 +150,15 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
           text += part.text;
           o.onDelta(part.text);
         } else if (part.type === 'tool-call') {
-          calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+          // A string the SDK parsed is a JSON string: it goes on as the text the model sent, so
+          // callTool can tell it from arguments that were no JSON (the SDK passes those as text).
+          const parsedString = !('invalid' in part && part.invalid) && typeof part.input === 'string';
+          calls.push({
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input,
+            args: parsedString ? JSON.stringify(part.input) : part.input,
+          });
         } else if (part.type === 'finish-step') {
           finish = part.finishReason;
           usage.input_tokens += part.usage.inputTokens ?? 0;
@@ -234,7 +245,7 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     });
     const outputs = [];
     for (const [i, c] of calls.entries()) {
-      const output = await callTool(c.toolName, c.input, `${stepId}t${i}`);
+      const output = await callTool(c.toolName, c.args, `${stepId}t${i}`);
       outputs.push({
         type: 'tool-result' as const,
         toolCallId: c.toolCallId,

@@ -15,7 +15,7 @@ import type { ChatHooks } from '../execution/attempt';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import type { ExecutionService } from '../execution/service';
 import type { ChoosableSkill } from '../routing';
-import { toolSchemas, type ToolOutput } from '../execution/tools';
+import { toolArguments, toolSchemas, type ToolOutput } from '../execution/tools';
 import { statusOf } from './instruction';
 import { offeredSkill, offeringSystem, offerRefusal, skillOffer } from './offer';
 import { deniedNote, FALLBACK_SYSTEM, NO_MODEL_ANSWER, PLAIN_SYSTEM } from './prompts';
@@ -186,7 +186,9 @@ export async function runTurn(
     // Plain chat offers run_skill alone: any other name is a malformed call, answered and shown (DESIGN §4).
     if (name !== 'run_skill')
       return done({ status: 'error', error: `Unknown tool "${name}". Available here: run_skill.` });
-    const parsed = toolSchemas.run_skill.schema.safeParse(input ?? {});
+    const given = toolArguments('run_skill', input);
+    if ('error' in given) return done({ status: 'error', error: given.error });
+    const parsed = toolSchemas.run_skill.schema.safeParse(given.value);
     const pick = parsed.success ? offeredSkill(offer, parsed.data.skill) : undefined;
     if (!parsed.success || !pick) return done({ status: 'error', error: offerRefusal(offer) });
     const plan: ActivationPlan = {

@@ -104,6 +104,62 @@ function schemaError(name: ToolName, error: z.ZodError): ToolOutput {
   };
 }
 
+const kindOf = (value: unknown): string =>
+  Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+
+/** A JSON string, quoted short enough for a one-line message. */
+const quoted = (text: string): string => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `{"path": "<text>"}` when the tool's one required argument is a string: what the model likely meant. */
+function exampleWith(tool: ToolName, text: string): string {
+  const shape = toolSchemas[tool].schema.shape as Record<string, z.ZodType>;
+  const required = Object.entries(shape).filter(([, field]) => !field.safeParse(undefined).success);
+  const [only] = required;
+  if (required.length !== 1 || !only[1].safeParse(text).success || text.length > 200) return '';
+  return `, e.g. {${JSON.stringify(only[0])}: ${JSON.stringify(text)}}`;
+}
+
+/**
+ * The arguments object of one tool call, or the error the model gets instead. `raw` is what the
+ * model loop hands over: a value the SDK parsed, or a string, which is the arguments' text as
+ * the model sent it. A JSON string that holds a JSON object (arguments encoded twice, as some
+ * models and proxies send) is taken as that object: one layer only, and only an object (as
+ * LiveKit's agents do), so a string meant as a string never turns into something else. The AI
+ * SDK alone would refuse such a call.
+ */
+export function toolArguments(tool: ToolName, raw: unknown): { value: unknown } | { error: string } {
+  const schema = JSON.stringify(z.toJSONSchema(toolSchemas[tool].schema));
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw) as unknown;
+    } catch (error) {
+      return {
+        error: `Invalid arguments for ${tool}: not valid JSON (${(error as Error).message}). Send one JSON object matching ${schema}.`,
+      };
+    }
+  }
+  // No arguments at all ("null", or none sent) is an empty object, as the SDK reads an empty text.
+  if (value === null || value === undefined) return { value: {} };
+  if (typeof value === 'string') {
+    try {
+      const inner = JSON.parse(value) as unknown;
+      if (isObject(inner)) return { value: inner };
+    } catch {
+      // A plain string: said below.
+    }
+  }
+  if (isObject(value)) return { value };
+  const what = typeof value === 'string' ? `a string (${quoted(value)})` : kindOf(value);
+  const example = typeof value === 'string' ? exampleWith(tool, value) : '';
+  return {
+    error: `Invalid arguments for ${tool}: they are JSON, but ${what}, not an object. Send one JSON object matching ${schema}${example}.`,
+  };
+}
+
 /**
  * Run one model tool call (DESIGN §4). Unknown tools and arguments that fail the schema
  * come back as a tool result saying how to fix the call; so do denied and blocked runs.
@@ -112,20 +168,9 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
   if (!Object.prototype.hasOwnProperty.call(toolSchemas, name))
     return { status: 'error', error: `Unknown tool "${name}". Available: ${TOOL_NAMES.join(', ')}.` };
   const tool = name as ToolName;
-  // The SDK hands over the raw text when the arguments were not JSON; a model may also send
-  // its JSON object encoded once more as a string, which is taken as the object it holds.
-  let given = rawArgs;
-  if (typeof rawArgs === 'string') {
-    try {
-      given = JSON.parse(rawArgs) as unknown;
-    } catch (error) {
-      return {
-        status: 'error',
-        error: `Invalid arguments for ${tool}: not valid JSON (${(error as Error).message}). Send one JSON object matching ${JSON.stringify(z.toJSONSchema(toolSchemas[tool].schema))}.`,
-      };
-    }
-  }
-  const parsed = toolSchemas[tool].schema.safeParse(given ?? {});
+  const given = toolArguments(tool, rawArgs);
+  if ('error' in given) return { status: 'error', error: given.error };
+  const parsed = toolSchemas[tool].schema.safeParse(given.value);
   if (!parsed.success) return schemaError(tool, parsed.error);
   const args = parsed.data as Record<string, unknown>;
   const { skill } = ctx;

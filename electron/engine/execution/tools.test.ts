@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogOf, tempDir, writeTree } from '../../testing/fixtures';
+import type { AttemptEnv } from './attempt';
+import { callTool, type ToolContext } from './tools';
+
+// The arguments of a model's tool call as the model loop hands them over: an object the SDK
+// parsed, or a string, which is the arguments' text exactly as the model sent it.
+const root = tempDir('skilldeck-tools-');
+let ctx: ToolContext;
+
+beforeAll(async () => {
+  writeTree(root, {
+    'doc-helper/SKILL.md':
+      '---\nname: doc-helper\ndescription: Writes documentation in the house style.\n---\nRead references/style.md.\n',
+    'doc-helper/references/style.md': 'Use sentence case headings.\n',
+  });
+  const catalog = await catalogOf([root]);
+  ctx = {
+    skill: await catalog.get(path.join(root, 'doc-helper')),
+    runId: 'r1',
+    depth: 0,
+    chain: ['doc-helper'],
+    // Reading a file runs nothing: no sandbox, no approvals, no delegation.
+    env: {} as AttemptEnv,
+    delegate: () => Promise.reject(new Error('read_skill_file delegates nothing')),
+  };
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const read = (args: unknown) => callTool('read_skill_file', args, ctx);
+const STYLE = { path: 'references/style.md', content: 'Use sentence case headings.\n' };
+
+describe('tool-call arguments that are no JSON object', () => {
+  it('a JSON string is called JSON that is not an object, quoting it, never "not valid JSON"', async () => {
+    const out = await read('"references/style.md"');
+    expect(out.status).toBe('error');
+    expect(out.error).toMatch(
+      /^Invalid arguments for read_skill_file: they are JSON, but a string \("references\/style\.md"\), not an object\. Send one JSON object matching \{.*"path".*\}, e\.g\. \{"path": "references\/style\.md"\}\.$/,
+    );
+    expect(out.error).not.toContain('not valid JSON');
+  });
+
+  it('a JSON object encoded once more as a string is taken as the object it holds', async () => {
+    expect(await read(JSON.stringify(JSON.stringify({ path: 'references/style.md' })))).toEqual(STYLE);
+    expect(await read(JSON.stringify({ path: 'references/style.md' }))).toEqual(STYLE);
+    expect(await read({ path: 'references/style.md' })).toEqual(STYLE);
+  });
+
+  it('only one layer is taken off: an object encoded three times is a string', async () => {
+    const thrice = JSON.stringify(JSON.stringify(JSON.stringify({ path: 'references/style.md' })));
+    expect((await read(thrice)).error).toMatch(/they are JSON, but a string \(.*\), not an object/);
+  });
+
+  it('a string holding other JSON (an array, a number) is a string, not what it holds', async () => {
+    expect((await read(JSON.stringify('["references/style.md"]'))).error).toMatch(
+      /they are JSON, but a string \("\[\\"references\/style\.md\\"\]"\), not an object/,
+    );
+    expect((await read('"42"')).error).toMatch(/they are JSON, but a string \("42"\), not an object/);
+  });
+
+  it('other JSON that is no object says what it is', async () => {
+    expect((await read(['references/style.md'])).error).toMatch(/they are JSON, but an array, not an object/);
+    expect((await read(42)).error).toMatch(/they are JSON, but a number, not an object/);
+    expect((await read('true')).error).toMatch(/they are JSON, but a boolean, not an object/);
+  });
+
+  it('text that is no JSON at all is still called that, with the parser’s words', async () => {
+    expect((await read('{"path": "references/st')).error).toMatch(
+      /^Invalid arguments for read_skill_file: not valid JSON \(.+\)\. Send one JSON object matching/,
+    );
+    expect((await read('references/style.md')).error).toMatch(/not valid JSON/);
+  });
+
+  it('a long string is quoted cut, so the message stays short', async () => {
+    const out = await read(JSON.stringify('x'.repeat(5000)));
+    expect(out.error).toMatch(/a string \("x{60,100}…"\)/);
+    expect(String(out.error).length).toBeLessThan(600);
+  });
+});

@@ -84,3 +84,32 @@ describe('skilldeck chat: tool-call arguments that are a JSON string', () => {
     ]);
   }, 40_000);
 });
+
+describe('skilldeck chat: a tool call without a name', () => {
+  it('keeps the model’s text and answers the call with an error it can correct', async () => {
+    const first = server.chatRequests().length;
+    server.enqueue(
+      {
+        text: 'Let me check the style guide.',
+        toolCalls: [{ name: '', arguments: { path: 'references/style.md' } }],
+      },
+      { toolCalls: [{ name: 'read_skill_file', arguments: { path: 'references/style.md' } }] },
+      { text: 'Headings use sentence case.' },
+    );
+    const turn = await chat('$doc-helper which heading style do we use?');
+    expect(turn.status).toBe('success');
+    expect(turn.answer).toBe('Let me check the style guide.\n\nHeadings use sentence case.');
+    // The skill answered: plain chat's fallback was never asked.
+    expect(server.chatRequests().length - first).toBe(3);
+    const tools = turn.steps.filter((s) => s.kind === 'tool');
+    expect(tools.map((s) => s.status)).toEqual(['error', 'success']);
+    expect(tools[0].error).toBe(
+      'The tool call had no name. Call one of these tools by its name: list_skill_files, read_skill_file, run_skill_script, run_skill.',
+    );
+    expect(toolResults(first + 1)[0]).toEqual({ status: 'error', error: tools[0].error });
+    // The model sees its own words and the call it made, with what it sent.
+    const assistant = server.chatRequests()[first + 1].messages.find((m) => m.role === 'assistant')!;
+    expect(messageText(assistant)).toBe('Let me check the style guide.');
+    expect(JSON.parse(assistant.tool_calls![0].function.arguments)).toEqual({ path: 'references/style.md' });
+  }, 40_000);
+});

@@ -8,6 +8,8 @@ export interface ScriptedToolCall {
   name: string;
   /** JSON text (sent as is, even malformed) or an object (stringified). Streamed in 3 pieces. */
   arguments: string | Record<string, unknown>;
+  /** Stream `name: ""` first and the name with the second piece of arguments, as some vLLM models do. */
+  nameLate?: true;
 }
 
 /** One scripted answer to a `/v1/chat/completions` request. */
@@ -107,6 +109,7 @@ interface ResolvedCall {
   id: string;
   name: string;
   arguments: string;
+  nameLate?: true;
 }
 
 const resolveCalls = (reply: ScriptedReply, index: number): ResolvedCall[] =>
@@ -114,6 +117,7 @@ const resolveCalls = (reply: ScriptedReply, index: number): ResolvedCall[] =>
     id: call.id ?? `call_${index}_${n}`,
     name: call.name,
     arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+    ...(call.nameLate && { nameLate: call.nameLate }),
   }));
 
 function usageOf(reply: ScriptedReply, request: ChatRequest, calls: ResolvedCall[]) {
@@ -152,12 +156,18 @@ export function streamChunks(reply: ScriptedReply, request: ChatRequest, index: 
     chunks.push(
       chunk({
         tool_calls: [
-          { index: n, id: call.id, type: 'function', function: { name: call.name, arguments: '' } },
+          {
+            index: n,
+            id: call.id,
+            type: 'function',
+            function: { name: call.nameLate ? '' : call.name, arguments: '' },
+          },
         ],
       }),
     );
-    for (const piece of splitInThree(call.arguments)) {
-      chunks.push(chunk({ tool_calls: [{ index: n, function: { arguments: piece } }] }));
+    for (const [p, piece] of splitInThree(call.arguments).entries()) {
+      const name = call.nameLate && p === 1 ? { name: call.name } : {};
+      chunks.push(chunk({ tool_calls: [{ index: n, function: { ...name, arguments: piece } }] }));
     }
   });
   chunks.push(chunk({}, finishOf(reply, calls)));

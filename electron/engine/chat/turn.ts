@@ -15,7 +15,8 @@ import type { ChatHooks } from '../execution/attempt';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import type { ExecutionService } from '../execution/service';
 import type { ChoosableSkill } from '../routing';
-import { toolArguments, toolSchemas, type ToolOutput } from '../execution/tools';
+import { toolArguments, toolSchemas, unnamedCall, type ToolOutput } from '../execution/tools';
+import { UNNAMED_TOOL } from '../llm/unnamedToolCalls';
 import { statusOf } from './instruction';
 import { offeredSkill, offeringSystem, offerRefusal, skillOffer } from './offer';
 import { deniedNote, FALLBACK_SYSTEM, NO_MODEL_ANSWER, PLAIN_SYSTEM } from './prompts';
@@ -184,6 +185,7 @@ export async function runTurn(
       return out;
     };
     // Plain chat offers run_skill alone: any other name is a malformed call, answered and shown (DESIGN §4).
+    if (name === UNNAMED_TOOL) return done({ status: 'error', error: unnamedCall(['run_skill']) });
     if (name !== 'run_skill')
       return done({ status: 'error', error: `Unknown tool "${name}". Available here: run_skill.` });
     const given = toolArguments('run_skill', input);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SkillDetail } from '../../../shared/contract';
+import { UNNAMED_TOOL } from '../llm/unnamedToolCalls';
 import { readSkillFile, FILE_LIMITS } from '../skills/files';
 import type { AttemptEnv, AttemptRequest, AttemptResult } from './attempt';
 import { confine, resolveScriptCall } from './entrypoints';
@@ -62,6 +63,10 @@ export const toolSchemas = {
 
 export type ToolName = keyof typeof toolSchemas;
 export const TOOL_NAMES = Object.keys(toolSchemas) as ToolName[];
+
+/** What the model gets for a tool call it sent without a name (see UNNAMED_TOOL). */
+export const unnamedCall = (available: readonly string[]): string =>
+  `The tool call had no name. Call one of these tools by its name: ${available.join(', ')}.`;
 
 /** What a tool call returns to the model: always data, never a thrown error. */
 export type ToolOutput = Record<string, unknown>;
@@ -165,6 +170,7 @@ export function toolArguments(tool: ToolName, raw: unknown): { value: unknown } 
  * come back as a tool result saying how to fix the call; so do denied and blocked runs.
  */
 export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext): Promise<ToolOutput> {
+  if (name === UNNAMED_TOOL) return { status: 'error', error: unnamedCall(TOOL_NAMES) };
   if (!Object.prototype.hasOwnProperty.call(toolSchemas, name))
     return { status: 'error', error: `Unknown tool "${name}". Available: ${TOOL_NAMES.join(', ')}.` };
   const tool = name as ToolName;

@@ -1,14 +1,19 @@
+import { nameToolCalls } from './unnamedToolCalls';
+
 /**
  * `fetch` for OpenAI-style chat endpoints that accepts a server which ignores `stream: true` and
  * answers with one JSON completion (some proxies, gateways and older local servers do). The AI
  * SDK reads only an event stream there and failed with "Response stream ended without a finish
  * reason"; the completion is replayed as the two chunks a streaming server would have sent.
- * Anything else (an error status, a real stream, a body that is no completion) passes untouched.
+ * Anything else (an error status, a body that is no completion) passes untouched. A stream's
+ * tool calls that come without a name are named, so the SDK does not drop the reply over them.
  */
 export const streamingFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
   const type = response.headers.get('content-type') ?? '';
-  if (!response.ok || !type.includes('application/json') || !asksToStream(init?.body)) return response;
+  if (!response.ok || !asksToStream(init?.body)) return response;
+  if (type.includes('text/event-stream')) return withNamedToolCalls(response);
+  if (!type.includes('application/json')) return response;
   const text = await response.text();
   const chunks = chunksOf(text);
   const headers = new Headers(response.headers);
@@ -16,8 +21,20 @@ export const streamingFetch: typeof fetch = async (input, init) => {
   headers.set('content-type', 'text/event-stream');
   headers.delete('content-length');
   const sse = [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'].join('');
-  return new Response(sse, { status: response.status, headers });
+  return withNamedToolCalls(new Response(sse, { status: response.status, headers }));
 };
+
+/** The same response, its tool calls all named (see nameToolCalls). */
+function withNamedToolCalls(response: Response): Response {
+  if (!response.body) return response;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(nameToolCalls(response.body), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
 
 function asksToStream(body: unknown): boolean {
   if (typeof body !== 'string') return false;

@@ -1,0 +1,151 @@
+/**
+ * The name a streamed tool call gets when the model never named it. The AI SDK's tool-call
+ * tracker (provider-utils `StreamingToolCallTracker`) skips a first delta whose `function.name`
+ * is blank and then fails the whole stream on the call's next delta ("Expected 'function.name'
+ * to be a string."), so the model's text was lost and the turn fell back. Named this way, the
+ * call reaches the tools, which answer it like an unknown tool and the model can correct it.
+ * A valid OpenAI function name, since it goes back to the endpoint in the history.
+ */
+export const UNNAMED_TOOL = 'unnamed_tool';
+
+interface ToolCallDelta {
+  index?: unknown;
+  id?: string;
+  type?: string;
+  function?: { name?: unknown; arguments?: unknown };
+}
+
+interface Choice {
+  index?: number;
+  delta?: { tool_calls?: ToolCallDelta[] };
+  finish_reason?: string | null;
+}
+
+interface Chunk {
+  choices?: Choice[];
+  [field: string]: unknown;
+}
+
+interface Held {
+  choice: number;
+  index: number;
+  id?: string;
+  arguments: string;
+}
+
+const named = (name: unknown): name is string => typeof name === 'string' && name.trim() !== '';
+
+/**
+ * An OpenAI-style event stream in which every tool call has a name. The deltas of a call not
+ * named yet are held back (a name may still come, as some vLLM models send it after an empty
+ * one: it then gets everything held); a call still unnamed when its choice finishes or the
+ * stream ends is sent as `UNNAMED_TOOL` with all its arguments. Every other line passes as it
+ * came, byte for byte.
+ */
+export function nameToolCalls(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  const namedCalls = new Set<string>();
+  const held = new Map<string, Held>();
+  let partial = '';
+  let last: Chunk = {};
+
+  /** A chunk carrying the held calls of `choice` (all when undefined), named UNNAMED_TOOL. */
+  const release = (choice?: number): string[] => {
+    const calls = [...held.entries()].filter(([, h]) => choice === undefined || h.choice === choice);
+    if (calls.length === 0) return [];
+    for (const [key] of calls) held.delete(key);
+    const byChoice = new Map<number, ToolCallDelta[]>();
+    for (const [, h] of calls)
+      byChoice.set(h.choice, [
+        ...(byChoice.get(h.choice) ?? []),
+        {
+          index: h.index,
+          id: h.id,
+          type: 'function',
+          function: { name: UNNAMED_TOOL, arguments: h.arguments },
+        },
+      ]);
+    const { choices: _choices, usage: _usage, ...head } = last;
+    const choices = [...byChoice].map(([index, tool_calls]) => ({
+      index,
+      delta: { tool_calls },
+      finish_reason: null,
+    }));
+    // An event of its own: the blank line ends it before the line that follows.
+    return [`data: ${JSON.stringify({ ...head, choices })}`, ''];
+  };
+
+  /** The lines to send for one line received. */
+  const rewrite = (line: string): string[] => {
+    if (!line.startsWith('data:')) return [line];
+    const data = line.slice(5).trim();
+    if (data === '[DONE]') return [...release(), line];
+    if (!data.includes('"tool_calls"') && held.size === 0) return [line];
+    let chunk: Chunk;
+    try {
+      chunk = JSON.parse(data) as Chunk;
+    } catch {
+      return [line];
+    }
+    if (!chunk || typeof chunk !== 'object' || !Array.isArray(chunk.choices)) return [line];
+    last = chunk;
+    let changed = false;
+    const before: string[] = [];
+    for (const choice of chunk.choices) {
+      const at = typeof choice?.index === 'number' ? choice.index : 0;
+      const deltas = choice?.delta?.tool_calls;
+      if (Array.isArray(deltas)) {
+        const kept = deltas.filter((delta) => {
+          if (typeof delta?.index !== 'number') return true;
+          const key = `${at}:${delta.index}`;
+          if (namedCalls.has(key)) return true;
+          const args = typeof delta.function?.arguments === 'string' ? delta.function.arguments : '';
+          const waiting = held.get(key);
+          if (named(delta.function?.name)) {
+            namedCalls.add(key);
+            if (!waiting) return true;
+            held.delete(key);
+            delta.id ??= waiting.id;
+            delta.function = { ...delta.function, arguments: waiting.arguments + args };
+            changed = true;
+            return true;
+          }
+          held.set(key, {
+            choice: at,
+            index: delta.index,
+            id: waiting?.id ?? delta.id,
+            arguments: (waiting?.arguments ?? '') + args,
+          });
+          changed = true;
+          return false;
+        });
+        if (kept.length > 0) choice.delta!.tool_calls = kept;
+        else delete choice.delta!.tool_calls;
+      }
+      if (choice?.finish_reason != null) before.push(...release(at));
+    }
+    return [...before, changed ? `data: ${JSON.stringify(chunk)}` : line];
+  };
+
+  const lines = (text: string) => {
+    const end = text.endsWith('\r') ? '\r\n' : '\n';
+    return rewrite(text.slice(0, text.length - end.length + 1)).map((l) => `${l}${end}`);
+  };
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(bytes, controller) {
+        partial += decoder.decode(bytes, { stream: true });
+        const complete = partial.split('\n');
+        partial = complete.pop() ?? '';
+        const out = complete.flatMap(lines).join('');
+        if (out) controller.enqueue(encoder.encode(out));
+      },
+      flush(controller) {
+        partial += decoder.decode();
+        const out = [...(partial ? lines(partial) : []), ...release().map((l) => `${l}\n`)].join('');
+        if (out) controller.enqueue(encoder.encode(out));
+      },
+    }),
+  );
+}

@@ -174,4 +174,35 @@ describe('skilldeck run: the bundled script skills', () => {
       /No skill named "no-such-skill"/,
     );
   });
+
+  it('a script whose first line names an interpreter nobody knows is named, with that interpreter', () => {
+    const dir = path.join(root, 'odd-interpreters');
+    writeTree(dir, {
+      'odd-one/SKILL.md': '---\nname: odd-one\ndescription: Converts with an odd tool.\n---\nRun it.\n',
+      'odd-one/scripts/convert': '#!/unknown/interp\nconvert everything\n',
+      'odd-env/SKILL.md': '---\nname: odd-env\ndescription: Converts with another odd tool.\n---\nRun it.\n',
+      'odd-env/scripts/convert': '#!/usr/bin/env frobnicate -q\nconvert everything\n',
+      'odd-awk/SKILL.md': '---\nname: odd-awk\ndescription: Converts with awk.\n---\nRun it.\n',
+      'odd-awk/scripts/convert': '#!/usr/bin/awk -f\nBEGIN { print 1 }\n',
+    });
+    fs.chmodSync(path.join(dir, 'odd-one/scripts/convert'), 0o755);
+    const runIn = (skill: string) => {
+      const r = run([skill, 'convert it', '--json', '--approve'], undefined, dir);
+      return { code: r.status, result: RunResult.parse(JSON.parse(r.stdout)) };
+    };
+    const known = 'such as "#!/usr/bin/env python3", or give it a .py, .sh, .js or .ts extension.';
+    const one = runIn('odd-one');
+    expect(one.code).toBe(1);
+    expect(one.result.status).toBe('failure');
+    expect(one.result.error).toBe(
+      `odd-one's script scripts/convert needs the interpreter /unknown/interp (its first line is "#!/unknown/interp"), which is not installed here and which SkillDeck does not know. Install it, or start the script with a known interpreter ${known}`,
+    );
+    expect(runIn('odd-env').result.error).toBe(
+      `odd-env's script scripts/convert needs the interpreter frobnicate (its first line is "#!/usr/bin/env frobnicate -q"), which is not installed here and which SkillDeck does not know. Install it, or start the script with a known interpreter ${known}`,
+    );
+    // Installed, but not one SkillDeck runs: it is not run, and the message says so.
+    expect(runIn('odd-awk').result.error).toBe(
+      `odd-awk's script scripts/convert needs the interpreter /usr/bin/awk (its first line is "#!/usr/bin/awk -f"), which SkillDeck does not know how to run. Start the script with a known interpreter ${known}`,
+    );
+  });
 });

@@ -138,7 +138,7 @@ export async function attemptSkill(
     if (followed) return followed;
   }
   // DESIGN §4: a script skill runs its entrypoint, or the file in scripts/.
-  const pick = pickScript(m, req.skill.files, req.skill.path, req.entrypoint);
+  const pick = pickScript(m, req.skill.files, req.skill.path, req.entrypoint, env.hostEnv);
   if (!pick.ok) {
     // Several scripts and nothing saying which: SKILL.md tells how to call them.
     if (!req.entrypoint && pick.choices.length > 1 && instruction) {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FileEntry, SkillMetadata } from '../../../shared/contract';
+import { which } from './sandbox/probe';
 
 /** A runnable script of a skill: its file inside the skill and the words around it. */
 export interface ScriptChoice {
@@ -58,12 +59,58 @@ export function listScripts(m: SkillMetadata, files: FileEntry[], skillDir: stri
     .map((f) => ({ name: path.basename(f.path).replace(/\.[^.]+$/, ''), path: f.path, args: [] }));
 }
 
+/** The first line of a file when it is a shebang (`#!…`), else undefined. */
+function shebangOf(abs: string): string | undefined {
+  const head = Buffer.alloc(256);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(abs, 'r');
+    const line = head
+      .subarray(0, fs.readSync(fd, head, 0, head.length, 0))
+      .toString('utf8')
+      .split('\n')[0];
+    return line.startsWith('#!') ? line.replace(/\r$/, '').trim() : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Why the files in `scripts/` that start with a shebang naming an interpreter SkillDeck does
+ * not know (so listScripts leaves them out) cannot run: one sentence each, at most three.
+ */
+function unknownInterpreters(m: SkillMetadata, files: FileEntry[], skillDir: string, env: NodeJS.ProcessEnv) {
+  const known =
+    'a known interpreter such as "#!/usr/bin/env python3", or give it a .py, .sh, .js or .ts extension.';
+  return files
+    .filter((f) => f.kind === 'file' && !f.scriptLanguage && f.path.startsWith('scripts/'))
+    .flatMap((f) => {
+      const where = confine(skillDir, f.path);
+      const line = 'abs' in where ? shebangOf(where.abs) : undefined;
+      if (!line) return [];
+      const [command = '', ...args] = line.slice(2).trim().split(/\s+/);
+      // `#!/usr/bin/env -S tool -x`: the interpreter is the first word after env's own options.
+      const interpreter =
+        path.posix.basename(command) === 'env' ? (args.find((a) => !a.startsWith('-')) ?? command) : command;
+      const needs = `${m.name}'s script ${f.path} needs the interpreter ${interpreter} (its first line is "${line}"), which`;
+      return which(interpreter, env)
+        ? [`${needs} SkillDeck does not know how to run. Start the script with ${known}`]
+        : [
+            `${needs} is not installed here and which SkillDeck does not know. Install it, or start the script with ${known}`,
+          ];
+    })
+    .slice(0, 3);
+}
+
 /** The script a run uses: the one asked for (by name or path), else the only or first entrypoint. */
 export function pickScript(
   m: SkillMetadata,
   files: FileEntry[],
   skillDir: string,
   wanted?: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): ScriptPick {
   const scripts = listScripts(m, files, skillDir);
   const choices = scripts.map((s) => s.name);
@@ -77,8 +124,11 @@ export function pickScript(
       choices,
     };
   }
-  if (scripts.length === 0)
-    return { ok: false, error: `${m.name} declares no entrypoint and has no script in scripts/.`, choices };
+  if (scripts.length === 0) {
+    const unknown = unknownInterpreters(m, files, skillDir, env);
+    const error = unknown.join(' ') || `${m.name} declares no entrypoint and has no script in scripts/.`;
+    return { ok: false, error, choices };
+  }
   // A declared entrypoint list is ordered by the author; the first is the default.
   if (m.entrypoints.length > 0 || scripts.length === 1) return { ok: true, script: scripts[0] };
   return {

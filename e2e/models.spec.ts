@@ -112,6 +112,41 @@ test('says clearly when nothing answers at the base URL', async ({ page, workspa
   await settings.shoot(testInfo, 'model-unreachable');
 });
 
+test('sets how long a model may stay silent, in whole seconds from 10 to 300', async ({
+  page,
+  workspace,
+}, testInfo) => {
+  const server = await startModelServer({ models: ['qwen3:8b'] });
+  const saved = () =>
+    JSON.parse(fs.readFileSync(path.join(workspace.home, 'settings.json'), 'utf8')).model
+      .stallSeconds as number;
+  try {
+    const settings = new ModelSettingsPage(page);
+    await settings.open(workspace.url);
+    await settings.provider().selectOption('openai-compatible');
+    await settings.commit(settings.baseURL(), server.baseURL);
+    await expect(settings.stall()).toHaveValue('90');
+    await expect(page.getByText('Silence limit')).toBeVisible();
+
+    // Out of range: said next to the field, and nothing is saved.
+    await settings.commit(settings.stall(), '5');
+    await expect(settings.stallError()).toHaveText('Enter whole seconds from 10 to 300.');
+    await expect(settings.stall()).toHaveAttribute('aria-invalid', 'true');
+    await settings.shoot(testInfo, 'model-stall-invalid');
+    expect(saved()).toBe(90);
+
+    await settings.commit(settings.stall(), '240');
+    await expect(settings.stallError()).toHaveCount(0);
+    await expect.poll(saved).toBe(240);
+    await settings.shoot(testInfo, 'model-stall');
+    await page.reload();
+    await expect(settings.stall()).toHaveValue('240');
+    await expect(settings.stallEnv()).toHaveCount(0);
+  } finally {
+    await server.close();
+  }
+});
+
 const envTest = test.extend<{ modelServer: ModelServer }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
   modelServer: async ({}, use) => {
@@ -120,7 +155,12 @@ const envTest = test.extend<{ modelServer: ModelServer }>({
     await server.close();
   },
   serverEnv: async ({ modelServer }, use) =>
-    use({ OPENAI_BASE_URL: modelServer.baseURL, OPENAI_API_KEY: ENV_KEY, SKILLDECK_MODEL: 'env-model' }),
+    use({
+      OPENAI_BASE_URL: modelServer.baseURL,
+      OPENAI_API_KEY: ENV_KEY,
+      SKILLDECK_MODEL: 'env-model',
+      SKILLDECK_MODEL_STALL_SECONDS: '120',
+    }),
 });
 
 envTest(
@@ -134,6 +174,10 @@ envTest(
     await expect(settings.provider()).toHaveValue('');
     await expect(settings.keyState()).toHaveAttribute('data-source', 'env');
     await expect(settings.keyState()).toContainText('From OPENAI_API_KEY');
+    // The environment's stall limit wins over the field, which says so instead of taking input.
+    await expect(settings.stall()).toHaveValue('120');
+    await expect(settings.stall()).toBeDisabled();
+    await expect(settings.stallEnv()).toContainText('Set by SKILLDECK_MODEL_STALL_SECONDS');
     await settings.test().click();
     await expect(settings.result()).toContainText(
       `Connected to ${modelServer.baseURL}: 1 model, including env-model.`,

@@ -27,6 +27,9 @@ export class ModelSettingsPage {
   problem = () => this.page.getByTestId('model-problem');
   envNote = () => this.page.getByTestId('model-env-note');
   arbiter = () => this.page.getByTestId('model-arbiter');
+  stall = () => this.page.getByTestId('model-stall');
+  stallError = () => this.page.getByTestId('model-stall-error');
+  stallEnv = () => this.page.getByTestId('model-stall-env');
 
   /** Types into a commit-on-Enter field and commits. */
   async commit(locator: ReturnType<Page['getByTestId']>, value: string) {

@@ -125,7 +125,12 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     const resolved = await models.resolve();
     if (!resolved.ok) return { error: resolved.reason };
     const d = resolved.description;
-    return { model: resolved.model, id: `${d.provider}/${d.model}`, describeError: resolved.describeError };
+    return {
+      model: resolved.model,
+      id: `${d.provider}/${d.model}`,
+      describeError: resolved.describeError,
+      stallMs: models.stallMs(),
+    };
   };
   execution.setInstructionRunner(createInstructionRunner({ catalog: skills, model }));
   const chat = new ChatService({

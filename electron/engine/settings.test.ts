@@ -50,6 +50,7 @@ it('keeps the model section (no key in it) across routing updates and restarts',
     model: null,
     embeddingModel: null,
     arbiter: false,
+    stallSeconds: 90,
   });
   store.updateModel({ provider: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1/', model: 'qwen3' });
   store.update({ routing: { threshold: 0.6 } });
@@ -59,6 +60,21 @@ it('keeps the model section (no key in it) across routing updates and restarts',
     model: 'qwen3',
     embeddingModel: null,
     arbiter: false,
+    stallSeconds: 90,
   });
   expect(() => store.updateModel({ baseURL: 'file:///etc/passwd' })).toThrow(/http/);
+  store.updateModel({ stallSeconds: 150 });
+  expect(SettingsStore.at(home).get().model.stallSeconds).toBe(150);
+  expect(() => store.updateModel({ stallSeconds: 5 })).toThrow(/Enter whole seconds from 10 to 300/);
+  expect(SettingsStore.at(home).get().model.stallSeconds).toBe(150);
+});
+
+it('reads a settings file written before the stall limit existed with the 90 s default', () => {
+  const home = path.join(root, 'e');
+  fs.mkdirSync(home);
+  const model = { provider: 'openai-compatible', baseURL: 'http://127.0.0.1:1/v1', model: 'm' };
+  fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ model }));
+  const store = SettingsStore.at(home);
+  expect(store.loadProblem).toBeUndefined();
+  expect(store.get().model).toMatchObject({ ...model, stallSeconds: 90 });
 });

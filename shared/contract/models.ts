@@ -21,6 +21,16 @@ export const BaseUrl = z
 
 const ModelId = z.string().trim().min(1, 'Enter a model id').max(200);
 
+/**
+ * How long a model may send nothing before its step ends. Up to the HTTP client's own limit of
+ * five minutes without a byte, which would end the wait anyway.
+ */
+const StallSeconds = z
+  .number()
+  .int('Enter whole seconds from 10 to 300.')
+  .min(10, 'Enter whole seconds from 10 to 300.')
+  .max(300, 'Enter whole seconds from 10 to 300.');
+
 /** The `model` section of `settings.json`. No key here: keys live in the secret store. */
 export const ModelSettings = z.object({
   /** null: none chosen here (the environment may still configure one, DESIGN §4). */
@@ -37,6 +47,11 @@ export const ModelSettings = z.object({
    * still reaches the model, which sees the closest skills in the turn and may pick one.
    */
   arbiter: z.boolean().default(false),
+  /**
+   * Seconds a model may stay silent (no byte of its stream) before its step ends: a reasoning
+   * model may think that long without a word. `SKILLDECK_MODEL_STALL_SECONDS` overrides it.
+   */
+  stallSeconds: StallSeconds.default(90),
 });
 export type ModelSettings = z.infer<typeof ModelSettings>;
 
@@ -46,6 +61,7 @@ export const MODEL_SETTINGS_DEFAULTS: ModelSettings = {
   model: null,
   embeddingModel: null,
   arbiter: false,
+  stallSeconds: 90,
 };
 
 /** A partial update of the model settings; `null` clears a field. */
@@ -56,6 +72,7 @@ export const ModelSettingsPatch = z
     model: ModelId.nullable(),
     embeddingModel: ModelId.nullable(),
     arbiter: z.boolean(),
+    stallSeconds: StallSeconds,
   })
   .partial()
   .strict();
@@ -93,6 +110,8 @@ export const ModelStatus = z.object({
     hasKey: z.boolean(),
     /** True when the environment would configure the model if settings chose no provider. */
     configures: z.boolean(),
+    /** The stall limit `SKILLDECK_MODEL_STALL_SECONDS` sets over the setting; null when unset. */
+    stallSeconds: z.number().nullable(),
   }),
   /** Whether the provider lists its models (`/v1/models`), for the model picker. */
   canListModels: z.boolean(),

@@ -9,7 +9,8 @@ import {
   type ToolSet,
 } from 'ai';
 import { z } from 'zod';
-import type { ChatStep, ChatUsage } from '../../../shared/contract';
+import { MODEL_SETTINGS_DEFAULTS, type ChatStep, type ChatUsage } from '../../../shared/contract';
+import { readModelEnv } from '../llm/config';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
 
 /** A configured chat model. */
@@ -19,6 +20,8 @@ export interface ModelHandle {
   id: string;
   /** This endpoint's errors in plain words, its key removed. */
   describeError?: (error: unknown) => { message: string };
+  /** How long it may stay silent (Settings → Model, or the environment); default modelStallMs(). */
+  stallMs?: number;
 }
 
 /** The model to use now, or why there is none ("No model configured: …"). */
@@ -34,14 +37,14 @@ export const timeoutOf = (signal: AbortSignal | undefined): string | undefined =
 export const MAX_TOOL_ROUNDS = 8;
 
 /**
- * How long a model may stay silent (no byte of its stream) before the turn stops waiting: the
- * HTTP client's own limits are five minutes, and a server that took the request and went quiet
- * held a chat for ten (the skill, then the fallback asking it again). A local model loading its
- * weights sends nothing for a while, so this is generous; `SKILLDECK_MODEL_STALL_SECONDS` sets it.
+ * How long a model may stay silent (no byte of its stream) before the turn stops waiting, for a
+ * handle that does not say (ModelService.stallMs does, from the setting): the HTTP client's own
+ * limits are five minutes, and a server that took the request and went quiet held a chat for ten
+ * (the skill, then the fallback asking it again). A local model loading its weights sends nothing
+ * for a while, so the default is generous; `SKILLDECK_MODEL_STALL_SECONDS` sets it.
  */
 export function modelStallMs(env: NodeJS.ProcessEnv = process.env): number {
-  const seconds = Number(env.SKILLDECK_MODEL_STALL_SECONDS);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 90_000;
+  return (readModelEnv(env).stallSeconds ?? MODEL_SETTINGS_DEFAULTS.stallSeconds) * 1000;
 }
 
 export interface LoopOptions {
@@ -60,7 +63,7 @@ export interface LoopOptions {
   stepPrefix: string;
   /** The tools the model is offered (default: all four). */
   tools?: readonly string[];
-  /** How long the model may stay silent (default modelStallMs()). */
+  /** How long the model may stay silent (default: the handle's, else modelStallMs()). */
   stallMs?: number;
 }
 
@@ -123,7 +126,7 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     // A `data:` line that is no chunk (garbage, a proxy's ping): fatal only if the stream never finished.
     let stray: string | undefined;
     let finish: string | undefined;
-    const stallMs = o.stallMs ?? modelStallMs();
+    const stallMs = o.stallMs ?? o.handle.stallMs ?? modelStallMs();
     const stall = new AbortController();
     let silence: ReturnType<typeof setTimeout> | undefined;
     const heard = () => {

@@ -22,6 +22,8 @@ export interface ModelEnv {
   arbiter: boolean;
   /** True when settings choose no provider and these variables would configure one. */
   configures: boolean;
+  /** `SKILLDECK_MODEL_STALL_SECONDS`: the stall limit over ModelSettings.stallSeconds; null when unset. */
+  stallSeconds: number | null;
 }
 
 const trimmed = (value: string | undefined) => value?.trim() || null;
@@ -29,6 +31,7 @@ const trimmed = (value: string | undefined) => value?.trim() || null;
 export function readModelEnv(env: NodeJS.ProcessEnv): ModelEnv {
   const baseURL = trimmed(env.OPENAI_BASE_URL)?.replace(/\/+$/, '') ?? null;
   const model = trimmed(env.SKILLDECK_MODEL);
+  const stall = Number(trimmed(env.SKILLDECK_MODEL_STALL_SECONDS) ?? NaN);
   // OPENAI_API_KEY alone does not configure anything: it is in many shells for other tools.
   return {
     baseURL,
@@ -36,6 +39,7 @@ export function readModelEnv(env: NodeJS.ProcessEnv): ModelEnv {
     embeddingModel: trimmed(env.SKILLDECK_EMBEDDING_MODEL),
     arbiter: /^(1|true|yes|on)$/i.test(trimmed(env.SKILLDECK_ARBITER) ?? ''),
     configures: !!(baseURL || model),
+    stallSeconds: Number.isFinite(stall) && stall > 0 ? stall : null,
   };
 }
 

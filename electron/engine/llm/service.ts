@@ -115,6 +115,7 @@ export class ModelService {
         model: env.model,
         hasKey: !!this.env.OPENAI_API_KEY?.trim(),
         configures: env.configures,
+        stallSeconds: env.stallSeconds,
       },
       canListModels: endpoint !== null,
       problem: this.problemOf(current),
@@ -212,6 +213,11 @@ export class ModelService {
       },
       describeError: (error) => describeModelError(error, context),
     };
+  }
+
+  /** How long a model may send nothing before its step ends: the environment's limit, else the setting's. */
+  stallMs(): number {
+    return (readModelEnv(this.env).stallSeconds ?? this.deps.settings.get().model.stallSeconds) * 1000;
   }
 
   /** Whether a send in the routing gray zone asks the model first (issue 10 §5). */

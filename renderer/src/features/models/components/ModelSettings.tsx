@@ -10,6 +10,7 @@ import { EnvNote } from './EnvNote';
 import { ModelField } from './ModelField';
 import { ModelRow as Row } from './ModelRow';
 import { ProviderSelect } from './ProviderSelect';
+import { StallField } from './StallField';
 import '../models.css';
 
 /** Settings → Model (issue 8): provider, endpoint, model, key and a connection test. */
@@ -87,6 +88,15 @@ export function ModelSettings() {
               />
               Ask the model which skill fits before it answers
             </label>
+          </Row>
+        )}
+        {showEndpointFields && (
+          <Row
+            label="Silence limit"
+            htmlFor="model-stall"
+            hint="How long to wait for a model that sends nothing."
+          >
+            <StallField model={model} />
           </Row>
         )}
       </div>

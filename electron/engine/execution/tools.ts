@@ -136,14 +136,14 @@ function exampleWith(tool: ToolName, text: string): string {
  * SDK alone would refuse such a call.
  */
 export function toolArguments(tool: ToolName, raw: unknown): { value: unknown } | { error: string } {
-  const schema = JSON.stringify(z.toJSONSchema(toolSchemas[tool].schema));
+  const schema = () => JSON.stringify(z.toJSONSchema(toolSchemas[tool].schema));
   let value = raw;
   if (typeof raw === 'string') {
     try {
       value = JSON.parse(raw) as unknown;
     } catch (error) {
       return {
-        error: `Invalid arguments for ${tool}: not valid JSON (${(error as Error).message}). Send one JSON object matching ${schema}.`,
+        error: `Invalid arguments for ${tool}: not valid JSON (${(error as Error).message}). Send one JSON object matching ${schema()}.`,
       };
     }
   }
@@ -161,7 +161,7 @@ export function toolArguments(tool: ToolName, raw: unknown): { value: unknown } 
   const what = typeof value === 'string' ? `a string (${quoted(value)})` : kindOf(value);
   const example = typeof value === 'string' ? exampleWith(tool, value) : '';
   return {
-    error: `Invalid arguments for ${tool}: they are JSON, but ${what}, not an object. Send one JSON object matching ${schema}${example}.`,
+    error: `Invalid arguments for ${tool}: they are JSON, but ${what}, not an object. Send one JSON object matching ${schema()}${example}.`,
   };
 }
 

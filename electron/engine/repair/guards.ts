@@ -107,11 +107,13 @@ export function resolvePatch(
         `Refused: it changes the mode of ${rel} to ${f.newMode}; a repair never adds executables.`,
       );
     const exists = skill.listing.includes(rel) || current.has(rel);
+    // First: a hunk with old lines edits a file; when the file is missing the model guessed its
+    // name, which is a miss it may correct, not a new script that ends the repair.
+    if (!exists && !f.isCreate && f.hunks.some((h) => h.oldLines > 0))
+      return refuse('apply', `Refused: ${rel} does not exist in the skill, so the patch does not apply.`);
     // Any file under scripts/ that does not exist yet is a new executable, however the diff spells it.
     if (rel.startsWith('scripts/') && !exists)
       return refuse('executable', `Refused: it adds the new script ${rel}; a repair never adds executables.`);
-    if (!exists && !f.isCreate && f.hunks.some((h) => h.oldLines > 0))
-      return refuse('apply', `Refused: ${rel} does not exist in the skill, so the patch does not apply.`);
     const base = current.get(rel)?.after ?? (exists ? skill.texts.get(rel) : '');
     if (base === undefined) return refuse('binary', `Refused: ${rel} is binary or too large to patch.`);
     const start = globalIndex;

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCliBundle, runCliWithModel } from '../testing/cliBundle';
+import { tempDir, writeTree } from '../testing/fixtures';
+import { startModelServer, type ModelServer } from '../testing/modelServer';
+
+// `skilldeck repair` against answers the way real models write them: a real process, a real
+// failing script, the scripted server on loopback. Each test gets its own copy of the skill.
+const root = tempDir('skilldeck-cli-repair-forms-');
+const cli = path.join(root, 'cli.cjs');
+let server: ModelServer;
+let count = 0;
+
+const SCRIPT = [
+  'import csv, os',
+  'rows = list(csv.DictReader(open(os.path.join(os.environ["SKILL_PATH"], "references/sample.csv"))))',
+  'print(f"read {len(rows)} rows")',
+  'print(sum(float(row["amount"]) for row in rows))',
+  '',
+].join('\n');
+
+beforeAll(async () => {
+  await buildCliBundle(cli);
+  server = await startModelServer({ apiKey: 'k', models: ['m'], fallback: { text: 'NO_FIX: nothing else' } });
+}, 60_000);
+
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** A fresh copy of the KeyError skill (the CSV header says `Amount`), in its own discovery folder. */
+function freshSkill(files: Record<string, string> = {}) {
+  const skills = path.join(root, `skills${++count}`);
+  writeTree(path.join(skills, 'csv-total'), {
+    'SKILL.md':
+      '---\nname: csv-total\ndescription: Totals the amount column of a CSV.\n---\nRun scripts/total.py.\n',
+    'skill.yaml': 'entrypoints: [scripts/total.py]\nexecution_policy: { approval: auto }\n',
+    'references/sample.csv': 'Date,Amount\n2024-01-01,12.50\n2024-01-02,7.50\n',
+    'scripts/total.py': SCRIPT,
+    ...files,
+  });
+  return skills;
+}
+
+const hashes = (dir: string) =>
+  fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const file = path.join(e.parentPath, e.name);
+      return `${path.relative(dir, file)} ${createHash('sha256').update(fs.readFileSync(file)).digest('hex')}`;
+    })
+    .sort();
+
+interface Report {
+  eligible: boolean;
+  reason: string;
+  proposals: { patched_files: string[]; diff: string; replay: { status: string } }[];
+  applied: unknown;
+}
+
+/** Runs `repair csv-total` with these model answers queued; the skill's bytes never change. */
+async function repairWith(answers: string[], files?: Record<string, string>) {
+  const skills = freshSkill(files);
+  const before = hashes(skills);
+  const asked = server.chatRequests().length;
+  server.enqueue(...answers.map((text) => ({ text })));
+  const { code, stdout, stderr } = await runCliWithModel(
+    {
+      cli,
+      skills,
+      home: path.join(root, `home${count}`),
+      userHome: root,
+      baseURL: server.baseURL,
+      apiKey: 'k',
+    },
+    ['repair', 'csv-total', 'total it', '--json'],
+  );
+  expect(stderr).toBe('');
+  expect(hashes(skills)).toEqual(before);
+  const requests = server.chatRequests().slice(asked);
+  return { code, report: JSON.parse(stdout) as Report, requests };
+}
+
+const lastUserMessage = (request: { messages: { role: string; content?: unknown }[] }) =>
+  String(request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+
+const FIXED_LINE = '+print(sum(float(row["Amount"]) for row in rows))';
+const FIX = [
+  'ROOT_CAUSE: the header says Amount.',
+  'EXPECTED_EFFECT: the total prints.',
+  '```diff',
+  '--- a/scripts/total.py',
+  '+++ b/scripts/total.py',
+  '@@ -3,2 +3,2 @@',
+  ' print(f"read {len(rows)} rows")',
+  '-print(sum(float(row["amount"]) for row in rows))',
+  FIXED_LINE,
+  '```',
+].join('\n');
+
+describe('skilldeck repair: a patch for a file the skill does not have', () => {
+  it('says the file does not exist and lets the model try again, rather than stopping as if it added a script', async () => {
+    // Models guess file names; a hunk that edits scripts/main.py adds nothing, it just misses.
+    const guessed = FIX.replaceAll('scripts/total.py', 'scripts/main.py');
+    const { code, report, requests } = await repairWith([guessed, FIX]);
+    expect(requests).toHaveLength(2);
+    expect(lastUserMessage(requests[1])).toContain(
+      'It was refused: Refused: scripts/main.py does not exist in the skill, so the patch does not apply.',
+    );
+    expect(code).toBe(0);
+    expect(report.proposals).toHaveLength(1);
+    expect(report.proposals[0]).toMatchObject({
+      patched_files: ['scripts/total.py'],
+      replay: { status: 'success' },
+    });
+  }, 60_000);
+});

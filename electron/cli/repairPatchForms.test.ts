@@ -58,7 +58,7 @@ const hashes = (dir: string) =>
 interface Report {
   eligible: boolean;
   reason: string;
-  proposals: { patched_files: string[]; diff: string; replay: { status: string } }[];
+  proposals: { patched_files: string[]; root_cause: string; diff: string; replay: { status: string } }[];
   applied: unknown;
 }
 
@@ -117,5 +117,65 @@ describe('skilldeck repair: a patch for a file the skill does not have', () => {
       patched_files: ['scripts/total.py'],
       replay: { status: 'success' },
     });
+  }, 60_000);
+});
+
+describe('skilldeck repair: patches in Codex’s and Aider’s forms', () => {
+  // Both tools apply these forms themselves, and models tuned on them write them unasked.
+  it('applies a Codex apply_patch envelope, replays it and proposes it as a unified diff', async () => {
+    const codex = [
+      'The header says Amount.',
+      '*** Begin Patch',
+      '*** Update File: scripts/total.py',
+      '@@',
+      ' print(f"read {len(rows)} rows")',
+      '-print(sum(float(row["amount"]) for row in rows))',
+      FIXED_LINE,
+      '*** End Patch',
+    ].join('\n');
+    const { code, report, requests } = await repairWith([codex]);
+    expect(requests).toHaveLength(1);
+    expect(code).toBe(0);
+    expect(report.proposals).toHaveLength(1);
+    expect(report.proposals[0]).toMatchObject({
+      patched_files: ['scripts/total.py'],
+      root_cause: 'The header says Amount.',
+      replay: { status: 'success' },
+    });
+    expect(report.proposals[0].diff).toContain(`--- a/scripts/total.py\n+++ b/scripts/total.py\n`);
+    expect(report.proposals[0].diff).toContain(FIXED_LINE);
+  }, 60_000);
+
+  it('applies Aider SEARCH/REPLACE blocks, the path on the line above the fence', async () => {
+    const aider = [
+      'ROOT_CAUSE: the header says Amount.',
+      '',
+      'scripts/total.py',
+      '```python',
+      '<<<<<<< SEARCH',
+      'print(sum(float(row["amount"]) for row in rows))',
+      '=======',
+      FIXED_LINE.slice(1),
+      '>>>>>>> REPLACE',
+      '```',
+    ].join('\n');
+    const { code, report } = await repairWith([aider]);
+    expect(code).toBe(0);
+    expect(report.proposals[0]).toMatchObject({
+      patched_files: ['scripts/total.py'],
+      replay: { status: 'success' },
+    });
+    expect(report.proposals[0].diff).toContain(FIXED_LINE);
+  }, 60_000);
+
+  it('holds them to the same rules: a Codex Delete File is refused and ends the repair', async () => {
+    const codex = '*** Begin Patch\n*** Delete File: references/sample.csv\n*** End Patch\n';
+    const { code, report, requests } = await repairWith([codex]);
+    expect(requests).toHaveLength(1);
+    expect(code).toBe(1);
+    expect(report.proposals).toEqual([]);
+    expect(report.reason).toContain(
+      'stopped: Refused: it deletes references/sample.csv; a repair only edits files.',
+    );
   }, 60_000);
 });

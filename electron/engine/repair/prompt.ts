@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Eligibility, RunResult } from '../../../shared/contract';
 import { extractDiff, parseUnifiedDiff, type FilePatch } from './diffs';
 import type { Evidence } from './evidence';
+import { otherPatchForm } from './patchForms';
 import { REPAIR_BUDGET } from './guards';
 import type { SkillSnapshot } from './snapshot';
 
@@ -182,8 +183,8 @@ export type ModelAnswer =
  * Without a ROOT_CAUSE line, the sentences a model wrote before its diff ("The header is now
  * Amount, so …") are its cause; a word or two, or nothing, is none.
  */
-function proseBefore(answer: string, diff: string): string | null {
-  const at = Math.min(...['```', diff.slice(0, 40)].map((m) => answer.indexOf(m)).filter((i) => i >= 0));
+function proseBefore(answer: string, starts: number[]): string | null {
+  const at = Math.min(...starts.filter((i) => i >= 0));
   const prose = answer
     .slice(0, at)
     .replace(/^\s*#+.*$/gm, '')
@@ -213,7 +214,9 @@ function field(answer: string, label: string, jsonKey: string): string | undefin
 export function parseModelAnswer(answer: unknown): ModelAnswer {
   if (typeof answer !== 'string' || answer.trim() === '')
     return { ok: false, reason: "The model's answer was empty, so it had no usable diff." };
-  const diff = extractDiff(answer);
+  // Codex's and Aider's forms first: a Codex patch has `@@` lines a ```diff fence would take.
+  const other = otherPatchForm(answer);
+  const diff = other?.diff ?? extractDiff(answer);
   if (diff === null) {
     const noFix = /^\s*NO_FIX\s*:\s*(.+)$/im.exec(answer)?.[1];
     return noFix
@@ -232,7 +235,9 @@ export function parseModelAnswer(answer: unknown): ModelAnswer {
     ok: true,
     diff,
     files: parsed.files,
-    root_cause: field(answer, 'ROOT[_ ]CAUSE', 'root_cause') ?? proseBefore(answer, diff),
+    root_cause:
+      field(answer, 'ROOT[_ ]CAUSE', 'root_cause') ??
+      proseBefore(answer, [answer.indexOf('```'), other ? other.start : answer.indexOf(diff.slice(0, 40))]),
     expected_effect: field(answer, 'EXPECTED[_ ]EFFECT', 'expected_effect') ?? null,
   };
 }

@@ -1,0 +1,122 @@
+/**
+ * The two other patch forms models are trained to write, read as a unified diff so one set of
+ * guards, budget and replay judges every answer: Codex's `apply_patch` envelope
+ * (`*** Begin Patch` / `*** Update File: p` / `@@` / `*** End Patch`) and Aider's
+ * SEARCH/REPLACE blocks (a path line, then `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`).
+ * Both tools apply these forms themselves, and models tuned on them write them even when asked
+ * for a unified diff. Hunks come out with bare `@@` headers: `recountHunks` counts them and
+ * `applyFilePatch` places them by their lines, as it does a unified hunk at the wrong line.
+ */
+
+/** A patch in another form, as unified diff text, and where in the answer it began. */
+export interface OtherForm {
+  diff: string;
+  /** Offset in the answer where the patch starts (what comes before is the model's prose). */
+  start: number;
+}
+
+const BEGIN = /^[ \t]*\*\*\* Begin Patch[ \t]*$/m;
+const SEARCH = /^[ \t]*<{5,9} SEARCH[ \t]*$/m;
+
+/** The patch in Codex's or Aider's form, or null when the answer has neither. */
+export function otherPatchForm(answer: string): OtherForm | null {
+  const text = answer.replace(/\r\n/g, '\n');
+  const begin = BEGIN.exec(text);
+  if (begin) return { diff: fromApplyPatch(text.slice(begin.index)), start: begin.index };
+  if (SEARCH.test(text)) return fromSearchReplace(text);
+  return null;
+}
+
+/** Codex's `apply_patch` envelope: Update / Add / Delete File sections, `*** Move to:` a rename. */
+function fromApplyPatch(text: string): string {
+  const out: string[] = [];
+  let mode: 'update' | 'add' | 'none' = 'none';
+  let added: string[] = [];
+  let inHunk = false;
+  const flushAdd = () => {
+    if (mode === 'add') out.push(`@@ -0,0 +1,${added.length} @@`, ...added.map((l) => `+${l}`));
+    added = [];
+  };
+  for (const line of text.split('\n').slice(1)) {
+    if (/^\*\*\* End Patch/.test(line)) break;
+    const file = /^\*\*\* (Update|Add|Delete) File: (.+?)\s*$/.exec(line);
+    if (file) {
+      flushAdd();
+      const [, kind, name] = file;
+      if (kind === 'Update') out.push(`--- a/${name}`, `+++ b/${name}`);
+      else if (kind === 'Add') out.push('--- /dev/null', `+++ b/${name}`);
+      else out.push(`--- a/${name}`, '+++ /dev/null');
+      mode = kind === 'Update' ? 'update' : kind === 'Add' ? 'add' : 'none';
+      inHunk = false;
+      continue;
+    }
+    const move = /^\*\*\* Move to: (.+?)\s*$/.exec(line);
+    if (move && mode === 'update' && !inHunk) {
+      out[out.length - 1] = `+++ b/${move[1]}`;
+      continue;
+    }
+    if (/^\*\*\* End of File/.test(line) || /^```/.test(line)) continue;
+    if (mode === 'add') {
+      added.push(line.startsWith('+') ? line.slice(1) : line);
+      continue;
+    }
+    if (mode !== 'update') continue;
+    // `@@ def main():` names a place; the lines that follow place the hunk.
+    if (line.startsWith('@@')) {
+      out.push('@@');
+      inHunk = true;
+      continue;
+    }
+    if (!inHunk) out.push('@@');
+    inHunk = true;
+    out.push(/^[ +-]/.test(line) ? line : ` ${line}`);
+  }
+  flushAdd();
+  return `${out.join('\n')}\n`;
+}
+
+/** The path a SEARCH block belongs to: the nearest line above it that is not a fence or blank. */
+function pathAbove(lines: string[], at: number): string | null {
+  for (let i = at - 1; i >= 0; i--) {
+    const line = lines[i].trim();
+    if (line === '' || /^(`{3,}|~{3,})/.test(line)) continue;
+    if (/^(?:>{5,9} REPLACE|={5,9}|<{5,9} SEARCH)$/.test(line)) return null;
+    const name = line
+      .replace(/^#+\s*/, '')
+      .replace(/^(?:file(?:name)?|path)\s*:\s*/i, '')
+      .replace(/^[*_`"']+|[*_`"':]+$/g, '')
+      .trim();
+    return /^[\w./-]+$/.test(name) && !name.endsWith('/') ? name : null;
+  }
+  return null;
+}
+
+/**
+ * Aider's SEARCH/REPLACE blocks. Each becomes one hunk that removes the SEARCH lines and adds
+ * the REPLACE lines; an empty SEARCH creates the file (Aider's convention); a block without a
+ * path of its own belongs to the one before.
+ */
+function fromSearchReplace(text: string): OtherForm | null {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let file: string | null = null;
+  let start = -1;
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^\s*<{5,9} SEARCH\s*$/.test(lines[i])) continue;
+    const sep = lines.findIndex((l, k) => k > i && /^\s*={5,9}\s*$/.test(l));
+    const end = lines.findIndex((l, k) => k > sep && /^\s*>{5,9} REPLACE\s*$/.test(l));
+    if (sep < 0 || end < 0) break;
+    file = pathAbove(lines, i) ?? file;
+    if (file === null) return null;
+    if (start < 0) start = text.indexOf(lines[i - 1] ?? lines[i]);
+    const search = lines.slice(i + 1, sep);
+    const replace = lines.slice(sep + 1, end);
+    if (search.every((l) => l.trim() === ''))
+      out.push('--- /dev/null', `+++ b/${file}`, `@@ -0,0 +1,${replace.length} @@`);
+    else out.push(`--- a/${file}`, `+++ b/${file}`, '@@', ...search.map((l) => `-${l}`));
+    out.push(...replace.map((l) => `+${l}`));
+    i = end;
+  }
+  if (out.length === 0) return null;
+  return { diff: `${out.join('\n')}\n`, start: Math.max(0, start) };
+}

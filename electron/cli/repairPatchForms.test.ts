@@ -179,3 +179,35 @@ describe('skilldeck repair: patches in Codex’s and Aider’s forms', () => {
     );
   }, 60_000);
 });
+
+describe('skilldeck repair: a hunk quoting a tab-indented script with spaces', () => {
+  it('places it with whitespace ignored and writes the added line with the file’s tab, so Python runs it', async () => {
+    const tabbed = [
+      'import csv, os',
+      'def main():',
+      '\trows = list(csv.DictReader(open(os.path.join(os.environ["SKILL_PATH"], "references/sample.csv"))))',
+      '\tprint(f"read {len(rows)} rows")',
+      '\tprint(sum(float(row["amount"]) for row in rows))',
+      'main()',
+      '',
+    ].join('\n');
+    const spaced = [
+      'ROOT_CAUSE: the header says Amount.',
+      '```diff',
+      '--- a/scripts/total.py',
+      '+++ b/scripts/total.py',
+      '@@ -4,2 +4,2 @@',
+      '     print(f"read {len(rows)} rows")',
+      '-    print(sum(float(row["amount"]) for row in rows))',
+      '+    print(sum(float(row["Amount"]) for row in rows))',
+      '```',
+    ].join('\n');
+    const { code, report, requests } = await repairWith([spaced], { 'scripts/total.py': tabbed });
+    expect(requests).toHaveLength(1);
+    expect(code).toBe(0);
+    expect(report.proposals[0]).toMatchObject({ replay: { status: 'success' } });
+    expect(report.proposals[0].diff).toContain(
+      '-\tprint(sum(float(row["amount"]) for row in rows))\n+\tprint(sum(float(row["Amount"]) for row in rows))\n',
+    );
+  }, 60_000);
+});

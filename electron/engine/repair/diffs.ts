@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { applyPatch, createTwoFilesPatch, parsePatch, structuredPatch, type StructuredPatchHunk } from 'diff';
 import type { ProposalHunk } from '../../../shared/contract';
+import { matchWhitespace } from './whitespace';
 
 /** One file of a parsed unified diff, paths cleaned to skill-relative form. */
 export interface FilePatch {
@@ -177,8 +178,8 @@ const sameButTrailingBlanks = (
  * A model's hunk often misquotes its context a little, so it is tried exactly, then with
  * trailing blanks ignored and one context line allowed to differ (GNU patch's fuzz; jsdiff
  * tries every place without a difference first, and lines the hunk removes must always
- * match). Wherever it lands, the user reviews the change as it comes out, re-diffed against
- * the file. Null when no way applies.
+ * match), then with whitespace drift ignored (`matchWhitespace`). Wherever it lands, the user
+ * reviews the change as it comes out, re-diffed against the file. Null when no way applies.
  */
 export function applyFilePatch(
   source: string,
@@ -199,7 +200,10 @@ export function applyFilePatch(
     const result = applyPatch(source, patch, options);
     if (result !== false) return result;
   }
-  return null;
+  const respaced = matchWhitespace(source, chosen);
+  if (respaced === null) return null;
+  const result = applyPatch(source, { ...patch, hunks: respaced });
+  return result === false ? null : result;
 }
 
 /** The hunks between two texts (3 lines of context, as `diff -u`). */

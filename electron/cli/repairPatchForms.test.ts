@@ -211,3 +211,17 @@ describe('skilldeck repair: a hunk quoting a tab-indented script with spaces', (
     );
   }, 60_000);
 });
+
+describe('skilldeck repair: paths written from the folder above the skill', () => {
+  it('reads csv-total/scripts/total.py as the skill’s own scripts/total.py', async () => {
+    // The model sees the skill's name and the run's paths (…/skills/csv-total/scripts/total.py).
+    const prefixed = FIX.replaceAll('/scripts/total.py', '/skills/csv-total/scripts/total.py');
+    const { code, report, requests } = await repairWith([prefixed]);
+    expect(requests).toHaveLength(1);
+    expect(code).toBe(0);
+    expect(report.proposals[0]).toMatchObject({
+      patched_files: ['scripts/total.py'],
+      replay: { status: 'success' },
+    });
+  }, 60_000);
+});

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { REPAIR_BUDGET, type RepairBudgetUsed } from '../../../shared/contract';
 import { scriptLanguage } from '../skills/files';
 import { splitFrontmatter } from '../skills/frontmatter';
@@ -67,6 +68,23 @@ export const PROTECTED_KEYS = [
 ];
 
 /**
+ * A relative path written from a folder above the skill (`csv-total/scripts/x.py`, or
+ * `skills/csv-total/…` as the run's paths show it): the part after the skill's folder name or
+ * its name, when that is one of its files, as `patch -p` strips leading folders. Anything else
+ * (absolute, `..`, not a file of the skill) is left for `cleanRelPath` and the rules to judge.
+ */
+function fromAbove(skill: SkillSnapshot, name: string): string {
+  const segments = name.split('/');
+  if (name.startsWith('/') || segments.includes('..') || skill.listing.includes(name)) return name;
+  const names = new Set([path.basename(skill.dir), skill.metadata.name]);
+  for (let i = segments.length - 2; i >= 0; i--) {
+    const rest = segments.slice(i + 1).join('/');
+    if (names.has(segments[i]) && skill.listing.includes(rest)) return rest;
+  }
+  return name;
+}
+
+/**
  * Turns parsed file patches into whole-file changes against the snapshot, refusing anything
  * outside `SKILL.md`, `scripts/**`, `references/**`, absolute or `..` paths, links, deletes,
  * renames, mode changes, new files under `scripts/`, binary files, and hunks that do not
@@ -82,9 +100,9 @@ export function resolvePatch(
   for (const f of files) {
     // The old side too: a rename's old name is refused as a path before the rename is.
     const old = cleanName(f.rawOld, 'a');
-    const checkedOld = old === null ? null : cleanRelPath(old);
+    const checkedOld = old === null ? null : cleanRelPath(fromAbove(skill, old));
     if (checkedOld?.ok === false) return refuse('path', `Refused: ${checkedOld.reason}`);
-    const checked = cleanRelPath(f.path);
+    const checked = cleanRelPath(fromAbove(skill, f.path));
     if (!checked.ok) return refuse('path', `Refused: ${checked.reason}`);
     const rel = checked.path;
     if (!isPatchable(rel, skill.skillFile))
@@ -95,7 +113,7 @@ export function resolvePatch(
     if (skill.links.has(rel))
       return refuse('link', `Refused: ${rel} is a symbolic link; repairs never write through links.`);
     if (f.isDelete) return refuse('delete', `Refused: it deletes ${rel}; a repair only edits files.`);
-    if (f.isRename)
+    if (f.isRename && checkedOld?.path !== rel)
       return refuse(
         'rename',
         `Refused: it renames ${f.rawOld} to ${f.rawNew}; a repair only edits files in place.`,

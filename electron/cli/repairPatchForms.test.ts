@@ -225,3 +225,42 @@ describe('skilldeck repair: paths written from the folder above the skill', () =
     });
   }, 60_000);
 });
+
+describe('skilldeck repair: a patch that applies but does not fix', () => {
+  it('says which error the replay still ends in, not the traceback lines above it', async () => {
+    const noop = FIX.replace(FIXED_LINE, '+print(sum(float(row["amount"]) for row in list(rows)))');
+    const { code, report } = await repairWith([noop]);
+    expect(code).toBe(1);
+    expect(report.proposals).toEqual([]);
+    expect(report.reason).toMatch(
+      /no improvement, stopping early: Same failure: exit 1: KeyError: 'amount'$/,
+    );
+  }, 60_000);
+
+  it('does the same for a Node stack, whose last lines are frames in node:internal', async () => {
+    const script = [
+      "const fs = require('fs');",
+      "const rows = JSON.parse(fs.readFileSync(process.env.SKILL_PATH + '/references/data.json', 'utf8'));",
+      'console.log(`read ${rows.length} rows`);',
+      'console.log(rows.reduce((s, r) => s + r.amount.value, 0));',
+      '',
+    ].join('\n');
+    const noop = [
+      '```diff',
+      '--- a/scripts/total.js',
+      '+++ b/scripts/total.js',
+      '@@ -4 +4 @@',
+      '-console.log(rows.reduce((s, r) => s + r.amount.value, 0));',
+      '+console.log(rows.reduce((sum, r) => sum + r.amount.value, 0));',
+      '```',
+    ].join('\n');
+    const { report } = await repairWith([noop], {
+      'skill.yaml': 'entrypoints: [scripts/total.js]\nexecution_policy: { approval: auto }\n',
+      'references/data.json': '[{"Amount": 2}]\n',
+      'scripts/total.js': script,
+    });
+    expect(report.reason).toMatch(
+      /Same failure: exit 1: TypeError: Cannot read properties of undefined \(reading 'value'\)$/,
+    );
+  }, 60_000);
+});

@@ -61,6 +61,18 @@ export interface Judged {
 const clip = (s: string, n = 160) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /**
+ * A failed replay in one line: the exception its traceback or stack ends in, when it has one.
+ * The run's error is the last lines of stderr, which for Python are the middle of the
+ * traceback and for Node frames in node:internal, so its start never named the error.
+ */
+function failureLine(run: RunResult, patched: SkillSnapshot, fallback: string): string {
+  const trace = gatherEvidence(run, patched).trace;
+  if (!trace) return clip(run.error ?? fallback);
+  const how = run.exit_code === null ? '' : `exit ${run.exit_code}: `;
+  return clip(`${how}${trace.type}${trace.message ? `: ${trace.message}` : ''}`);
+}
+
+/**
  * Routing spec §13 evaluation: passes / fails differently / same failure (by error
  * signature), and whether it improved — no more errors than before and at least as far
  * along — which decides between planning again and falling back.
@@ -103,7 +115,7 @@ export function judgeReplay(
       };
     }
   }
-  const what = clip(run.error ?? after.reason);
+  const what = failureLine(run, patched, after.reason);
   if (after.error_signature === before.error_signature) {
     return {
       result: {

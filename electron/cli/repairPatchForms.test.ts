@@ -264,3 +264,40 @@ describe('skilldeck repair: a patch that applies but does not fix', () => {
     );
   }, 60_000);
 });
+
+describe('skilldeck repair: two diffs for the same file in one answer', () => {
+  const block = (line: string) =>
+    [
+      '```diff',
+      '--- a/scripts/total.py',
+      '+++ b/scripts/total.py',
+      '@@ -3,2 +3,2 @@',
+      ' print(f"read {len(rows)} rows")',
+      '-print(sum(float(row["amount"]) for row in rows))',
+      line,
+      '```',
+    ].join('\n');
+
+  it('takes the same diff written twice once', async () => {
+    const twice = `Here is the fix:\n${block(FIXED_LINE)}\nThe final patch, to apply as is:\n${block(FIXED_LINE)}\n`;
+    const { code, report, requests } = await repairWith([twice]);
+    expect(requests).toHaveLength(1);
+    expect(code).toBe(0);
+    expect(report.proposals[0]).toMatchObject({ replay: { status: 'success' } });
+  }, 60_000);
+
+  it('takes the last one when the model revised its first ("Actually, better: …")', async () => {
+    const revised = `First try:\n${block('+print(sum(float(row["AMOUNT"]) for row in rows))')}\nActually, better:\n${block(FIXED_LINE)}\n`;
+    const { code, report } = await repairWith([revised]);
+    expect(code).toBe(0);
+    expect(report.proposals[0].diff).toContain(FIXED_LINE);
+    expect(report.proposals[0]).toMatchObject({ replay: { status: 'success' } });
+  }, 60_000);
+
+  it('drops no file unseen: a first block for another file that does not apply is refused', async () => {
+    const doc = '```diff\n--- a/SKILL.md\n+++ b/SKILL.md\n@@ -5 +5 @@\n-Run nothing.\n+Run it.\n```';
+    const { report, requests } = await repairWith([`${doc}\n${block(FIXED_LINE)}\n`]);
+    expect(requests).toHaveLength(2);
+    expect(report.reason).toContain('attempt 1: Refused: the patch for SKILL.md does not apply cleanly');
+  }, 60_000);
+});

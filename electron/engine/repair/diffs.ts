@@ -29,16 +29,18 @@ export interface FileChange {
   after: string;
 }
 
+/** The fenced blocks of an answer that hold a diff, in order (an unclosed fence runs to the end). */
+export function fencedDiffs(answer: string): string[] {
+  const fences = [...answer.matchAll(/```[ \t]*(?:diff|patch|udiff)[^\n]*\n([\s\S]*?)(?:\n```|$)/gi)];
+  return fences.map((m) => m[1]).filter((d) => /^(?:---|\+\+\+|@@|diff --git)/m.test(d));
+}
+
 /**
- * The unified diff in a model's answer: the last fenced ```diff (or ```patch) block, else an
+ * The unified diff in a model's answer: every fenced ```diff (or ```patch) block joined, else an
  * unfenced block that starts with `--- ` / `diff --git`. Null when there is none.
  */
 export function extractDiff(answer: string): string | null {
-  const fences = [
-    // An unclosed fence runs to the end of the answer (`$` without the m flag).
-    ...answer.matchAll(/```[ \t]*(?:diff|patch|udiff)[^\n]*\n([\s\S]*?)(?:\n```|$)/gi),
-  ];
-  const fenced = fences.map((m) => m[1]).filter((d) => /^(?:---|\+\+\+|@@|diff --git)/m.test(d));
+  const fenced = fencedDiffs(answer);
   if (fenced.length > 0) return `${fenced.join('\n')}\n`;
   const start = answer.search(/^(?:diff --git |--- (?:a\/|\/dev\/null))/m);
   if (start < 0) return null;

@@ -71,9 +71,18 @@ export async function plan(
   }
   const parsed = parseModelAnswer(answer);
   if (!parsed.ok) return { unusable: parsed.reason, final: false };
-  const resolved = resolvePatch(base.skill, parsed.files);
-  if (!resolved.ok)
-    return { refused: resolved, diffText: parsed.diff, paths: parsed.files.map((f) => f.path) };
+  let resolved = resolvePatch(base.skill, parsed.files);
+  let diffText = parsed.diff;
+  // Fenced diffs that do not apply one after another are the same diff twice, or a revision
+  // ("Actually, better: …"): the last one stands alone when it covers every file, so no file's
+  // change is dropped unseen.
+  const lastCovers = (last: { files: { path: string }[] }) =>
+    parsed.files.every((f) => last.files.some((l) => l.path === f.path));
+  if (!resolved.ok && resolved.code === 'apply' && parsed.lastBlock && lastCovers(parsed.lastBlock)) {
+    const last = resolvePatch(base.skill, parsed.lastBlock.files);
+    if (last.ok) [resolved, diffText] = [last, parsed.lastBlock.diff];
+  }
+  if (!resolved.ok) return { refused: resolved, diffText, paths: parsed.files.map((f) => f.path) };
   return {
     draft: {
       source: 'model',
@@ -86,6 +95,6 @@ export async function plan(
       changes: resolved.changes,
       expect: { kind: 'pass' },
     },
-    diffText: parsed.diff,
+    diffText,
   };
 }

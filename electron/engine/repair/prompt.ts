@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Eligibility, RunResult } from '../../../shared/contract';
-import { extractDiff, parseUnifiedDiff, type FilePatch } from './diffs';
+import { extractDiff, fencedDiffs, parseUnifiedDiff, type FilePatch } from './diffs';
 import type { Evidence } from './evidence';
 import { otherPatchForm } from './patchForms';
 import { REPAIR_BUDGET } from './guards';
@@ -176,7 +176,15 @@ export function buildRepairPrompt(p: PromptInput): { system: string; user: strin
 
 /** A model answer read into a diff and its record, or why it is unusable. */
 export type ModelAnswer =
-  | { ok: true; diff: string; files: FilePatch[]; root_cause: string | null; expected_effect: string | null }
+  | {
+      ok: true;
+      diff: string;
+      files: FilePatch[];
+      /** With several fenced diffs, the last alone: for when they do not apply one after another. */
+      lastBlock?: { diff: string; files: FilePatch[] };
+      root_cause: string | null;
+      expected_effect: string | null;
+    }
   | { ok: false; reason: string };
 
 /**
@@ -231,10 +239,13 @@ export function parseModelAnswer(answer: unknown): ModelAnswer {
   }
   const parsed = parseUnifiedDiff(diff);
   if (!parsed.ok) return { ok: false, reason: `The model's answer had no usable diff: ${parsed.reason}` };
+  const blocks = other ? [] : fencedDiffs(answer);
+  const last = blocks.length > 1 ? parseUnifiedDiff(`${blocks[blocks.length - 1]}\n`) : null;
   return {
     ok: true,
     diff,
     files: parsed.files,
+    ...(last?.ok ? { lastBlock: { diff: `${blocks[blocks.length - 1]}\n`, files: last.files } } : {}),
     root_cause:
       field(answer, 'ROOT[_ ]CAUSE', 'root_cause') ??
       proseBefore(answer, [answer.indexOf('```'), other ? other.start : answer.indexOf(diff.slice(0, 40))]),

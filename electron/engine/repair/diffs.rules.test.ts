@@ -40,6 +40,13 @@ describe('extractDiff', () => {
     );
     expect(extractDiff('No diff here --- a/ only prose.')).toBeNull();
   });
+
+  it('takes an unfenced or bare-fenced diff whose paths have no a/ b/, by its --- and +++ pair', () => {
+    const plain = '--- SKILL.md\n+++ SKILL.md\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n d\n';
+    expect(extractDiff(`Apply this:\n\n${plain}\nDone.`)).toBe(`${plain}\nDone.\n`);
+    expect(extractDiff(`Apply this:\n\`\`\`\n${plain}\`\`\`\nDone.`)).toBe(plain);
+    expect(extractDiff('--- a list item\n--- another\n')).toBeNull();
+  });
 });
 
 describe('recountHunks', () => {

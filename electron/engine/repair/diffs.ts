@@ -37,12 +37,14 @@ export function fencedDiffs(answer: string): string[] {
 
 /**
  * The unified diff in a model's answer: every fenced ```diff (or ```patch) block joined, else an
- * unfenced block that starts with `--- ` / `diff --git`. Null when there is none.
+ * unfenced (or bare-fenced) one from its first `diff --git`, `--- a/…` or `--- x` / `+++ y` line.
+ * Null when there is none.
  */
 export function extractDiff(answer: string): string | null {
   const fenced = fencedDiffs(answer);
   if (fenced.length > 0) return `${fenced.join('\n')}\n`;
-  const start = answer.search(/^(?:diff --git |--- (?:a\/|\/dev\/null))/m);
+  // `--- x` right above `+++ y` is a file header whatever the paths look like (no a/ b/).
+  const start = answer.search(/^(?:diff --git |--- (?:a\/|\/dev\/null)|--- \S[^\n]*\n\+\+\+ \S)/m);
   if (start < 0) return null;
   return `${answer
     .slice(start)

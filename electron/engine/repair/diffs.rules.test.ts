@@ -77,6 +77,14 @@ describe('recountHunks', () => {
     expect(body('@@ -1 +1 @@\n-a\n--- last line')).toBe('@@ -1,2 +1,0 @@\n-a\n--- last line');
   });
 
+  it('reads a line that lost its leading space as context when a change follows before a blank line', () => {
+    expect(body('@@ -1,4 +1,4 @@\n a\n-b\n+c\nd\n-e\n+f\n')).toBe('@@ -1,4 +1,4 @@\n a\n-b\n+c\n d\n-e\n+f');
+    expect(body('@@ -1,2 +1,2 @@\na\n-b\n+c\n')).toBe('@@ -1,2 +1,2 @@\n a\n-b\n+c');
+    expect(body('@@ -1 +1 @@\n-a\n+b\nThat is all.\n\n- a list\n')).toBe(
+      '@@ -1,1 +1,1 @@\n-a\n+b\nThat is all.\n\n- a list\n',
+    );
+  });
+
   it('keeps a context line that mentions a hunk header', () => {
     expect(body('@@ -1 +1 @@\n see @@ -1 +1 @@ here\n-a\n+b\n')).toBe(
       '@@ -1,2 +1,2 @@\n see @@ -1 +1 @@ here\n-a\n+b',

@@ -56,7 +56,8 @@ export function extractDiff(answer: string): string | null {
  * Rewrites every hunk header's line counts from the lines that follow it (what
  * `git apply --recount` does): models often miscount, and jsdiff rightly refuses a hunk
  * whose header disagrees with its body. A blank line inside a hunk is read as an empty
- * context line; blank lines that end a hunk are dropped.
+ * context line, and so is a line without a prefix that a change follows; blank lines that end
+ * a hunk are dropped.
  */
 export function recountHunks(diff: string): string {
   const lines = diff.replace(/\r\n/g, '\n').split('\n');
@@ -80,10 +81,18 @@ export function recountHunks(diff: string): string {
     }
     const body: string[] = [];
     let j = i + 1;
+    const atBoundary = (k: number) => k >= lines.length || lines[k] === '' || !!hunkAt(k) || isFileHeader(k);
+    // A context line that lost its leading space (models drop it) when a change follows before a
+    // blank line or the next header; else it is prose that ends the hunk.
+    const lostSpace = (k: number) => {
+      for (let n = k + 1; !atBoundary(n); n++) if (/^[+-]/.test(lines[n])) return true;
+      return false;
+    };
     while (j < lines.length && !hunkAt(j) && !isFileHeader(j)) {
       const l = lines[j];
       if (l === '') body.push(' ');
       else if (/^[ +\-\\]/.test(l)) body.push(l);
+      else if (lostSpace(j)) body.push(` ${l}`);
       else break;
       j++;
     }

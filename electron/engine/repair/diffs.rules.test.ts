@@ -24,6 +24,13 @@ describe('extractDiff', () => {
     expect(extractDiff(`Here:\n\`\`\`diff\n${DIFF.trimEnd()}`)).toBe(DIFF);
   });
 
+  it('takes a fence indented in a list item, its lines without the fence’s indent', () => {
+    const indented = DIFF.split('\n')
+      .map((l) => (l ? `   ${l}` : l))
+      .join('\n');
+    expect(extractDiff(`1. Fix the doc:\n   \`\`\`diff\n${indented}   \`\`\`\n2. Run it again.`)).toBe(DIFF);
+  });
+
   it('joins every fenced diff, and skips a fence labelled diff that holds none', () => {
     expect(extractDiff(`\`\`\`diff\n${DIFF}\`\`\`\nand\n\`\`\`diff\n${OTHER}\`\`\``)).toBe(`${DIFF}${OTHER}`);
     expect(extractDiff(`\`\`\`diff\nsee a --- b\n\`\`\`\n${DIFF}`)).toBe(DIFF);

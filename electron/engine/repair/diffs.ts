@@ -29,10 +29,20 @@ export interface FileChange {
   after: string;
 }
 
-/** The fenced blocks of an answer that hold a diff, in order (an unclosed fence runs to the end). */
+/**
+ * The fenced blocks of an answer that hold a diff, in order (an unclosed fence runs to the end).
+ * A fence indented in a list item (CommonMark allows 3 spaces) has its lines read without that
+ * indent, so ` --- a/x` is a header again and a context line keeps its own leading space.
+ */
 export function fencedDiffs(answer: string): string[] {
-  const fences = [...answer.matchAll(/```[ \t]*(?:diff|patch|udiff)[^\n]*\n([\s\S]*?)(?:\n```|$)/gi)];
-  return fences.map((m) => m[1]).filter((d) => /^(?:---|\+\+\+|@@|diff --git)/m.test(d));
+  const fences = [
+    ...answer.matchAll(
+      /^( {0,3})```[ \t]*(?:diff|patch|udiff)[^\n]*\n([\s\S]*?)(?:\n {0,3}```|(?![\s\S]))/gim,
+    ),
+  ];
+  return fences
+    .map(([, indent, body]) => (indent ? body.replace(new RegExp(`^ {1,${indent.length}}`, 'gm'), '') : body))
+    .filter((d) => /^(?:---|\+\+\+|@@|diff --git)/m.test(d));
 }
 
 /**

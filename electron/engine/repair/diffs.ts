@@ -83,6 +83,19 @@ export function recountHunks(diff: string): string {
     lines[k].startsWith('diff --git ') ||
     lines[k].startsWith('Index: ') ||
     (lines[k].startsWith('--- ') && (lines[k + 1] ?? '').startsWith('+++ '));
+  // A context line that lost its leading space (models drop it) is one a change follows before a
+  // blank line or the next header; else it is prose that ends the hunk. Worked out once, from the
+  // end, so a long run of prose costs one pass.
+  const ahead: boolean[] = [];
+  const changeAhead = (k: number): boolean => {
+    if (ahead.length === 0)
+      for (let n = lines.length - 2; n >= 0; n--) {
+        const next = n + 1;
+        const boundary = lines[next] === '' || !!hunkAt(next) || isFileHeader(next);
+        ahead[n] = !boundary && (/^[+-]/.test(lines[next]) || (ahead[next] ?? false));
+      }
+    return ahead[k] ?? false;
+  };
   while (i < lines.length) {
     const m = hunkAt(i);
     if (!m) {
@@ -91,18 +104,11 @@ export function recountHunks(diff: string): string {
     }
     const body: string[] = [];
     let j = i + 1;
-    const atBoundary = (k: number) => k >= lines.length || lines[k] === '' || !!hunkAt(k) || isFileHeader(k);
-    // A context line that lost its leading space (models drop it) when a change follows before a
-    // blank line or the next header; else it is prose that ends the hunk.
-    const lostSpace = (k: number) => {
-      for (let n = k + 1; !atBoundary(n); n++) if (/^[+-]/.test(lines[n])) return true;
-      return false;
-    };
     while (j < lines.length && !hunkAt(j) && !isFileHeader(j)) {
       const l = lines[j];
       if (l === '') body.push(' ');
       else if (/^[ +\-\\]/.test(l)) body.push(l);
-      else if (lostSpace(j)) body.push(` ${l}`);
+      else if (changeAhead(j)) body.push(` ${l}`);
       else break;
       j++;
     }

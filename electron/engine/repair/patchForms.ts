@@ -91,6 +91,12 @@ function pathAbove(lines: string[], at: number): string | null {
   return null;
 }
 
+/** The first line from `from` on that matches, or -1. */
+function next(lines: string[], from: number, pattern: RegExp): number {
+  for (let k = from; k < lines.length; k++) if (pattern.test(lines[k])) return k;
+  return -1;
+}
+
 /**
  * Aider's SEARCH/REPLACE blocks. Each becomes one hunk that removes the SEARCH lines and adds
  * the REPLACE lines; an empty SEARCH creates the file (Aider's convention); a block without a
@@ -103,9 +109,9 @@ function fromSearchReplace(text: string): OtherForm | null {
   let start = -1;
   for (let i = 0; i < lines.length; i++) {
     if (!/^\s*<{5,9} SEARCH\s*$/.test(lines[i])) continue;
-    const sep = lines.findIndex((l, k) => k > i && /^\s*={5,9}\s*$/.test(l));
-    const end = lines.findIndex((l, k) => k > sep && /^\s*>{5,9} REPLACE\s*$/.test(l));
-    if (sep < 0 || end < 0) break;
+    const sep = next(lines, i + 1, /^\s*={5,9}\s*$/);
+    const end = sep < 0 ? -1 : next(lines, sep + 1, /^\s*>{5,9} REPLACE\s*$/);
+    if (end < 0) break;
     file = pathAbove(lines, i) ?? file;
     if (file === null) return null;
     if (start < 0) start = text.indexOf(lines[i - 1] ?? lines[i]);

@@ -74,6 +74,24 @@ describe('reading a diff out of a model answer', () => {
     });
   });
 
+  it('reads a diff a model put in JSON, as models in JSON mode answer', () => {
+    const json = JSON.stringify({ root_cause: 'c', expected_effect: 'e', diff: DIFF });
+    expect(parseModelAnswer(json)).toMatchObject({
+      ok: true,
+      diff: DIFF,
+      root_cause: 'c',
+      expected_effect: 'e',
+    });
+    expect(parseModelAnswer(`\`\`\`json\n${JSON.stringify({ patch: DIFF })}\n\`\`\``)).toMatchObject({
+      ok: true,
+      diff: DIFF,
+    });
+    expect(parseModelAnswer(JSON.stringify({ explanation: 'a long why', diff: DIFF }))).toMatchObject({
+      root_cause: null,
+    });
+    expect(parseModelAnswer('{"diff": "not a diff"}')).toMatchObject({ ok: false });
+  });
+
   it('recounts hunk headers models get wrong, and reads a bare blank line as empty context', () => {
     const sloppy = '--- a/f.md\n+++ b/f.md\n@@ -1,9 +1,2 @@\n a\n\n-b\n+c\n';
     const parsed = parseUnifiedDiff(sloppy);

@@ -218,13 +218,25 @@ function field(answer: string, label: string, jsonKey: string): string | undefin
   }
 }
 
+/** The text of a `"diff"` (or `"patch"`) string in a JSON answer, as models in JSON mode write it. */
+function jsonDiff(answer: string): string | null {
+  const value = /"(?:diff|patch)"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(answer)?.[1];
+  if (value === undefined) return null;
+  try {
+    return JSON.parse(`"${value}"`) as string;
+  } catch {
+    return null;
+  }
+}
+
 /** Reads a model's answer robustly: any text in, a usable diff or a clear reason out, never a throw. */
 export function parseModelAnswer(answer: unknown): ModelAnswer {
   if (typeof answer !== 'string' || answer.trim() === '')
     return { ok: false, reason: "The model's answer was empty, so it had no usable diff." };
   // Codex's and Aider's forms first: a Codex patch has `@@` lines a ```diff fence would take.
   const other = otherPatchForm(answer);
-  const diff = other?.diff ?? extractDiff(answer);
+  const plain = other?.diff ?? extractDiff(answer);
+  const diff = plain ?? extractDiff(jsonDiff(answer) ?? '');
   if (diff === null) {
     const noFix = /^\s*NO_FIX\s*:\s*(.+)$/im.exec(answer)?.[1];
     return noFix
@@ -248,7 +260,13 @@ export function parseModelAnswer(answer: unknown): ModelAnswer {
     ...(last?.ok ? { lastBlock: { diff: `${blocks[blocks.length - 1]}\n`, files: last.files } } : {}),
     root_cause:
       field(answer, 'ROOT[_ ]CAUSE', 'root_cause') ??
-      proseBefore(answer, [answer.indexOf('```'), other ? other.start : answer.indexOf(diff.slice(0, 40))]),
+      // JSON around a diff is no prose.
+      (plain === null
+        ? null
+        : proseBefore(answer, [
+            answer.indexOf('```'),
+            other ? other.start : answer.indexOf(diff.slice(0, 40)),
+          ])),
     expected_effect: field(answer, 'EXPECTED[_ ]EFFECT', 'expected_effect') ?? null,
   };
 }

@@ -301,3 +301,38 @@ describe('skilldeck repair: two diffs for the same file in one answer', () => {
     expect(report.reason).toContain('attempt 1: Refused: the patch for SKILL.md does not apply cleanly');
   }, 60_000);
 });
+
+describe('skilldeck repair of a shell script that stops on its own bug', () => {
+  it('reads bash’s "file: line N: message" as the place it failed, and proposes the fix', async () => {
+    const count = [
+      'set -euo pipefail',
+      'echo "counting"',
+      'n=$(wc -l < "$SKILL_PATH/references/sample.csv")',
+      'echo "lines: $N"',
+      '',
+    ].join('\n');
+    const fix = [
+      'ROOT_CAUSE: the count is in $n, not $N.',
+      '```diff',
+      '--- a/scripts/count.sh',
+      '+++ b/scripts/count.sh',
+      '@@ -3,2 +3,2 @@',
+      ' n=$(wc -l < "$SKILL_PATH/references/sample.csv")',
+      '-echo "lines: $N"',
+      '+echo "lines: $n"',
+      '```',
+    ].join('\n');
+    const { code, report } = await repairWith([fix], {
+      'skill.yaml': 'entrypoints: [scripts/count.sh]\nexecution_policy: { approval: auto }\n',
+      'scripts/count.sh': count,
+    });
+    expect(report.eligible).toBe(true);
+    expect(report.reason).toContain('scripts/count.sh stopped at line 4');
+    expect(report.reason).toContain('N: unbound variable');
+    expect(code).toBe(0);
+    expect(report.proposals[0]).toMatchObject({
+      patched_files: ['scripts/count.sh'],
+      replay: { status: 'success' },
+    });
+  }, 60_000);
+});

@@ -9,7 +9,7 @@ export interface Frame {
   skillPath?: string;
 }
 
-/** The last Python traceback or Node stack in stderr. */
+/** The last Python traceback, Node stack or shell error line in stderr. */
 export interface Trace {
   /** `KeyError`, `TypeError`, … */
   type: string;
@@ -73,7 +73,8 @@ const SKILL_DIRS = /(?:^|[\s'"`(/\\=:])((?:references|scripts|assets|templates)\
 export function gatherEvidence(run: RunResult, skill: SkillSnapshot): Evidence {
   const text = [run.stderr, run.error ?? ''].filter(Boolean).join('\n');
   const lines = text.split(/\r?\n/);
-  const trace = parsePythonTrace(lines, skill) ?? parseNodeTrace(lines, skill);
+  const trace =
+    parsePythonTrace(lines, skill) ?? parseNodeTrace(lines, skill) ?? parseShellError(lines, skill);
   return {
     trace,
     usage: parseUsage(text),
@@ -174,6 +175,22 @@ function parseNodeTrace(lines: string[], skill: SkillSnapshot): Trace | undefine
     if (frames.length === 0) continue;
     // Node lists the innermost frame first; keep Python's order (outermost first).
     return finishTrace(exc[1], exc[2] ?? '', frames.reverse());
+  }
+  return undefined;
+}
+
+/**
+ * A shell script's own error, which is its traceback: bash's `file: line 4: N: unbound variable`
+ * or dash's `file: 4: …`, in one of the skill's shell scripts. A program it could not find is
+ * a missing dependency (read before this), not a bug in the script.
+ */
+function parseShellError(lines: string[], skill: SkillSnapshot): Trace | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = /^(.+?\.(?:sh|bash)): (?:line )?(\d+): (.+)$/.exec(lines[i].trim());
+    if (!m || /command not found|not found$/.test(m[3])) continue;
+    const skillPath = skillPathOf(m[1], skill);
+    if (!skillPath) continue;
+    return finishTrace('error', m[3].trim(), [{ file: m[1], line: Number(m[2]), skillPath }]);
   }
   return undefined;
 }

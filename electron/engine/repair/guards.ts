@@ -112,6 +112,17 @@ export function resolvePatch(
       );
     if (skill.links.has(rel))
       return refuse('link', `Refused: ${rel} is a symbolic link; repairs never write through links.`);
+    // A folder on the way that is a link (references/ → elsewhere) would take the write out of the skill.
+    const linkedDir = rel
+      .split('/')
+      .slice(0, -1)
+      .map((_s, i, parts) => parts.slice(0, i + 1).join('/'))
+      .find((dir) => skill.links.has(dir));
+    if (linkedDir)
+      return refuse(
+        'link',
+        `Refused: ${rel} goes through ${linkedDir}, a symbolic link; repairs never write through links.`,
+      );
     if (f.isDelete) return refuse('delete', `Refused: it deletes ${rel}; a repair only edits files.`);
     if (f.isRename && checkedOld?.path !== rel)
       return refuse(

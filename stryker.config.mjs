@@ -90,7 +90,12 @@ export const GROUPS = {
   },
   // What a repair patch may touch, and the diff reading behind it.
   repair: {
-    mutate: ['electron/engine/repair/guards.ts', 'electron/engine/repair/diffs.ts'],
+    mutate: [
+      'electron/engine/repair/guards.ts',
+      'electron/engine/repair/diffs.ts',
+      'electron/engine/repair/patchForms.ts',
+      'electron/engine/repair/whitespace.ts',
+    ],
     testFiles: ['electron/engine/repair/**/*.test.ts'],
   },
 };

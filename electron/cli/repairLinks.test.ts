@@ -83,7 +83,7 @@ describe('skilldeck repair: a patch into a folder that is a link out of the skil
       };
       expect(report).toMatchObject({ eligible: true, proposals: [], applied: null });
       expect(report.reason).toContain(
-        'stopped: Refused: references/new.md goes through references, a symbolic link; repairs never write through links.',
+        'Stopped: Refused: references/new.md goes through references, a symbolic link; repairs never write through links.',
       );
       expect(code).toBe(1);
     }, 60_000);

@@ -175,7 +175,7 @@ describe('skilldeck repair: patches in Codex’s and Aider’s forms', () => {
     expect(code).toBe(1);
     expect(report.proposals).toEqual([]);
     expect(report.reason).toContain(
-      'stopped: Refused: it deletes references/sample.csv; a repair only edits files.',
+      'Stopped: Refused: it deletes references/sample.csv; a repair only edits files.',
     );
   }, 60_000);
 });
@@ -233,7 +233,7 @@ describe('skilldeck repair: a patch that applies but does not fix', () => {
     expect(code).toBe(1);
     expect(report.proposals).toEqual([]);
     expect(report.reason).toMatch(
-      /no improvement, stopping early: Same failure: exit 1: KeyError: 'amount'$/,
+      /\. No improvement, stopping early: Same failure: exit 1: KeyError: 'amount'$/,
     );
   }, 60_000);
 

@@ -41,7 +41,8 @@ export function repairReport(
     reason:
       outcome.final_state === 'success'
         ? outcome.eligibility.reason
-        : `${outcome.eligibility.reason} ${outcome.reason}`,
+        : // Two sentences: the loop's reason starts in lower case, as the timeline shows it.
+          `${outcome.eligibility.reason} ${outcome.reason.charAt(0).toUpperCase()}${outcome.reason.slice(1)}`,
     proposals: outcome.proposals.map((p) => ({
       error_signature: p.error_signature,
       root_cause: p.root_cause,

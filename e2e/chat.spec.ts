@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
 import { SkillsPage } from './pages/skills';
-import { shots, watchConsole } from './support';
+import { fitsWindow, shots, watchConsole } from './support';
 
 /** A script skill that asks before it runs and echoes its task: the approval flow without a model. */
 const ECHO_NOTE = {
@@ -271,5 +271,18 @@ test.describe('without a model', () => {
     await expect(chat.conversations()).toHaveCount(1);
     await expect(chat.header()).toContainText('New conversation');
     expect(problems).toEqual([]);
+  });
+
+  test('in a small window the conversation list, thread and score panel all fit side by side', async ({
+    page,
+    workspace,
+  }, testInfo) => {
+    await page.setViewportSize({ width: 900, height: 600 });
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    await chat.composer().fill('echo a note about oat milk');
+    await expect(page.locator('[data-testid="candidate"][data-skill-name="echo-note"]')).toBeVisible();
+    await fitsWindow(page, chat.scorePanel(), chat.send(), page.getByTestId('new-conversation'));
+    await shots(page, testInfo, 'chat-small-window');
   });
 });

@@ -1,4 +1,4 @@
-import type { Page, TestInfo } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 /** Console errors and page errors fail the test: the app must never cause them. */
 export function watchConsole(page: Page): string[] {
@@ -19,4 +19,17 @@ export async function shots(page: Page, testInfo: TestInfo, name: string) {
     await testInfo.attach(`${name}-${scheme}`, { path: file, contentType: 'image/png' });
   }
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * Nothing pokes out of the window sideways: the page does not scroll horizontally and each
+ * element given ends inside the viewport (the Electron window may be as small as 720×480).
+ */
+export async function fitsWindow(page: Page, ...elements: Locator[]) {
+  const width = page.viewportSize()?.width ?? 0;
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  for (const element of elements) {
+    const box = await element.boundingBox();
+    expect(box ? box.x + box.width : Infinity).toBeLessThanOrEqual(width);
+  }
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, repoRoot, test } from './fixtures';
 import { SkillsPage } from './pages/skills';
+import { fitsWindow, shots } from './support';
 
 const bundledDir = path.join(repoRoot, 'skills');
 const bundledNames = fs
@@ -67,6 +68,20 @@ test('a detail view renders the body as Markdown and the metadata beside the raw
   await skills.tab('files').click();
   await expect(page.getByTestId('file-tree')).toContainText('SKILL.md');
   await expect(page.getByTestId('file-tree')).toContainText('skill.yaml');
+});
+
+test('in a small window the detail pane and all its tabs stay inside the window', async ({
+  page,
+  workspace,
+}, testInfo) => {
+  await page.setViewportSize({ width: 900, height: 600 });
+  const skills = new SkillsPage(page);
+  await skills.open(workspace.url);
+  await skills.row('invoice-organizer').click();
+  await expect(skills.detail()).toHaveAttribute('data-loaded', 'true');
+  await skills.page.getByTestId('detail-tab-history').click();
+  await fitsWindow(page, skills.detail(), skills.page.getByTestId('detail-tab-history'));
+  await shots(page, testInfo, 'skill-detail-small-window');
 });
 
 test.describe('with broken skills in the skills folder', () => {

@@ -156,6 +156,8 @@ repairTest(
     await expect(repair.hunkCount()).toHaveText('3 of 3 accepted');
     await repair.diffReady('SKILL.md');
     await expect(repair.proposedSide()).toContainText('of the `Amount` column');
+    // Markdown wraps on both sides: the original's long description line is read whole, not cut off.
+    await expect.poll(() => repair.originalOverflow()).toBe(0);
 
     // Jump to the needed hunk: its file opens with both sides at the change.
     await repair.hunk(2).getByTestId('hunk-jump').click();

@@ -32,6 +32,18 @@ export class RepairPage {
    */
   proposedSide = () => this.diffPane().locator('.editor.modified .lines-content > .view-lines');
   originalSide = () => this.diffPane().locator('.editor.original .lines-content > .view-lines');
+  /**
+   * How far the widest line on the left (original) side runs past its editor, in px: with
+   * word wrap on, 0; a positive value means text is hidden under the right side.
+   */
+  originalOverflow = () =>
+    this.diffPane()
+      .locator('.editor.original')
+      .evaluate((editor) => {
+        const right = editor.getBoundingClientRect().right;
+        const lines = Array.from(editor.querySelectorAll('.view-lines .view-line > span'));
+        return Math.max(0, ...lines.map((line) => Math.round(line.getBoundingClientRect().right - right)));
+      });
   unreplayed = () => this.page.getByTestId('review-unreplayed');
   applies = () => this.page.getByTestId('review-applies');
   apply = () => this.page.getByTestId('review-apply');

@@ -83,6 +83,16 @@ export function MonacoDiff({
         );
         const right = diff.getModifiedEditor();
         right.onDidChangeModelContent(() => onChange?.(right.getValue()));
+        // Monaco 0.57 turns wrapping off on the hidden left side while the diff starts inline
+        // (laid out before its box had a width) and never turns it back on when it goes side by
+        // side: the original's long lines ran on under the right side, cut off.
+        const left = diff.getOriginalEditor();
+        const rewrap = () => {
+          if (wordWrap && left.getLayoutInfo().width > 0)
+            left.updateOptions({ wordWrapOverride2: 'inherit' });
+        };
+        left.onDidLayoutChange(rewrap);
+        rewrap();
         onReady?.(diff);
       }}
     />

@@ -40,6 +40,15 @@ test('save-note asks first: deny runs nothing, allow once writes the note; meeti
   await expect(runs.allowOnce()).toHaveCSS('box-shadow', /0px 0px 0px 4px/);
   await page.keyboard.press('Shift+Tab');
   await expect(runs.deny()).toBeFocused();
+  // Tab never leaves the dialog: past the last answer it comes round to the first control.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(runs.allowAlways()).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(runs.dialog().getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(runs.allowAlways()).toBeFocused();
+  await runs.deny().focus();
   const cwd = (await runs.cwd().textContent()) ?? '';
   const firstRun = (await runs.request().getAttribute('data-run-id')) ?? '';
   expect(cwd).toBe(path.join(workspace.home, 'runs', firstRun, 'work'));

@@ -1,4 +1,11 @@
-import { useEffect, useId, useRef, type KeyboardEventHandler, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  type KeyboardEvent,
+  type KeyboardEventHandler,
+  type ReactNode,
+} from 'react';
 import { XIcon } from './icons';
 import './modal.css';
 
@@ -15,7 +22,27 @@ interface ModalProps {
   onKeyDown?: KeyboardEventHandler<HTMLDialogElement>;
 }
 
-/** A native modal `<dialog>`: the top layer, a focus trap and Escape come with it. */
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Tab past the last control comes round to the first, Shift+Tab before the first to the last.
+ * A native modal dialog lets Tab out of the page (to the browser's own UI, or in Electron to
+ * the bare document), where Enter and Escape no longer reach the dialog.
+ */
+function wrapTab(event: KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
+  const controls = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+    (el) => el.getClientRects().length > 0,
+  );
+  const [first, last] = [controls[0], controls[controls.length - 1]];
+  const edge = event.shiftKey ? first : last;
+  if (!edge || document.activeElement !== edge) return;
+  event.preventDefault();
+  (event.shiftKey ? last : first).focus();
+}
+
+/** A native modal `<dialog>`: the top layer and Escape come with it; the focus trap is closed here. */
 export function Modal({
   title,
   subtitle,
@@ -43,7 +70,10 @@ export function Modal({
       className={`modal modal--${size}`}
       aria-labelledby={titleId}
       data-testid={testId}
-      onKeyDown={onKeyDown}
+      onKeyDown={(event) => {
+        wrapTab(event);
+        onKeyDown?.(event);
+      }}
       onCancel={(event) => {
         // Escape closes through the store, so its state and the dialog never disagree.
         event.preventDefault();

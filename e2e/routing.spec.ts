@@ -292,6 +292,8 @@ test('Activity lists recorded routes live, with metrics and the breakdown', asyn
   await expect(page.getByTestId('activity-empty')).toBeVisible();
 
   await routing.commitRoute('organize my invoices from last month');
+  const caption = page.getByTestId('latency-chart').locator('figcaption > span').first();
+  await expect(caption).toHaveText('Routing latency, last 1 route');
   await routing.commitRoute('what is the weather like today');
   await routing.commitRoute('$json-format {"a":1}');
   await expect(page.getByTestId('route-row')).toHaveCount(3);

@@ -1,5 +1,6 @@
 import type { RouteEvent, RouteMetrics } from '../../../../../shared/contract';
 import { formatMs } from '../../routing/format';
+import { plural } from '../../../lib/format';
 import { latencyChart } from '../chart';
 
 const WIDTH = 600;
@@ -34,7 +35,7 @@ export function LatencyChartView({ events, metrics, selectedId, onSelect }: Late
   return (
     <figure className="latency-chart" data-testid="latency-chart">
       <figcaption>
-        <span>Routing latency, last {recent.length} routes</span>
+        <span>Routing latency, last {plural(recent.length, 'route')}</span>
         <span className="latency-chart__legend">
           <span className="latency-chart__key is-selected" /> a skill selected
           <span className="latency-chart__key" /> plain chat

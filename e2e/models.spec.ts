@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test';
 import { startModelServer, type ModelServer } from '../electron/testing/modelServer';
 import { expect, test } from './fixtures';
 import { ModelSettingsPage } from './pages/models';
+import { fitsWindow } from './support';
 
 const KEY = 'sk-e2e-stored-key-0123456789';
 const ENV_KEY = 'sk-e2e-env-key-9876543210';
@@ -110,6 +111,31 @@ test('says clearly when nothing answers at the base URL', async ({ page, workspa
   await expect(settings.result()).toHaveAttribute('data-status', 'unreachable');
   await expect(settings.result()).toContainText(`Could not reach ${baseURL}: connection refused.`);
   await settings.shoot(testInfo, 'model-unreachable');
+});
+
+test('in a small window the model fields keep room for what they hold', async ({
+  page,
+  workspace,
+}, testInfo) => {
+  await page.setViewportSize({ width: 900, height: 600 });
+  const settings = new ModelSettingsPage(page);
+  await settings.open(workspace.url);
+  await settings.provider().selectOption('openai-compatible');
+  await expect(settings.baseURL()).toBeVisible();
+  await fitsWindow(page, settings.card());
+  // The chosen provider's name is read whole: the select is wider than its text and its arrow.
+  const room = await settings.provider().evaluate((select: HTMLSelectElement) => {
+    const probe = document.createElement('span');
+    probe.style.font = getComputedStyle(select).font;
+    probe.style.whiteSpace = 'pre';
+    probe.textContent = select.selectedOptions[0]?.textContent ?? '';
+    document.body.append(probe);
+    const text = probe.getBoundingClientRect().width;
+    probe.remove();
+    return select.clientWidth - text;
+  });
+  expect(room).toBeGreaterThanOrEqual(36);
+  await settings.shoot(testInfo, 'model-small-window');
 });
 
 test('sets how long a model may stay silent, in whole seconds from 10 to 300', async ({

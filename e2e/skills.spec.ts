@@ -82,6 +82,17 @@ test('in a small window the detail pane and all its tabs stay inside the window'
   await skills.page.getByTestId('detail-tab-history').click();
   await fitsWindow(page, skills.detail(), skills.page.getByTestId('detail-tab-history'));
   await shots(page, testInfo, 'skill-detail-small-window');
+
+  // Metadata stacks its halves; the fields are shown whole, not in a strip a few rows high.
+  await skills.tab('metadata').click();
+  await expect(page.getByTestId('raw-frontmatter')).toContainText('name: invoice-organizer', {
+    timeout: 20_000,
+  });
+  const fields = page.getByTestId('metadata-view').locator('..');
+  expect(await fields.evaluate((side) => side.scrollHeight - side.clientHeight)).toBeLessThanOrEqual(1);
+  await page.getByTestId('raw-frontmatter').scrollIntoViewIfNeeded();
+  expect((await page.getByTestId('raw-frontmatter').boundingBox())?.height).toBeGreaterThanOrEqual(240);
+  await shots(page, testInfo, 'skill-metadata-small-window');
 });
 
 test.describe('with broken skills in the skills folder', () => {

@@ -284,5 +284,13 @@ test.describe('without a model', () => {
     await expect(page.locator('[data-testid="candidate"][data-skill-name="echo-note"]')).toBeVisible();
     await fitsWindow(page, chat.scorePanel(), chat.send(), page.getByTestId('new-conversation'));
     await shots(page, testInfo, 'chat-small-window');
+
+    // A sent message's route: its way back to the live preview stays one line, inside the panel.
+    await chat.say('hello there, how are you today?');
+    await chat.finished('no_model');
+    const back = page.getByTestId('recorded-route-close');
+    await fitsWindow(page, back);
+    expect(await back.evaluate((button) => button.scrollHeight - button.clientHeight)).toBeLessThanOrEqual(0);
+    await shots(page, testInfo, 'chat-small-window-recorded');
   });
 });

@@ -145,8 +145,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     return {
       ...list,
       skills: list.skills.map((s) => {
-        // Read once per SKILL.md change (SkillCatalog.flagged), then remembered.
-        const flagged = skills.flagged(s.id);
+        // Known once readFlags() (below) or the router read it; the list never waits for it.
+        const flagged = skills.knownFlag(s.id) ?? null;
         return {
           ...s,
           enabled: !switches.disabled.includes(s.name),
@@ -169,6 +169,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   };
   const reloadSkills = async (): Promise<SkillList> => {
     const { list, diff } = await skills.reload();
+    // What a reload found is listed with its flags: only new and edited SKILL.md files are read.
+    await skills.readFlags();
     // A folder created since start-up (e.g. the managed one, by a first install) is watched from now on.
     watcher?.add(existingRoots());
     if (diff.added.length + diff.removed.length + diff.changed.length > 0) {
@@ -200,6 +202,14 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   });
   if (options.watch)
     watcher = watchSkillRoots(existingRoots(), () => void reloadSkills().catch(() => undefined));
+  // The list marks flagged skills (SkillSummary.flagged) once their SKILL.md files are read,
+  // after start-up: reading every one first kept a corpus-sized app from its first list for seconds.
+  void skills
+    .readFlags()
+    .then((flagged) => {
+      if (flagged.length > 0) events.emit('skills.changed', { added: [], removed: [], changed: flagged });
+    })
+    .catch(() => undefined);
   const info: AppInfo = {
     name: 'SkillDeck',
     version: options.version ?? '0.0.0',

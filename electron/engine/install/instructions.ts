@@ -149,8 +149,10 @@ function readInstructionFile(dir: string, rel: string): string | null {
   try {
     const fd = fs.openSync(path.join(dir, ...rel.split('/')), 'r');
     try {
-      const buf = Buffer.alloc(MAX_READ);
-      return buf.toString('utf8', 0, fs.readSync(fd, buf, 0, MAX_READ, 0));
+      // Sized to the file: the engine's list reads every SKILL.md, and zeroing a 512 KiB buffer
+      // for each one cost more than reading and scanning the corpus together.
+      const buf = Buffer.allocUnsafe(Math.min(fs.fstatSync(fd).size, MAX_READ));
+      return buf.toString('utf8', 0, fs.readSync(fd, buf, 0, buf.length, 0));
     } finally {
       fs.closeSync(fd);
     }

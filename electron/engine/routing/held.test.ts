@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isolatedEngines, writeTree } from '../../testing/fixtures';
+import { isolatedEngines, tempDir, writeTree } from '../../testing/fixtures';
 
 // A skill copied into a discovery folder never passed the install preview (what-users-ask §7).
 // When its SKILL.md asks the agent for a harmful act, the router does not pick it on its own,
@@ -136,6 +136,22 @@ describe('a skill whose instructions ask for a harmful act', () => {
     });
     expect(engine.routing.preview(QUERY).plan.primary).toBeNull();
     expect(engine.install.diagnose(weather.id).reasons.map((r) => r.code)).toEqual(['never-auto-select']);
+  });
+
+  it('is marked after start-up, read in the background, and the app is told to list again', async () => {
+    const dir = tempDir('skilldeck-flagged-');
+    writeTree(dir, { 'weather-pro/SKILL.md': LURE, 'meeting-notes/SKILL.md': NOTES });
+    const { engine } = await engines.open({ skillDirs: [dir] });
+    const changed = new Promise<unknown>((resolve) =>
+      engine.events.subscribe((name, payload) => name === 'skills.changed' && resolve(payload)),
+    );
+    expect(await changed).toEqual({ added: [], removed: [], changed: [path.join(dir, 'weather-pro')] });
+    expect(engine.listSkills().skills.find((s) => s.name === 'weather-pro')).toMatchObject({
+      flagged: { line: LURE_LINE },
+      autoSelect: false,
+    });
+    // The router never waited: it reads a candidate's line when it needs it.
+    expect(engine.routing.preview(QUERY).plan.primary).toBeNull();
   });
 
   it('is routed again once the line is gone from SKILL.md', async () => {

@@ -120,6 +120,26 @@ export class SkillCatalog {
     return entry.flag;
   }
 
+  /** A listed skill's danger line when it was read already; undefined until then. */
+  knownFlag(id: string): InstructionFinding | null | undefined {
+    return this.entries.get(id)?.flag;
+  }
+
+  /**
+   * Reads every danger line not read yet, a batch per turn of the event loop so that routing
+   * and other requests keep flowing (the whole corpus takes about 0.7 s). Says which skills
+   * turned out flagged.
+   */
+  async readFlags(batch = 100): Promise<string[]> {
+    const flagged: string[] = [];
+    const pending = [...this.entries.keys()].filter((id) => this.entries.get(id)?.flag === undefined);
+    for (let i = 0; i < pending.length; i += batch) {
+      for (const id of pending.slice(i, i + batch)) if (this.flagged(id)) flagged.push(id);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return flagged;
+  }
+
   /** Re-scans every folder and says which ids appeared, disappeared or changed on disk. */
   async reload(): Promise<{ list: SkillList; diff: SkillsDiff }> {
     const before = this.entries;

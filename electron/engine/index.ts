@@ -167,6 +167,22 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     events.emit('settings.changed', next);
     return next;
   };
+  // The list marks flagged skills (SkillSummary.flagged) once their SKILL.md files are read: in
+  // the background, a second after the first list was answered, so that nothing at start-up
+  // waits for it (a corpus-sized app spent seconds there), then the app is told to list again.
+  let flagRead: NodeJS.Timeout | undefined;
+  const scheduleFlagRead = () => {
+    if (flagRead) return;
+    flagRead = setTimeout(() => {
+      void skills
+        .readFlags()
+        .then((flagged) => {
+          if (flagged.length > 0) events.emit('skills.changed', { added: [], removed: [], changed: flagged });
+        })
+        .catch(() => undefined);
+    }, 1000);
+    flagRead.unref();
+  };
   const reloadSkills = async (): Promise<SkillList> => {
     const { list, diff } = await skills.reload();
     // What a reload found is listed with its flags: only new and edited SKILL.md files are read.
@@ -202,14 +218,6 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   });
   if (options.watch)
     watcher = watchSkillRoots(existingRoots(), () => void reloadSkills().catch(() => undefined));
-  // The list marks flagged skills (SkillSummary.flagged) once their SKILL.md files are read,
-  // after start-up: reading every one first kept a corpus-sized app from its first list for seconds.
-  void skills
-    .readFlags()
-    .then((flagged) => {
-      if (flagged.length > 0) events.emit('skills.changed', { added: [], removed: [], changed: flagged });
-    })
-    .catch(() => undefined);
   const info: AppInfo = {
     name: 'SkillDeck',
     version: options.version ?? '0.0.0',
@@ -229,10 +237,14 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     repair,
     models,
     watching: watcher?.ready ?? Promise.resolve(),
-    listSkills: () => withSwitches(skills.list()),
+    listSkills: () => {
+      scheduleFlagRead();
+      return withSwitches(skills.list());
+    },
     updateSettings,
     reloadSkills,
     async close() {
+      clearTimeout(flagRead);
       chat.close();
       execution.close();
       await watcher?.close();

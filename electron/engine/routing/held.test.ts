@@ -138,13 +138,15 @@ describe('a skill whose instructions ask for a harmful act', () => {
     expect(engine.install.diagnose(weather.id).reasons.map((r) => r.code)).toEqual(['never-auto-select']);
   });
 
-  it('is marked after start-up, read in the background, and the app is told to list again', async () => {
+  it('is marked after the first list, read in the background, and the app is told to list again', async () => {
     const dir = tempDir('skilldeck-flagged-');
     writeTree(dir, { 'weather-pro/SKILL.md': LURE, 'meeting-notes/SKILL.md': NOTES });
     const { engine } = await engines.open({ skillDirs: [dir] });
     const changed = new Promise<unknown>((resolve) =>
       engine.events.subscribe((name, payload) => name === 'skills.changed' && resolve(payload)),
     );
+    // Read in the background after the first list.
+    engine.listSkills();
     expect(await changed).toEqual({ added: [], removed: [], changed: [path.join(dir, 'weather-pro')] });
     expect(engine.listSkills().skills.find((s) => s.name === 'weather-pro')).toMatchObject({
       flagged: { line: LURE_LINE },

@@ -164,6 +164,9 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     process.stderr.write(`skilldeck: ${(error as Error)?.stack ?? String(error)}\n`);
+    // A caller that asked for JSON parses stdout: an unexpected failure is still one object.
+    if (process.argv.includes('--json'))
+      process.stdout.write(`${JSON.stringify({ error: (error as Error)?.message ?? String(error) })}\n`);
     process.exitCode = 1;
   },
 );

@@ -89,12 +89,19 @@ export async function repairCommand(
       replay: (dir) => engine.execution.replay(record, dir),
     });
     let applied: RepairRevision | null = null;
+    let applyError: string | undefined;
     let retry: RunResult | undefined;
     const best = proven(outcome.proposals);
     if (flags.apply && best) {
-      applied = await engine.repair.apply(best.id);
+      // A refused or failed write (stale skill, unwritable home) is part of the answer: the
+      // report still goes out, with the reason, and the skill is as it was (revisions.ts rolls back).
+      try {
+        applied = await engine.repair.apply(best.id);
+      } catch (error) {
+        applyError = `Not applied: ${error instanceof Error ? error.message : String(error)}`;
+      }
       await engine.reloadSkills();
-      const again = findSkill(engine, match.name);
+      const again = applied ? findSkill(engine, match.name) : undefined;
       if (again)
         retry = await engine.execution.start({
           id: again.id,
@@ -104,13 +111,18 @@ export async function repairCommand(
         }).done;
     }
     stop();
-    const report = { ...repairReport(outcome, run, applied), ...(retry ? { retry } : {}) };
+    const report = {
+      ...repairReport(outcome, run, applied),
+      ...(applyError ? { apply_error: applyError } : {}),
+      ...(retry ? { retry } : {}),
+    };
     if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else {
       process.stdout.write(`${report.reason}\n\n`);
       outcome.proposals.forEach(printProposal);
       if (flags.apply && !best && report.eligible)
         process.stdout.write('Nothing applied: no proposal passed its replay.\n');
+      if (applyError) process.stdout.write(`${applyError}\n`);
       if (applied)
         process.stdout.write(
           `Applied as revision ${applied.revision}; the task ran again: ${retry?.status}.\n`,

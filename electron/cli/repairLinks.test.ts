@@ -32,7 +32,7 @@ const FIX = [
   '+print(sum(float(row["Amount"]) for row in rows))',
 ].join('\n');
 
-async function repairWith(answer: string, link: string) {
+async function repairWith(answer: string, link: string | null, prepareHome?: (home: string) => void) {
   const skills = path.join(root, `skills${++count}`);
   const dir = path.join(skills, 'csv-total');
   fs.rmSync(outside, { recursive: true, force: true });
@@ -50,13 +50,15 @@ async function repairWith(answer: string, link: string) {
       '',
     ].join('\n'),
   });
-  fs.symlinkSync(link, path.join(dir, 'references'));
+  if (link) fs.symlinkSync(link, path.join(dir, 'references'));
+  const home = path.join(root, `home${count}`);
+  prepareHome?.(home);
   server.enqueue({ text: answer });
   const { code, stdout } = await runCliWithModel(
     {
       cli,
       skills,
-      home: path.join(root, `home${count}`),
+      home,
       userHome: root,
       baseURL: server.baseURL,
       apiKey: 'k',
@@ -87,4 +89,25 @@ describe('skilldeck repair: a patch into a folder that is a link out of the skil
       );
       expect(code).toBe(1);
     }, 60_000);
+});
+
+describe('skilldeck repair --apply: a write that fails', () => {
+  it('still answers in JSON, says why nothing was applied, and leaves the skill as it was', async () => {
+    // A file where the revision's folder must go: the apply's mkdir fails after the replay passed.
+    const { code, stdout, dir } = await repairWith(`\`\`\`diff\n${FIX}\n\`\`\``, null, (home) =>
+      writeTree(home, { 'repairs/csv-total': 'not a folder\n' }),
+    );
+    const report = JSON.parse(stdout) as {
+      eligible: boolean;
+      proposals: { replay: { status: string } }[];
+      applied: unknown;
+      apply_error?: string;
+    };
+    expect(report.eligible).toBe(true);
+    expect(report.proposals[0].replay.status).toBe('success');
+    expect(report.applied).toBeNull();
+    expect(report.apply_error).toMatch(/^Not applied: .*ENOTDIR/);
+    expect(fs.readFileSync(path.join(dir, 'scripts/total.py'), 'utf8')).toContain('row["amount"]');
+    expect(code).toBe(1);
+  }, 60_000);
 });

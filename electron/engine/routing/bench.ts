@@ -238,6 +238,49 @@ function firstTypoMs(index: RoutingIndex): number {
   return Math.round((performance.now() - start) * 10) / 10;
 }
 
+/**
+ * What users paste into the message box, up to the contract's 20,000 characters: one long
+ * token (a key, a blob), base64, a log, code, Chinese prose. Deterministic, so runs compare.
+ */
+export function pastes(): Record<string, string> {
+  const bytes = Buffer.alloc(15_000);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + (i >> 3) * 31) & 0xff;
+  const lines = (n: number, line: (i: number) => string) =>
+    Array.from({ length: n }, (_, i) => line(i)).join('\n');
+  return {
+    one_token_20k: 'x'.repeat(20_000),
+    base64_20k: bytes.toString('base64').slice(0, 20_000),
+    log_20k: lines(
+      200,
+      (i) =>
+        `2026-11-28T18:${String(i % 60).padStart(2, '0')}:00Z ERROR worker-${i} failed: ECONNREFUSED 10.0.0.${i}:5432 at Socket.connect (node:net:1234:16)`,
+    ).slice(0, 20_000),
+    code_8k: lines(
+      160,
+      (i) =>
+        `export function handler${i}(req: Request): Promise<Response> { return fetchUpstream(req.url, { retries: ${i % 5} }); }`,
+    ).slice(0, 8_000),
+    dot_leaders_20k: '. '.repeat(10_000),
+    chinese_5k:
+      '帮我把这个功能拆成详细的实施计划，先别写代码。看看宁德时代今天主力资金是流入还是流出。'.repeat(110),
+  };
+}
+
+/** Per paste: the first route of it, then the keystroke after it (the paste plus one word). */
+function measurePastes(index: RoutingIndex): Record<string, { first_ms: number; next_keystroke_ms: number }> {
+  const out: Record<string, { first_ms: number; next_keystroke_ms: number }> = {};
+  const ms = (from: number) => Math.round((performance.now() - from) * 10) / 10;
+  for (const [name, text] of Object.entries(pastes())) {
+    let start = performance.now();
+    route(index, text, config, ctx);
+    const first = ms(start);
+    start = performance.now();
+    route(index, `${text} ok`, config, ctx);
+    out[name] = { first_ms: first, next_keystroke_ms: ms(start) };
+  }
+  return out;
+}
+
 /** Every routing figure of the bench, as one JSON-able object. */
 export async function benchRouting(options: {
   corpusSkills: string;
@@ -279,6 +322,7 @@ export async function benchRouting(options: {
       index_build_ms: Math.round(build),
       first_typo_ms: firstTypoMs(index),
       ...measureRouting(index),
+      pastes: measurePastes(index),
     };
 
     const slice = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldeck-bench-quality-'));

@@ -100,6 +100,9 @@ export function withJoins(index: RoutingIndex, groups: QueryGroup[]): QueryGroup
   return out;
 }
 
+/** The most CamelCase parts a product's name is read for (GoHighLevel: 3). */
+const MAX_CAMEL_PARTS = 6;
+
 /** Product suffixes a skill's name may glue to a brand: perplexityai, notionhq, convertapi, slackbot. */
 const BRAND_SUFFIXES = ['ai', 'hq', 'api', 'app', 'io', 'bot', 'cli', 'hub'];
 
@@ -115,7 +118,9 @@ export function withBrands(index: RoutingIndex, groups: QueryGroup[]): QueryGrou
     if (!group.cased || group.variants.some((v) => v.via === 'exact' && index.namedBy(v.term).length > 0))
       return group;
     const runs: string[] = [];
-    const parts = group.camel ?? [];
+    // A product's name has a few parts; a pasted token (base64, a hash) has hundreds, and their
+    // runs would be counted by the cube on every keystroke.
+    const parts = (group.camel ?? []).length <= MAX_CAMEL_PARTS ? (group.camel ?? []) : [];
     for (let from = 0; from < parts.length; from++)
       for (let to = from + 2; to <= parts.length; to++)
         if (to - from < parts.length) runs.push(parts.slice(from, to).join(''));

@@ -16,7 +16,7 @@ const QUESTION_RE =
 const OPINION_RE =
   /^\s*(?:do|does) (?:[\w.'-]+ ){1,3}(?:(?:really|even|actually) )?matter\b|\bor is it (?:just|all) (?:a|an|hype)\b|\bor am i just (?:paying for|imagining|biased)\b|^\s*(?:(?:is|are) (?!(?:my|our|your|the|this|that|these|those|it|there|we|you|they)\b)[\w.'-]+(?: [\w.'-]+)? (?:(?:basically|really|actually|kind of|sort of|still|now|getting|becoming|so|that|too) )*(?:overrated|underrated|overhyped|hyped|overkill|a scam|a fad|legit|dead|dying|worth the hype|worth it|worth the money|(?:basically |essentially |really )?just (?:a|an|another|hype|bad|terrible|awful|overrated)\b|(?:basically|essentially) (?:a|an)\b|(?:basically|essentially|really) just\b|the same (?:thing )?as)\b)|\bor am i (?:overthinking|overanalyzing) (?:it|this)\b/iu;
 /** A concrete thing to work on: a file name or path, a fenced block, a pasted multi-line text. */
-const ARTIFACT_RE = /[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
+const ARTIFACT_RE = /(?<![\w~./-])[\w~./-]+\.[a-z0-9]{2,5}\b|```|(?:^|\s)[~.]?\/[\w.-]+\/|\n/iu;
 /** A question that wants company, not an answer ("Anyone else feel that way or just me?"). */
 const RHETORICAL_RE =
   /^\s*is it just me,? or\b[^?？]*[?？]|\b(?:(?:does )?any ?one else (?:feel|think|notice|have|get|hate|love)[^?？]*|(?:or )?(?:is it )?just me|am i the only one[^?？]*)[?？]/iu;
@@ -273,7 +273,7 @@ function isStatement(task: string): boolean {
 
 /** A question that only seeks agreement with what was said ("… Am I wrong?", "…, right?"). */
 const TAG_QUESTION_RE =
-  /[\s,.!]+(?:am i (?:wrong|crazy|alone in this)|right|agree|no|don't you think|or what)\?+\s*$/iu;
+  /(?<![\s,.!])[\s,.!]+(?:am i (?:wrong|crazy|alone in this)|right|agree|no|don't you think|or what)\?+\s*$/iu;
 
 function isRemark(task: string): boolean {
   const said = task.replace(TAG_QUESTION_RE, '.');

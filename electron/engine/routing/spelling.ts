@@ -37,6 +37,11 @@ export function isEnglishWord(word: string): boolean {
 
 /** A word shorter than this is not read as a typo: "cat" is one letter from too many words. */
 const TYPO_MIN_LETTERS = 5;
+/**
+ * Nor a word longer than this: no word a skill uses is ("internationalization" is 20), and a
+ * pasted token, hash or blob of letters would cost 54 stemmed spellings a letter on every keystroke.
+ */
+const TYPO_MAX_LETTERS = 30;
 
 /**
  * A word no skill uses and no dictionary knows, typed in letters, that is one letter from words
@@ -52,6 +57,7 @@ export function withSpelling(index: RoutingIndex, groups: QueryGroup[]): QueryGr
       own.via !== 'exact' ||
       group.weight < 1 ||
       group.surface.length < TYPO_MIN_LETTERS ||
+      group.surface.length > TYPO_MAX_LETTERS ||
       !/^[a-z]+$/.test(group.surface) ||
       index.postingsOf(own.term) ||
       isEnglishWord(group.surface)

@@ -18,7 +18,7 @@ const CASED_RE =
 export const typedNames = (text: string): string[] => Array.from(text.matchAll(CASED_RE), (m) => m[0]);
 
 /** An e-mail address: whose it is, not what to do (jenna@brightlane.io is no word "io"). */
-const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
+const EMAIL_RE = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
 
 /** Top-level domains products are named by (Files.com, Polygon.io); not a file's extension (.py, .md). */
 const PRODUCT_TLD = 'com|io|ai|do|so|app|dev|co|me|ly|fm|net|org|xyz|tv|gg|cc|to|us|is|im|it';

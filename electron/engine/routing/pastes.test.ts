@@ -1,0 +1,63 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RouteResult } from '../../../shared/contract';
+import { tempDir, writeTree } from '../../testing/fixtures';
+import { analyzeQuery } from './analyze';
+import { pastes } from './bench';
+import type { RoutingIndex } from './lexicon';
+import { withBrands } from './match';
+import { route } from './router';
+import { withSpelling } from './spelling';
+import { catalogOf, defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
+
+// Users paste keys, blobs, logs and code into the message box, and the live preview routes every
+// keystroke of it. A 20,000-character base64 paste took 81 s to route: CamelCase runs counted by
+// the cube, two regexes that rescanned a long word from each of its letters, and 54 stemmed
+// spellings per letter of a word no skill uses.
+let index: RoutingIndex;
+beforeAll(async () => {
+  const dir = tempDir('skilldeck-pastes-');
+  writeTree(dir, {
+    'weather/SKILL.md': skillMd('weather', 'Current weather and forecasts for any city.'),
+    'highlevel-automation/SKILL.md': skillMd(
+      'highlevel-automation',
+      'Automate GoHighLevel contacts and tags.',
+    ),
+    'log-triage/SKILL.md': skillMd(
+      'log-triage',
+      'Triage error logs: group failures by cause and count them, supercalifragilisticexpialidocious.',
+    ),
+  });
+  index = indexOf(await catalogOf(dir));
+});
+
+const variantsOf = (query: string) => withSpelling(index, analyzeQuery(query)).flatMap((g) => g.variants);
+
+describe('pasted material', () => {
+  it('is routed whole, one of each kind up to the 20,000-character limit', () => {
+    for (const [kind, text] of Object.entries(pastes())) {
+      expect(text.length, kind).toBeLessThanOrEqual(20_000);
+      const result = RouteResult.parse(route(index, text, defaultConfig(), readyContext()));
+      // A key or a blob asks for nothing.
+      if (kind === 'one_token_20k' || kind === 'base64_20k') expect(result.plan.primary, kind).toBeNull();
+      expect(result.plan.routing_reason, kind).not.toBe('');
+    }
+  });
+
+  it('reads no word longer than 30 letters as a typo: a typo of a shorter one still is', () => {
+    const spelled = (query: string) =>
+      variantsOf(query)
+        .filter((v) => v.via === 'spelling')
+        .map((v) => v.shown);
+    expect(spelled('wheather')).toEqual(['weather']);
+    // log-triage's 34-letter word, one letter off: past the cap, as every pasted token is.
+    expect(spelled('supercalifragilisticexpialidocous')).toEqual([]);
+  });
+
+  it("reads a CamelCase product's parts, not a token's hundreds of them", () => {
+    const glued = (query: string) =>
+      withBrands(index, analyzeQuery(query)).flatMap((g) => g.variants.map((v) => v.term));
+    expect(glued('tag them in GoHighLevel')).toContain('highlevel');
+    // The same parts inside a token of eight: a key or a blob, not a name.
+    expect(glued('token AbCdGoHighLevelEfGhIj')).not.toContain('highlevel');
+  });
+});

@@ -163,6 +163,48 @@ modelTest(
   },
 );
 
+modelTest(
+  'text the model wrote before a tool call stays above that call’s cards, live and when reopened',
+  async ({ page, workspace }, testInfo) => {
+    const problems = watchConsole(page);
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    await chat.say('please draft the release notes for 1.2');
+    await expect(chat.approval()).toHaveAttribute('data-status', 'waiting');
+    // Put the dialog aside to see the thread as it streams.
+    await page.keyboard.press('Escape');
+    await expect(chat.dialog()).toHaveCount(0);
+    await shots(page, testInfo, 'chat-order-live');
+    await expect
+      .poll(() => chat.flow())
+      .toEqual([
+        'run: release-notes',
+        'text: Let me collect the changes.',
+        'tool: run_skill_script',
+        'approval: waiting',
+      ]);
+
+    await chat.approval().getByTestId('chat-approval-allow').click();
+    await chat.finished('success');
+    const streamed = [
+      'run: release-notes',
+      'text: Let me collect the changes.',
+      'tool: run_skill_script',
+      'approval: allowed',
+      'text: Here are the release notes for 1.2:',
+    ];
+    await shots(page, testInfo, 'chat-order-finished');
+    expect(await chat.flow()).toEqual(streamed);
+
+    await page.reload();
+    await chat.ready();
+    await expect(chat.answer()).toHaveAttribute('data-status', 'success');
+    await shots(page, testInfo, 'chat-order-reopened');
+    expect(await chat.flow()).toEqual(streamed);
+    expect(problems).toEqual([]);
+  },
+);
+
 /** A script skill that prints part of its work, then stops on a KeyError: a near miss. */
 const BROKEN_SUM = {
   'broken-sum/SKILL.md': `---

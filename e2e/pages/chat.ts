@@ -29,11 +29,29 @@ export class ChatPage {
   turns = () => this.page.getByTestId('turn');
   lastTurn = () => this.turns().last();
   answer = (turn: Locator = this.lastTurn()) => turn.getByTestId('answer');
-  answerText = (turn: Locator = this.lastTurn()) => turn.getByTestId('answer-text');
+  /** The answer's last stretch of text: what it says after its last step (earlier text is in `flow`). */
+  answerText = (turn: Locator = this.lastTurn()) => turn.getByTestId('answer-text').last();
   chip = (turn: Locator = this.lastTurn()) => turn.getByTestId('route-chip');
   toolCard = (name: string, turn: Locator = this.lastTurn()) =>
     turn.locator(`[data-testid="tool-card"][data-name="${name}"]`);
   approval = (turn: Locator = this.lastTurn()) => turn.getByTestId('approval-card');
+
+  /**
+   * What an answer shows, top to bottom: its text parts (first words), tool and run cards, and
+   * approvals, so a test can check they appear in the order they were streamed.
+   */
+  flow = (turn: Locator = this.lastTurn()) =>
+    this.answer(turn)
+      .locator('[data-testid="answer-text"], [data-testid="tool-card"], [data-testid="approval-card"]')
+      .evaluateAll((elements) =>
+        elements.map((e) => {
+          const el = e as HTMLElement;
+          if (el.dataset.testid === 'answer-text')
+            return `text: ${(el.textContent ?? '').trim().split('\n')[0]}`;
+          if (el.dataset.testid === 'tool-card') return `${el.dataset.kind}: ${el.dataset.name}`;
+          return `approval: ${el.dataset.status}`;
+        }),
+      );
 
   scorePanel = () => this.page.getByTestId('score-panel');
   /** The global approval dialog (features/approvals). */

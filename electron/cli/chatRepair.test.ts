@@ -222,6 +222,8 @@ describe('skilldeck chat: two skills named in one message', () => {
     expect(turn.answer).toContain('The tone is warm enough.');
     // Each once.
     expect(turn.answer.split('The tone is warm enough.').length).toBe(2);
+    // Both cards stand before the text they produced, though the second is added when the run ends.
+    expect(turn.steps.filter((s) => s.kind === 'run').map((s) => s.answer_offset)).toEqual([0, 0]);
   });
 });
 

@@ -72,7 +72,9 @@ export async function runTurn(
   const upsert = (update: ChatStep) => {
     if (update.kind === 'model') modelDriven = true;
     const at = turn.steps.findIndex((s) => s.id === update.id);
-    const step = { ...update, answer_offset: at === -1 ? turn.answer.length : turn.steps[at].answer_offset };
+    // A new step sits where the answer stands now, unless it says where (a card added once its run ended).
+    const offset = at === -1 ? (update.answer_offset ?? turn.answer.length) : turn.steps[at].answer_offset;
+    const step = { ...update, answer_offset: offset };
     if (at === -1) turn.steps.push(step);
     else turn.steps[at] = step;
     events.emit('chat.step', { ...ids, step });
@@ -349,6 +351,9 @@ export async function runTurn(
   // The run card shows the skill asked for: when a fallback answered, how that skill failed
   // (the card offers its repair); the fallback's own steps are beside it.
   const shown = failed ?? result;
+  // The cards below are added now but stand for skills that ran beside this card's, before what
+  // they produced joined the answer: they go where this card is, not after that text.
+  const beside = { answer_offset: current().answer_offset ?? 0 };
   upsert({
     ...current(),
     name: shown.skill,
@@ -359,6 +364,7 @@ export async function runTurn(
   });
   if (failed && turn.skill)
     upsert({
+      ...beside,
       id: `run:${run.run_id}:fallback`,
       kind: 'run',
       name: result.skill,
@@ -370,6 +376,7 @@ export async function runTurn(
   // The plan's other skills each get their card, and what they produced joins the answer.
   for (const other of result.also_ran ?? []) {
     upsert({
+      ...beside,
       id: `run:${run.run_id}:${other.skill_id}`,
       kind: 'run',
       name: other.skill,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidate, turn } from './testTurns';
-import { argumentsSummary, needsModel, routeChip, turnNotice } from './turnView';
+import type { ChatStep } from '../../../../shared/contract';
+import { answerParts, argumentsSummary, needsModel, routeChip, turnNotice } from './turnView';
 
 describe('the routing chip', () => {
   it('names the skill that answered with its score', () => {
@@ -106,5 +107,55 @@ describe('tool arguments', () => {
     );
     expect(argumentsSummary({})).toBe('');
     expect(argumentsSummary({ task: 'x'.repeat(200) })).toHaveLength(90);
+  });
+});
+
+describe('an answer and its steps', () => {
+  const at = (id: string, kind: ChatStep['kind'], offset?: number): ChatStep => ({
+    id,
+    kind,
+    name: id,
+    status: 'success',
+    ...(offset === undefined ? {} : { answer_offset: offset }),
+  });
+  const shape = (answer: string, steps: ChatStep[]) =>
+    answerParts(answer, steps).map((p) => (p.kind === 'text' ? p.text : p.steps.map((s) => s.id).join('+')));
+
+  it('puts each step where the answer stood when it began', () => {
+    const answer = 'Let me look.\n\nHere it is.';
+    const steps = [at('run', 'run', 0), at('m0', 'model', 0), at('t0', 'tool', 12), at('ok', 'approval', 12)];
+    expect(shape(answer, [...steps, at('m1', 'model', 12)])).toEqual([
+      'run+m0',
+      'Let me look.',
+      't0+ok+m1',
+      '\n\nHere it is.',
+    ]);
+  });
+
+  it('puts a card added when its run ended beside that run, before the text it produced', () => {
+    const answer = 'Warm.\n\nGreetings.';
+    const steps = [at('run', 'run', 0), at('m0', 'model', 0), at('t0', 'tool', 5), at('also', 'run', 0)];
+    expect(shape(answer, steps)).toEqual(['run+m0+also', 'Warm.', 't0', '\n\nGreetings.']);
+  });
+
+  it('keeps the keys of parts already shown as the turn grows', () => {
+    const before = answerParts('Let me look.', [at('run', 'run', 0), at('t0', 'tool', 12)]);
+    const after = answerParts('Let me look.\n\nDone.', [at('run', 'run', 0), at('t0', 'tool', 12)]);
+    expect(after.slice(0, 3).map((p) => p.key)).toEqual(before.map((p) => p.key));
+  });
+
+  it('shows steps of turns saved without offsets first, as before', () => {
+    expect(shape('All done.', [at('run', 'run'), at('t0', 'tool')])).toEqual(['run+t0', 'All done.']);
+  });
+
+  it('drops text that is only whitespace and clamps offsets past the text it holds', () => {
+    expect(shape('Hi.\n\n', [at('t0', 'tool', 3), at('t1', 'tool', 5), at('t2', 'tool', 99)])).toEqual([
+      'Hi.',
+      't0+t1+t2',
+    ]);
+  });
+
+  it('hides the lone model step of plain chat', () => {
+    expect(shape('Hello.', [at('m0', 'model', 0)])).toEqual(['Hello.']);
   });
 });

@@ -127,6 +127,48 @@ export function turnNotice(turn: ChatTurn): TurnNotice | null {
   }
 }
 
+/**
+ * The steps a turn shows. A lone successful model call is plain chat's only step and says nothing
+ * the chip does not.
+ */
+export function visibleSteps(steps: readonly ChatStep[]): ChatStep[] {
+  return steps.filter(
+    (s) => s.kind !== 'model' || steps.length > 1 || (s.status !== 'success' && s.status !== 'running'),
+  );
+}
+
+/** A stretch of an answer: text the model streamed, or the steps taken between two stretches of text. */
+export type AnswerPart =
+  { kind: 'text'; key: string; text: string } | { kind: 'steps'; key: string; steps: ChatStep[] };
+
+/**
+ * The answer and its steps in the order they streamed, as Claude Code and Cline show a turn: each
+ * step sits where the answer stood when it began (`answer_offset`), so text the model wrote before
+ * a tool call reads above that call's card. A card the engine adds when its run ended carries
+ * its run's offset, so steps go by offset, ties in the order they came. Steps without an offset
+ * (turns saved before it was recorded) come first, as they were shown then. Keys stay the same as
+ * the turn grows, so a part already on screen is not rendered anew.
+ */
+export function answerParts(answer: string, steps: readonly ChatStep[]): AnswerPart[] {
+  const parts: AnswerPart[] = [];
+  let at = 0;
+  const ordered = visibleSteps(steps).sort((a, b) => (a.answer_offset ?? 0) - (b.answer_offset ?? 0));
+  const textUpTo = (end: number) => {
+    const text = answer.slice(at, end);
+    if (text.trim()) parts.push({ kind: 'text', key: `text:${at}`, text });
+    at = end;
+  };
+  for (const step of ordered) {
+    // Clamped: the window may not hold all the text the engine had when the step began.
+    textUpTo(Math.min(Math.max(step.answer_offset ?? 0, at), answer.length));
+    const last = parts.at(-1);
+    if (last?.kind === 'steps') last.steps.push(step);
+    else parts.push({ kind: 'steps', key: `steps:${step.id}`, steps: [step] });
+  }
+  textUpTo(answer.length);
+  return parts;
+}
+
 export const STEP_TONE: Record<ChatStep['status'], Tone> = {
   running: 'blue',
   waiting: 'amber',

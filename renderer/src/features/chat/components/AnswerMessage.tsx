@@ -3,6 +3,7 @@ import { plural } from '../../../lib/format';
 import { CopyButton } from '../../../ui/CopyButton';
 import { Markdown } from '../../../ui/Markdown';
 import { RefreshIcon } from '../../../ui/icons';
+import { answerParts } from '../turnView';
 import { RouteChip } from './RouteChip';
 import { StepList } from './StepList';
 import { TurnNoticeView } from './TurnNoticeView';
@@ -13,12 +14,16 @@ interface AnswerMessageProps {
   onRetry(): void;
 }
 
-/** The answer to one message: its route, every step, the streamed Markdown, and what to do if it failed. */
+/**
+ * The answer to one message: its route, the streamed Markdown with each step where it happened,
+ * and what to do if it failed.
+ */
 export function AnswerMessage({ turn, last, onRetry }: AnswerMessageProps) {
   const running = turn.status === 'running';
   // No-model and similar turns carry the message as the answer too; the notice says it once.
   const answer = turn.answer.trim() && turn.answer !== turn.error ? turn.answer : '';
   const tokens = turn.usage.input_tokens + turn.usage.output_tokens;
+  const parts = answerParts(answer, turn.steps);
   return (
     <article
       className="answer"
@@ -31,9 +36,15 @@ export function AnswerMessage({ turn, last, onRetry }: AnswerMessageProps) {
       <header className="answer__header">
         <RouteChip turn={turn} />
       </header>
-      <StepList steps={turn.steps} />
-      {answer && <Markdown source={answer} copyCode testId="answer-text" />}
-      {running && !answer && (
+      {parts.map((part) =>
+        part.kind === 'text' ? (
+          <Markdown key={part.key} source={part.text} copyCode testId="answer-text" />
+        ) : (
+          <StepList key={part.key} steps={part.steps} />
+        ),
+      )}
+      {/* Under way, the last thing shown is a card (or nothing yet): say what the turn waits for. */}
+      {running && parts.at(-1)?.kind !== 'text' && (
         <p className="answer__pending">
           {turn.steps.some((s) => s.status === 'waiting') ? 'Waiting for your answer…' : 'Working…'}
         </p>

@@ -4,17 +4,13 @@ import { ModelStepRow } from './ModelStepRow';
 import { ToolCard } from './ToolCard';
 
 /**
- * Everything a turn did, in order: model rounds, tool calls, approvals, skill runs. A lone
- * successful model call is plain chat's only step and says nothing the chip does not.
+ * Steps a turn took between two stretches of its text, in order: model rounds, tool calls,
+ * approvals, skill runs (see answerParts for which are shown).
  */
 export function StepList({ steps }: { steps: ChatStep[] }) {
-  const visible = steps.filter(
-    (s) => s.kind !== 'model' || steps.length > 1 || (s.status !== 'success' && s.status !== 'running'),
-  );
-  if (visible.length === 0) return null;
   return (
     <ol className="step-list" aria-label="Steps">
-      {visible.map((step) => (
+      {steps.map((step) => (
         <li key={step.id}>
           {step.kind === 'approval' ? (
             <ApprovalCard step={step} />

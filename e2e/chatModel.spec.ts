@@ -205,6 +205,42 @@ modelTest(
   },
 );
 
+modelTest(
+  'the Runs view names the script an instruction skill ran through its tools',
+  async ({ page, workspace }, testInfo) => {
+    const problems = watchConsole(page);
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    await chat.say('please draft the release notes for 1.2');
+    await page.getByTestId('approval-allow-once').click();
+    await chat.finished('success');
+
+    await chat
+      .lastTurn()
+      .locator('[data-testid="tool-card"][data-kind="run"]')
+      .getByTestId('tool-run-link')
+      .click();
+    const detail = page.getByTestId('runs-page').getByTestId('run-detail');
+    await expect(detail).toHaveAttribute('data-status', 'success');
+    await shots(page, testInfo, 'runs-instruction-scripts');
+    // A script ran, in a sandbox: the header says which, not "nothing ran".
+    await expect(detail.locator('.run-header').getByTestId('run-sandbox')).toHaveText(
+      /bubblewrap|sandbox-exec|process only/,
+    );
+    const scripts = detail.getByTestId('run-script');
+    await expect(scripts).toHaveCount(1);
+    await expect(scripts.first()).toContainText('scripts/draft.sh');
+    await expect(scripts.first()).toHaveAttribute('data-status', 'success');
+    await expect(scripts.first().getByTestId('run-script-exit')).toHaveText('exit 0');
+    await scripts.first().scrollIntoViewIfNeeded();
+    await shots(page, testInfo, 'runs-instruction-scripts-list');
+    // Its row in the list says the same.
+    const row = page.locator(`[data-testid="run-row"][data-skill="release-notes"]`);
+    await expect(row.getByTestId('run-sandbox')).toHaveText(/bubblewrap|sandbox-exec|process only/);
+    expect(problems).toEqual([]);
+  },
+);
+
 /** A script skill that prints part of its work, then stops on a KeyError: a near miss. */
 const BROKEN_SUM = {
   'broken-sum/SKILL.md': `---

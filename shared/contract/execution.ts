@@ -128,6 +128,21 @@ export const RunFailure = RunResultFields.pick({
 });
 export type RunFailure = z.infer<typeof RunFailure>;
 
+/** A script that ran during a run: the skill's own, or one the model ran through its tools. */
+export const RunScript = z.object({
+  /** The skill whose script it is (a delegated skill's, for `run_skill`). */
+  skill: z.string(),
+  /** Relative to the skill folder, `/`-separated (`scripts/draft.sh`). */
+  script: z.string(),
+  /** The command line as run (argv). */
+  command: z.array(z.string()),
+  sandbox: RunSandbox,
+  status: RunStatus,
+  exit_code: z.number().int().nullable(),
+  duration_ms: z.number(),
+});
+export type RunScript = z.infer<typeof RunScript>;
+
 export const RunResult = RunResultFields.extend({
   /**
    * When a fallback produced the result: how the skill asked for failed, so the window can
@@ -139,6 +154,12 @@ export const RunResult = RunResultFields.extend({
    * several skills named in one message), in plan order, each with its own outcome.
    */
   also_ran: z.array(RunFailure).optional(),
+  /**
+   * Every script that ran during the run, in order, retries too: an instruction skill's
+   * `run_skill_script` calls have no `command` of the run's own. Absent when none ran, and in
+   * records from before it was kept.
+   */
+  scripts: z.array(RunScript).optional(),
 });
 export type RunResult = z.infer<typeof RunResult>;
 

@@ -111,6 +111,21 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
     expect(kinds).toContain('tool:run_skill_script:success');
     expect(kinds).toContain('approval:doc-helper:allowed');
     expect(kinds).toContain('run:doc-helper:success');
+    // The run has no command of its own (the model followed the skill), yet the script it ran is kept.
+    const run = engine.execution.get(turn.steps.find((s) => s.kind === 'run')!.run_id!).result!;
+    expect(run.command).toEqual([]);
+    expect(run.scripts).toEqual([
+      {
+        skill: 'doc-helper',
+        script: 'scripts/stamp.sh',
+        command: [expect.stringMatching(/bash$/), expect.stringMatching(/scripts\/stamp\.sh$/), 'v1'],
+        sandbox: run.sandbox,
+        status: 'success',
+        exit_code: 0,
+        duration_ms: expect.any(Number),
+      },
+    ]);
+    expect(run.sandbox).not.toBe('none');
   });
 
   it('lets the model follow a skill whose only script is undeclared; outside a chat it runs directly', async () => {
@@ -160,6 +175,10 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
     const toolResult = messageText(server.chatRequests()[1].messages.find((m) => m.role === 'tool')!);
     expect(toolResult).toContain('"status":"denied"');
     expect(turn.steps.find((s) => s.kind === 'tool')?.status).toBe('denied');
+    // Nothing ran, and the run lists nothing.
+    expect(
+      engine.execution.get(turn.steps.find((s) => s.kind === 'run')!.run_id!).result!.scripts,
+    ).toBeUndefined();
     const runs = fs.readdirSync(path.join(home, 'runs'));
     for (const run of runs)
       expect(fs.existsSync(path.join(home, 'runs', run, 'work', 'out', 'stamp.txt'))).toBe(false);

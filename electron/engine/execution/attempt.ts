@@ -5,6 +5,7 @@ import type {
   ChatUsage,
   RunFile,
   RunSandbox,
+  RunScript,
   RunStatus,
   SkillDetail,
   Violation,
@@ -64,6 +65,8 @@ export interface AttemptEnv {
   note(detail: string): void;
   /** The command starts now, in this sandbox. */
   running(tier: RunSandbox): void;
+  /** A script ran (it exited, or was stopped): the run lists it, whoever asked for it. */
+  ran?(script: RunScript): void;
   onOutput(stream: 'stdout' | 'stderr', chunk: string): void;
   grantsChanged(): void;
   /** Set when the run belongs to a chat turn. */

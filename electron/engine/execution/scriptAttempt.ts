@@ -203,6 +203,15 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
   });
   cleanRunTmp(dirs);
   const verdict = classifyRun(result);
+  env.ran?.({
+    skill: m.name,
+    script: script.path,
+    command,
+    sandbox: result.tier,
+    status: verdict.status,
+    exit_code: result.exitCode,
+    duration_ms: result.durationMs,
+  });
   return {
     status: verdict.status,
     outcome: verdict.outcome,

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { ActivationPlan, RunRecord, RunResult, RunSandbox, RunSummary } from '../../../shared/contract';
+import type {
+  ActivationPlan,
+  RunRecord,
+  RunResult,
+  RunSandbox,
+  RunScript,
+  RunSummary,
+} from '../../../shared/contract';
 import { EngineError } from '../errors';
 import type { EngineEvents } from '../events';
 import type { RoutingService } from '../routing';
@@ -209,6 +216,7 @@ export class ExecutionService {
   ): Promise<RunResult> {
     const started = Date.now();
     let sandbox: RunSandbox = 'none';
+    const scripts: RunScript[] = [];
     const timeline = new Timeline(
       record,
       (r) => this.store.save(r),
@@ -230,6 +238,7 @@ export class ExecutionService {
             emit('running', current, `running in the ${tier} sandbox`, tier);
           },
           awaiting: (detail) => emit('awaiting_approval', current, detail),
+          ran: (script) => scripts.push(script),
         });
         try {
           const skill =
@@ -279,6 +288,7 @@ export class ExecutionService {
       timeline: record.timeline,
     };
     if (req.routeId) result.route_id = req.routeId;
+    if (scripts.length > 0) result.scripts = scripts;
     const failed = machine.fallbackUsed ? machine.primaryFailure : undefined;
     if (failed)
       result.primary_failure = {
@@ -348,7 +358,12 @@ export class ExecutionService {
     runId: string,
     signal: AbortSignal,
     chat: ChatHooks | undefined,
-    hooks: { note(d: string): void; running(t: RunSandbox): void; awaiting(d: string): void },
+    hooks: {
+      note(d: string): void;
+      running(t: RunSandbox): void;
+      awaiting(d: string): void;
+      ran(s: RunScript): void;
+    },
   ): AttemptEnv {
     return {
       home: this.deps.home,
@@ -371,6 +386,7 @@ export class ExecutionService {
       },
       note: hooks.note,
       running: hooks.running,
+      ran: hooks.ran,
       onOutput: (stream, chunk) => this.deps.events.emit('run.output', { run_id: runId, stream, chunk }),
       grantsChanged: () => this.deps.events.emit('approval.grantsChanged', { grants: this.grants.list() }),
       ...(chat ? { chat } : {}),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunResult, RunSummary, RunTransition } from '../../../../shared/contract';
+import type { RunResult, RunScript, RunSummary, RunTransition } from '../../../../shared/contract';
 import {
   addTransition,
   appendOutput,
@@ -9,6 +9,7 @@ import {
   formatDuration,
   offsets,
   runLook,
+  scriptsBeyondCommand,
   stepLabels,
   stateDurations,
   upsertSummary,
@@ -25,6 +26,16 @@ const step = (seq: number, state: RunTransition['state'], ms: number, duration?:
   at: at(ms),
   detail: state,
   ...(duration === undefined ? {} : { duration_ms: duration }),
+});
+
+const script = (path: string): RunScript => ({
+  skill: 'doc-helper',
+  script: path,
+  command: ['/usr/bin/bash', `/skills/doc-helper/${path}`],
+  sandbox: 'bwrap',
+  status: 'success',
+  exit_code: 0,
+  duration_ms: 12,
 });
 
 const summary = (run_id: string, startedMs: number, patch: Partial<RunSummary> = {}): RunSummary => ({
@@ -81,6 +92,28 @@ describe('commandRan', () => {
     expect(commandRan({ status: 'running' }, [step(0, 'awaiting_approval', 0)], null)).toBe('pending');
     expect(commandRan({ status: 'running' }, [step(0, 'running', 0)], null)).toBe('yes');
     expect(commandRan({ status: 'success' }, undefined, undefined)).toBe('unknown');
+  });
+
+  it('counts the scripts an instruction skill’s model ran, though the run has no command of its own', () => {
+    expect(commandRan({ status: 'success' }, [], { command: [], scripts: [script('scripts/a.sh')] })).toBe(
+      'yes',
+    );
+    // A record kept before `scripts`: its timeline still shows the script starting.
+    const ran = [step(0, 'selected', 0), step(1, 'running', 5), step(2, 'success', 9)];
+    expect(commandRan({ status: 'success' }, ran, { command: [] })).toBe('yes');
+    // A model that ran nothing: nothing ran.
+    expect(commandRan({ status: 'success' }, [step(0, 'selected', 0)], { command: [] })).toBe('no');
+  });
+});
+
+describe('scripts beyond the run’s own command', () => {
+  it('lists what the model ran, not a script run’s own command again', () => {
+    const a = script('scripts/a.sh');
+    expect(scriptsBeyondCommand({ command: [], scripts: [a] })).toEqual([a]);
+    expect(scriptsBeyondCommand({ command: a.command, scripts: [a] })).toEqual([]);
+    // Retried: both times are shown.
+    expect(scriptsBeyondCommand({ command: a.command, scripts: [a, a] })).toEqual([a, a]);
+    expect(scriptsBeyondCommand({ command: [] })).toEqual([]);
   });
 });
 

@@ -1,4 +1,11 @@
-import type { RunRecord, RunResult, RunState, RunSummary, RunTransition } from '../../../../shared/contract';
+import type {
+  RunRecord,
+  RunResult,
+  RunScript,
+  RunState,
+  RunSummary,
+  RunTransition,
+} from '../../../../shared/contract';
 import type { Tone } from '../../ui/Badge';
 
 /** What a run row and badge show: the end status, or where a run under way stands. */
@@ -28,14 +35,32 @@ export type Ran = 'yes' | 'no' | 'unknown' | 'pending';
 export function commandRan(
   summary: Pick<RunSummary, 'status'>,
   timeline: readonly RunTransition[] | undefined,
-  result: Pick<RunResult, 'command' | 'primary_failure'> | null | undefined,
+  result: Pick<RunResult, 'command' | 'primary_failure' | 'scripts'> | null | undefined,
 ): Ran {
-  // A fallback's answer may have run nothing, after the skill's own command did.
-  if (result) return result.command.length > 0 || result.primary_failure?.command.length ? 'yes' : 'no';
+  // A fallback's answer may have run nothing, after the skill's own command did. An instruction
+  // skill has no command of its own, but the scripts its model ran did run (older records lack
+  // `scripts`: their timeline's `running` steps say so, each is a command starting).
+  if (result)
+    return result.command.length > 0 ||
+      result.primary_failure?.command.length ||
+      result.scripts?.length ||
+      timeline?.some((t) => t.state === 'running')
+      ? 'yes'
+      : 'no';
   if (summary.status === 'denied') return 'no';
   if (summary.status === 'running') return timeline?.some((t) => t.state === 'running') ? 'yes' : 'pending';
   // A list row without its record: `none` may mean a template fill or an unsandboxed command.
   return 'unknown';
+}
+
+/**
+ * The scripts a run's Command section does not already show: all of an instruction skill's
+ * (its model ran them through the tools), none of a script run that ran its own command once.
+ */
+export function scriptsBeyondCommand(result: Pick<RunResult, 'command' | 'scripts'>): RunScript[] {
+  const scripts = result.scripts ?? [];
+  const own = (s: RunScript) => s.command.join('\0') === result.command.join('\0');
+  return scripts.length === 1 && own(scripts[0]) ? [] : scripts;
 }
 
 /** Timeline states in plain words. */

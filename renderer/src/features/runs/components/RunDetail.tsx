@@ -6,11 +6,13 @@ import { InlineApproval } from '../../approvals/components/InlineApproval';
 import { RepairOffer } from '../../repair/components/RepairOffer';
 import { RunRepairs } from '../../repair/components/RunRepairs';
 import { OFFER_STATUSES } from '../../repair/model';
+import { scriptsBeyondCommand } from '../model';
 import { useRunsStore } from '../store';
 import { CopyButton } from './CopyButton';
 import { RunFiles } from './RunFiles';
 import { RunHeader } from './RunHeader';
 import { RunOutput } from './RunOutput';
+import { RunScripts } from './RunScripts';
 import { RunTimeline } from './RunTimeline';
 import { RunViolations } from './RunViolations';
 import '../runs.css';
@@ -35,6 +37,7 @@ export function RunDetail({ runId }: { runId: string }) {
     );
   }
   const { result } = record;
+  const scripts = result ? scriptsBeyondCommand(result) : [];
 
   return (
     <article
@@ -89,6 +92,7 @@ export function RunDetail({ runId }: { runId: string }) {
         chunks={chunks}
         started={record.timeline.some((t) => t.state === 'running')}
       />
+      {result && scripts.length > 0 && <RunScripts skill={result.skill} scripts={scripts} />}
       {result && result.command.length > 0 && (
         <section className="run-section" aria-label="Command">
           <h3 className="run-section__title">Command</h3>

@@ -214,6 +214,45 @@ test.describe('without a model', () => {
     expect(problems).toEqual([]);
   });
 
+  test('the inline approval card and the dialog ask the same question with the same answers', async ({
+    page,
+    workspace,
+  }, testInfo) => {
+    const problems = watchConsole(page);
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    await chat.say('$echo-note buy oat milk');
+    const card = chat.approval();
+    await expect(card).toHaveAttribute('data-status', 'waiting');
+    await expect(chat.dialog()).toBeVisible();
+    await shots(page, testInfo, 'approval-wording-dialog');
+
+    const question = 'Allow echo-note to run this command?';
+    await expect(chat.dialog().getByRole('heading', { level: 2 })).toHaveText(question);
+    await expect(card.getByTestId('approval-question')).toHaveText(question);
+    await expect(page.getByRole('group', { name: 'Approval needed for echo-note' })).toBeVisible();
+    for (const name of ['Deny', 'Allow once', 'Always allow this skill']) {
+      await expect(chat.dialog().getByRole('button', { name, exact: true })).toBeVisible();
+      await expect(card.getByRole('button', { name, exact: true })).toBeVisible();
+    }
+    // The same headings over why it asks and what the skill declares.
+    for (const heading of ['Why you are asked', 'What it declares it will do']) {
+      await expect(chat.dialog().getByText(heading, { exact: true })).toBeVisible();
+      await expect(card.getByText(heading, { exact: true })).toBeVisible();
+    }
+
+    await page.keyboard.press('Escape');
+    await expect(chat.dialog()).toHaveCount(0);
+    await shots(page, testInfo, 'approval-wording-card');
+    await card.getByRole('button', { name: 'Allow once', exact: true }).click();
+    await chat.finished('success');
+    // Answered, the card says it with the button's verb.
+    await expect(card).toHaveAttribute('data-status', 'allowed');
+    await expect(card.getByTestId('approval-outcome')).toHaveText('Allowed');
+    await shots(page, testInfo, 'approval-wording-answered');
+    expect(problems).toEqual([]);
+  });
+
   test('Esc stops a running turn; conversations are searched, renamed and deleted', async ({
     page,
     workspace,

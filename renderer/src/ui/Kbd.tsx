@@ -1,5 +1,13 @@
 import type { ReactNode } from 'react';
 
-export function Kbd({ children }: { children: ReactNode }) {
-  return <kbd className="kbd">{children}</kbd>;
+/**
+ * A key to press. `decorative`: shown but not read out, for a control that names its shortcut
+ * with `aria-keyshortcuts`, so its accessible name stays its label alone.
+ */
+export function Kbd({ children, decorative = false }: { children: ReactNode; decorative?: boolean }) {
+  return (
+    <kbd className="kbd" aria-hidden={decorative || undefined}>
+      {children}
+    </kbd>
+  );
 }

@@ -59,7 +59,7 @@ export function ApprovalAnswers({ request, busy, onAnswer }: ApprovalAnswersProp
           aria-keyshortcuts="Alt+O"
           data-testid="approval-allow-once"
         >
-          Allow once <Kbd>Alt O</Kbd>
+          Allow once <Kbd decorative>Alt O</Kbd>
         </button>
         <button
           type="button"
@@ -70,7 +70,7 @@ export function ApprovalAnswers({ request, busy, onAnswer }: ApprovalAnswersProp
           aria-describedby={`always-note-${request.id}`}
           data-testid="approval-allow-always"
         >
-          Always allow this skill <Kbd>Alt A</Kbd>
+          Always allow this skill <Kbd decorative>Alt A</Kbd>
         </button>
       </div>
       <p className="approval-answers__note" id={`always-note-${request.id}`}>

@@ -40,7 +40,7 @@ export function ApprovalDialog() {
       onClose={minimize}
       title={
         <>
-          Allow <span className="approval-title__skill">{request.skill}</span> to run?
+          Allow <span className="approval-title__skill">{request.skill}</span> to run this command?
         </>
       }
       subtitle={

@@ -36,8 +36,8 @@ export function ApprovalFacts({ request }: { request: ApprovalRequest }) {
           <WarningIcon size={16} />
           <span>
             <strong>{request.skill}</strong> {describeWiden(request.widen)}. An earlier run was blocked there.
-            Allow once grants <code>{request.widen.grant}</code> for this run only; Always allow adds it to
-            this skill&apos;s grant.
+            “Allow once” grants <code>{request.widen.grant}</code> for this run only; “Always allow this
+            skill” adds it to this skill&apos;s grant.
           </span>
         </div>
       )}

@@ -31,7 +31,9 @@ export function InlineApproval({ runId }: { runId: string }) {
       >
         <header className="inline-approval__header">
           <ShieldIcon size={15} />
-          <strong>Waiting for your approval</strong>
+          <span data-testid="approval-question">
+            Allow <strong>{request.skill}</strong> to run this command?
+          </span>
           <span className="inline-approval__tier">sandbox: {TIERS[request.sandbox].label}</span>
           <Countdown expiresAt={request.expires_at} />
         </header>

@@ -7,16 +7,17 @@ import { Countdown } from '../../approvals/components/Countdown';
 import { useApprovalsStore } from '../../approvals/store';
 import { SandboxBadge } from './SandboxBadge';
 
+/** How it was answered, with the answers' own verbs (as the run's timeline words it). */
 const RESOLVED: Partial<Record<ChatStep['status'], string>> = {
-  allowed: 'Approved',
+  allowed: 'Allowed',
   denied: 'Denied',
-  timeout: 'No answer in time: denied',
+  timeout: 'Denied: no answer in time',
 };
 
 /**
  * An approval request inline in the answer (DESIGN §4): the exact command, the sandbox tier,
- * what it asks for, and the answers. The approval dialog shows the same request from the same
- * store; answering either one answers both.
+ * why it asks and what the skill declares, and the answers. The approval dialog shows the same
+ * request from the same store in the same words; answering either one answers both.
  */
 export function ApprovalCard({ step }: { step: ChatStep }) {
   const id = step.approval_id ?? '';
@@ -42,7 +43,7 @@ export function ApprovalCard({ step }: { step: ChatStep }) {
     return (
       <div className={`approval-row is-${step.status}`} data-testid="approval-card" data-status={step.status}>
         <ShieldIcon size={13} />
-        <span>{RESOLVED[step.status] ?? step.status}</span>
+        <span data-testid="approval-outcome">{RESOLVED[step.status] ?? step.status}</span>
         <code className="approval-row__command">{command}</code>
         {step.error && <span className="approval-row__reason">{step.error}</span>}
       </div>
@@ -54,32 +55,28 @@ export function ApprovalCard({ step }: { step: ChatStep }) {
     <section
       className="approval-card"
       role="group"
-      aria-label={`Approval needed: ${step.name}`}
+      aria-label={`Approval needed for ${step.name}`}
       data-testid="approval-card"
       data-status="waiting"
       data-approval-id={id}
     >
       <header className="approval-card__header">
         <ShieldIcon size={15} />
-        <strong>{step.name}</strong>
-        <span>wants to run a command</span>
+        <span data-testid="approval-question">
+          Allow <strong>{step.name}</strong> to run this command?
+        </span>
         {step.sandbox && <SandboxBadge sandbox={step.sandbox} />}
         {request && <Countdown expiresAt={request.expires_at} />}
       </header>
       <pre className="approval-card__command" data-testid="chat-approval-command">
         {command}
       </pre>
-      {request && (
-        <ul className="approval-card__facts">
-          {[...request.reasons, ...request.summary].map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
-      )}
+      {request && <CardFacts title="Why you are asked" lines={request.reasons} />}
+      {request && <CardFacts title="What it declares it will do" lines={request.summary} />}
       {request && request.unenforced.length > 0 && (
         <p className="approval-card__warning">
           <WarningIcon size={13} />
-          Not enforced here: {request.unenforced.join('; ')}
+          Not enforced on this machine: {request.unenforced.join('; ')}
         </p>
       )}
       <div className="approval-card__actions">
@@ -106,10 +103,10 @@ export function ApprovalCard({ step }: { step: ChatStep }) {
           className="button button--small"
           disabled={busy || !armed || !request}
           onClick={() => decide('allow_always')}
-          title="Allow this skill’s declared permissions until the skill changes; revocable in Settings → Approvals"
+          title="Covers this version as declared: a changed or widened skill asks again. Revoke it in Settings → Approvals."
           data-testid="chat-approval-always"
         >
-          Always allow {step.name}
+          Always allow this skill
         </button>
         <button
           type="button"
@@ -118,10 +115,25 @@ export function ApprovalCard({ step }: { step: ChatStep }) {
           onClick={() => review(id)}
           data-testid="chat-approval-review"
         >
-          All details…
+          Review all details…
         </button>
       </div>
       {notice && <p className="tone-red">{notice}</p>}
     </section>
+  );
+}
+
+/** One of the dialog's fact headings over its lines, compact. */
+function CardFacts({ title, lines }: { title: string; lines: string[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <div className="approval-card__facts">
+      <h4 className="approval-card__facts-title">{title}</h4>
+      <ul>
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

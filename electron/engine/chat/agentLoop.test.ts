@@ -126,6 +126,7 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
       },
     ]);
     expect(run.sandbox).not.toBe('none');
+    expect(turn.steps.find((s) => s.kind === 'run')!.sandbox).toBe(run.sandbox);
   });
 
   it('lets the model follow a skill whose only script is undeclared; outside a chat it runs directly', async () => {
@@ -175,10 +176,11 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
     const toolResult = messageText(server.chatRequests()[1].messages.find((m) => m.role === 'tool')!);
     expect(toolResult).toContain('"status":"denied"');
     expect(turn.steps.find((s) => s.kind === 'tool')?.status).toBe('denied');
-    // Nothing ran, and the run lists nothing.
-    expect(
-      engine.execution.get(turn.steps.find((s) => s.kind === 'run')!.run_id!).result!.scripts,
-    ).toBeUndefined();
+    // Nothing ran, and the run lists nothing; its card names no sandbox ("no sandbox" would read
+    // as "ran without one").
+    const runStep = turn.steps.find((s) => s.kind === 'run')!;
+    expect(engine.execution.get(runStep.run_id!).result!.scripts).toBeUndefined();
+    expect(runStep.sandbox).toBeUndefined();
     const runs = fs.readdirSync(path.join(home, 'runs'));
     for (const run of runs)
       expect(fs.existsSync(path.join(home, 'runs', run, 'work', 'out', 'stamp.txt'))).toBe(false);

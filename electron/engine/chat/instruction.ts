@@ -1,4 +1,4 @@
-import type { ChatStep, ChatStepStatus, SkillDetail } from '../../../shared/contract';
+import type { ChatStep, ChatStepStatus, RunResult, RunSandbox, SkillDetail } from '../../../shared/contract';
 import {
   attemptSkill,
   type AttemptEnv,
@@ -37,6 +37,14 @@ export const statusOf = (out: ToolOutput): ChatStepStatus => {
   if (s === 'denied' || s === 'blocked' || s === 'timeout' || s === 'cancelled' || s === 'refused') return s;
   return s === 'failure' ? 'failure' : 'error';
 };
+
+/**
+ * A run card's sandbox: the tier a command of the run ran in, and none for a run that executed
+ * nothing (a skill the model followed without running a script, a template filled, a denied
+ * run), whose `none` a badge would read as "ran without a sandbox".
+ */
+export const ranIn = (run: Pick<RunResult, 'command' | 'sandbox' | 'scripts'>): { sandbox?: RunSandbox } =>
+  run.command.length > 0 || (run.scripts?.length ?? 0) > 0 ? { sandbox: run.sandbox } : {};
 
 const preview = (out: ToolOutput): string => {
   if (typeof out.output === 'string') return out.output.slice(0, 4000);

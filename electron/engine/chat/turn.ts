@@ -17,7 +17,7 @@ import type { ExecutionService } from '../execution/service';
 import type { ChoosableSkill } from '../routing';
 import { toolArguments, toolSchemas, unnamedCall, type ToolOutput } from '../execution/tools';
 import { UNNAMED_TOOL } from '../llm/unnamedToolCalls';
-import { statusOf } from './instruction';
+import { ranIn, statusOf } from './instruction';
 import { offeredSkill, offeringSystem, offerRefusal, skillOffer } from './offer';
 import { deniedNote, FALLBACK_SYSTEM, NO_MODEL_ANSWER, PLAIN_SYSTEM } from './prompts';
 import { runModelLoop, type ModelChoice } from './modelLoop';
@@ -225,7 +225,7 @@ export async function runTurn(
     upsert({
       ...(turn.steps.find((x) => x.id === card.id) ?? card),
       status: result.status,
-      sandbox: result.sandbox,
+      ...ranIn(result),
       output: result.output.slice(0, 4000),
       ...(result.error ? { error: result.error } : {}),
     });
@@ -358,7 +358,7 @@ export async function runTurn(
     ...current(),
     name: shown.skill,
     status: shown.status,
-    sandbox: shown.sandbox,
+    ...ranIn(shown),
     output: shown.output.slice(0, 4000),
     ...(shown.error ? { error: shown.error } : {}),
   });
@@ -369,7 +369,7 @@ export async function runTurn(
       kind: 'run',
       name: result.skill,
       status: result.status,
-      sandbox: result.sandbox,
+      ...ranIn(result),
       output: result.output.slice(0, 4000),
       ...(result.error ? { error: result.error } : {}),
     });
@@ -381,7 +381,7 @@ export async function runTurn(
       kind: 'run',
       name: other.skill,
       status: other.status,
-      sandbox: other.sandbox,
+      ...ranIn(other),
       output: other.output.slice(0, 4000),
       ...(other.error ? { error: other.error } : {}),
     });

@@ -5,8 +5,9 @@ import { TIERS } from '../../approvals/tiers';
 
 /**
  * Which sandbox tier a step used (DESIGN §4: the UI always says which one ran), in the words
- * the approval dialog and the Runs view use. A step's `none` cannot tell "no command ran"
- * (a model-only instruction run) from "ran unsandboxed", so its title says both.
+ * the approval dialog and the Runs view use. A run that executed nothing has no tier on its
+ * card (chat/instruction.ts `ranIn`); turns kept from before may still say `none` for one, so
+ * its title says both.
  */
 export function SandboxBadge({ sandbox }: { sandbox: RunSandbox }) {
   const tier = TIERS[sandbox];

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './fixtures';
 import { hashEmbedding, requestText, startModelServer, type ModelServer } from './modelServer';
@@ -141,6 +142,26 @@ describe('chat completions', () => {
     const handled = await json<Completion>(post('/v1/chat/completions', chat('x')));
     expect(handled.choices[0].message.content).toBe(`#${server.chatRequests().length - 1} 1`);
     server.setHandler(null);
+  });
+
+  it('holds a stream after holdAfter chunks until released, and keeps a release made early', async () => {
+    server.enqueue({ text: ['one ', 'two ', 'three'], holdAfter: 1 });
+    const response = await post('/v1/chat/completions', chat('x', { stream: true }));
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let seen = '';
+    while (!seen.includes('"one "')) seen += (await reader.read()).value;
+    // Nothing more comes until the release, however long the test looks.
+    const next = reader.read();
+    expect(await Promise.race([next.then(() => 'more'), sleep(300).then(() => 'held')])).toBe('held');
+    await post('/__script/release', {});
+    for (let part = await next; !part.done; part = await reader.read()) seen += part.value;
+    expect(seen).toContain('"three"');
+    expect(seen.trimEnd().endsWith('data: [DONE]')).toBe(true);
+
+    server.release();
+    server.enqueue({ text: ['early ', 'release'], holdAfter: 1 });
+    const early = await sse(await post('/v1/chat/completions', chat('x', { stream: true })));
+    expect(early.at(-1)).toBe('[DONE]');
   });
 });
 

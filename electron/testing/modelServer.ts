@@ -75,6 +75,8 @@ export interface ModelServer {
   enqueue(...replies: ScriptedReply[]): void;
   /** Set (or with null, remove) the handler. */
   setHandler(handler: ReplyHandler | null): void;
+  /** Lets one stream held by `holdAfter` go on: the one waiting longest, else the next to be held. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -111,6 +113,19 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   const models = options.models === undefined ? ['scripted-model'] : options.models;
   const dimensions = options.embeddingDimensions ?? 64;
   const sockets = new Set<Socket>();
+  // `holdAfter` streams wait here; a release that comes before its stream is kept for it.
+  const held: Array<() => void> = [];
+  let releases = 0;
+  const hold = () => {
+    if (releases === 0) return new Promise<void>((resolve) => held.push(resolve));
+    releases -= 1;
+    return Promise.resolve();
+  };
+  const release = () => {
+    const next = held.shift();
+    if (next) next();
+    else releases += 1;
+  };
 
   const pick = async (request: ChatRequest, index: number): Promise<ScriptedReply> => {
     if (handler) return handler(request, index);
@@ -154,6 +169,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     });
     const chunks = streamChunks(reply, request, index);
     for (const [n, data] of chunks.entries()) {
+      if (reply.holdAfter !== undefined && n === reply.holdAfter + 1) await hold();
       if (reply.delayMs) await sleep(reply.delayMs);
       // The client went away (Stop, a timeout): stop writing, as a real server would.
       if (res.destroyed) return;
@@ -176,6 +192,10 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       const replies = (Array.isArray(body) ? body : [body]) as ScriptedReply[];
       queue.push(...replies);
       return sendJson(res, 200, { queued: queue.length });
+    }
+    if (req.method === 'POST' && pathname === '/__script/release') {
+      release();
+      return sendJson(res, 200, { held: held.length });
     }
     sendJson(res, 404, openAiError(404, `Unknown control path ${pathname}.`));
   };
@@ -238,8 +258,10 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     chatRequests: () => [...chats],
     enqueue: (...replies) => void queue.push(...replies),
     setHandler: (next) => void (handler = next),
+    release,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const resolveHeld of held.splice(0)) resolveHeld();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),

@@ -2,7 +2,8 @@
 //   node scripts/model-server.mjs [--port N] [--record requests.jsonl] script.json
 // It prints one JSON line, {"url": …, "baseURL": …}, once it listens; point OPENAI_BASE_URL at
 // baseURL. The script is a ModelScript (replies, rules, fallback, models, apiKey); more
-// replies can be queued with POST /__script/replies, received requests read at GET /__script/requests.
+// replies can be queued with POST /__script/replies, received requests read at GET /__script/requests,
+// and a stream held by `holdAfter` let go with POST /__script/release.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startModelServer, type ModelScript } from './modelServer';

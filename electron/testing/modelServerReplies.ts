@@ -26,6 +26,12 @@ export interface ScriptedReply {
   /** Destroy the socket after this many chunks past the role chunk: a stream dropped mid-way. */
   dropAfter?: number;
   /**
+   * Pause after this many chunks past the role chunk until the test calls the server's
+   * `release()` (or POSTs `/__script/release`): a half-streamed answer stays on screen for as
+   * long as the test looks at it, however slow the machine.
+   */
+  holdAfter?: number;
+  /**
    * After this many chunks past the role chunk, an error event (`data: {"error": {…}}`, as
    * OpenAI and vLLM send when a stream fails on the server) and the end of the stream.
    */

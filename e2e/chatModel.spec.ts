@@ -70,9 +70,9 @@ function withScriptedModel(script: ModelServerOptions, seedFiles: Record<string,
 const modelTest = withScriptedModel(
   {
     rules: [
-      // After the script's result came back: the answer, slowly enough to watch it stream
-      // (2.4 s after its first piece, so a loaded CI machine still sees the turn running).
-      { when: { lastRole: 'tool' }, reply: { text: ANSWER, delayMs: 600 } },
+      // After the script's result came back: the answer's first piece, then nothing until the
+      // test has seen the turn running (model.release()), however slow the machine.
+      { when: { lastRole: 'tool' }, reply: { text: ANSWER, holdAfter: 1 } },
       {
         when: { contains: 'release notes' },
         reply: {
@@ -113,6 +113,7 @@ modelTest(
     await expect(chat.answer()).toHaveAttribute('data-status', 'running');
     await expect(chat.answer()).toHaveAttribute('aria-busy', 'true');
     await shots(page, testInfo, 'chat-model-streaming');
+    model.release();
     await chat.finished('success');
 
     await expect(tool).toHaveAttribute('data-status', 'success');
@@ -152,9 +153,16 @@ modelTest(
     await expect(chat.scorePanel()).toHaveAttribute('data-state', 'recorded');
     await expect(page.getByTestId('plan-primary')).toHaveAttribute('data-skill-name', 'release-notes');
     await shots(page, testInfo, 'chat-model-reloaded');
+    expect(problems).toEqual([]);
+  },
+);
 
-    // Plain chat through the same model streams an answer too.
-    await chat.newChat().click();
+modelTest(
+  'with a scripted model, a message no skill matches gets a plain chat answer',
+  async ({ page, workspace }) => {
+    const problems = watchConsole(page);
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
     await chat.say('what is a good name for a cat?');
     await chat.finished('success');
     await expect(chat.chip()).toContainText('plain chat');

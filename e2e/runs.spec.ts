@@ -186,7 +186,7 @@ test.describe('a long run', () => {
       'slow-count/SKILL.md': [
         '---',
         'name: slow-count',
-        'description: Counts slowly to fifty, one number every fifth of a second. Use to watch output stream in.',
+        'description: Counts slowly, one number every fifth of a second, until stopped. Use to watch output stream in.',
         '---',
         '# Slow count',
         '',
@@ -206,8 +206,10 @@ test.describe('a long run', () => {
         '    path: scripts/count.sh',
         '',
       ].join('\n'),
+      // It never ends on its own (until the skill's 60 s timeout): the test sees it running
+      // and stops it whenever it gets there, however slow the machine.
       'slow-count/scripts/count.sh':
-        'for i in $(seq 1 50); do echo "n=$i"; echo "tick $i" >&2; sleep 0.2; done\n',
+        'i=0; while :; do i=$((i+1)); echo "n=$i"; echo "tick $i" >&2; sleep 0.2; done\n',
     },
   });
 
@@ -235,7 +237,8 @@ test.describe('a long run', () => {
     await runs.tabRun().getByTestId('run-stop').click();
     await expect(runs.tabRun()).toHaveAttribute('data-status', 'cancelled');
     await expect(runs.tabRun().getByTestId('timeline-status')).toHaveAttribute('data-status', 'cancelled');
-    await expect(runs.tabRun().getByTestId('run-output')).not.toContainText('n=50');
+    // What it printed before Stop is kept; left alone it would have ended at its timeout instead.
+    await expect(runs.tabRun().getByTestId('run-output')).toContainText('n=3');
     expect(errors).toEqual([]);
   });
 });

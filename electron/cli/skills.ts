@@ -1,32 +1,53 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SkillDetail, SkillSummary, ValidationReport } from '../../shared/contract';
+import type { InstructionFinding, SkillDetail, SkillSummary, ValidationReport } from '../../shared/contract';
 import { SkillCatalog, validateSkillDir } from '../engine';
+import { flaggedClause } from '../engine/routing/held';
 import { findSkill, openEngine, refuse, type DiscoveryFlags } from './context';
 import { findingLines } from './findings';
 
 const pad = (text: string, width: number) =>
   text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 
-/** `skills list`: every skill found, with source, type and problem counts. */
+/** The line under a flagged skill's row: where its SKILL.md asks for harm, and what the router does about it. */
+function flaggedLine(skill: SkillSummary, finding: InstructionFinding): string {
+  // A shadowed skill is never routed, and `$name` runs the skill that hides it.
+  const forced = skill.shadowedBy ? '' : ` ($${skill.name} still runs it)`;
+  const hold =
+    skill.autoSelect === false
+      ? `held back from automatic selection${forced}`
+      : 'allowed to be picked automatically';
+  return `    ! flagged: ${flaggedClause(finding)}; ${hold}`;
+}
+
+/** `skills list`: every skill found, with source, type, problem counts and a flagged SKILL.md line. */
 export async function skillsList(flags: DiscoveryFlags & { json: boolean }): Promise<number> {
   const engine = await openEngine(flags);
+  // The app marks flagged skills once a background read gets to them; a one-shot list reads them
+  // all first (firstDanger's whole-text prefilter skips nearly every file without a line scan).
+  await engine.skills.readFlags();
   const { skills, folders } = engine.listSkills();
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(skills)}\n`);
+    // `flagged` on every skill: null, or the engine's finding (file, line, excerpt, reason).
+    const listed = skills.map((skill) => ({ ...skill, flagged: skill.flagged ?? null }));
+    process.stdout.write(`${JSON.stringify(listed)}\n`);
     return 0;
   }
   const rows = skills.map((skill: SkillSummary) => {
     const errors = skill.problems.filter((p) => p.severity === 'error').length;
     const warnings = skill.problems.length - errors;
     const status = errors ? `${errors} error(s)` : warnings ? `${warnings} warning(s)` : 'ok';
-    return `${pad(skill.name, 32)} ${pad(skill.source, 10)} ${pad(skill.type, 12)} ${status}${skill.shadowedBy ? '  (shadowed)' : ''}`;
+    const row = `${pad(skill.name, 32)} ${pad(skill.source, 10)} ${pad(skill.type, 12)} ${status}${skill.shadowedBy ? '  (shadowed)' : ''}`;
+    return skill.flagged ? `${row}  FLAGGED\n${flaggedLine(skill, skill.flagged)}` : row;
   });
   process.stdout.write(
     `${pad('NAME', 32)} ${pad('SOURCE', 10)} ${pad('TYPE', 12)} PROBLEMS\n${rows.join('\n')}\n`,
   );
   const withProblems = skills.filter((s) => s.problems.length > 0).length;
-  process.stdout.write(`\n${skills.length} skills, ${withProblems} with problems. Searched:\n`);
+  const flagged = skills.filter((s) => s.flagged).length;
+  process.stdout.write(
+    `\n${skills.length} skills, ${withProblems} with problems, ${flagged} flagged. Searched:\n`,
+  );
   for (const folder of folders) {
     process.stdout.write(
       `  ${folder.exists ? '✓' : '✗'} ${folder.path} (${folder.source}, ${folder.skillCount})\n`,

@@ -16,7 +16,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InstructionFinding } from '../../../shared/contract';
-import { CONTEXT_LINE, DESCRIBES, DOCUMENTARY, HEADING, RULES, quotedAt } from './instructionRules';
+import {
+  CONTEXT_LINE,
+  DESCRIBES,
+  DOCUMENTARY,
+  HEADING,
+  RULES,
+  quotedAt,
+  type Rule,
+} from './instructionRules';
 
 type Kind = InstructionFinding['kind'];
 
@@ -47,9 +55,13 @@ function excerptOf(text: string): string {
 
 /**
  * The findings in one instruction file (`file` is its path in the skill, `/`-separated), one per
- * line and kind, the more severe rule winning.
+ * line and kind, the more severe rule winning. `rules`: all of them unless told.
  */
-export function scanInstructionText(text: string, file: string): InstructionFinding[] {
+export function scanInstructionText(
+  text: string,
+  file: string,
+  rules: readonly Rule[] = RULES,
+): InstructionFinding[] {
   const out: InstructionFinding[] = [];
   let documentary = false;
   let fenced = false;
@@ -62,7 +74,7 @@ export function scanInstructionText(text: string, file: string): InstructionFind
     if (!fenced && HEADING.test(lineText)) documentary = DOCUMENTARY.test(lineText);
     else if (CONTEXT_LINE.test(raw) && DOCUMENTARY.test(lineText)) documentary = true;
     const seen = new Set<Kind>();
-    for (const rule of RULES) {
+    for (const rule of rules) {
       if (seen.has(rule.kind)) continue;
       if (!rule.all.every((re) => re.test(lineText))) continue;
       if (rule.unless?.test(lineText)) continue;
@@ -90,9 +102,22 @@ export function scanInstructionText(text: string, file: string): InstructionFind
  * The danger rules' patterns over a whole text, with `^` and `$` at each line: a text none of
  * whose danger rules has every pattern somewhere cannot hold a danger line, which is most texts.
  */
-const DANGER_PREFILTER = RULES.filter((rule) => rule.severity === 'danger').map((rule) =>
+const DANGER_RULES = RULES.filter((rule) => rule.severity === 'danger');
+const DANGER_PREFILTER = DANGER_RULES.map((rule) =>
   rule.all.map((re) => new RegExp(re.source, re.flags.replace(/[gm]/g, '') + 'm')),
 );
+
+/**
+ * Every danger rule's key phrase in one pattern: a text it does not match holds no danger line.
+ * One pass costs about half of trying each key phrase alone, and 85 % of the corpus' SKILL.md
+ * files stop there. Case-insensitive throughout, which can only let more texts through; built
+ * only while no key phrase carries a flag (`s`, `u`, `y`) or group reference a union would change.
+ */
+const DANGER_GATE = DANGER_PREFILTER.every(
+  ([key]) => /^[im]*$/.test(key.flags) && !/\\[1-9k]/.test(key.source),
+)
+  ? new RegExp(DANGER_PREFILTER.map(([key]) => `(?:${key.source})`).join('|'), 'im')
+  : /^/;
 
 /**
  * The first line of `text` that asks for a harmful act (a `danger` finding), or null. For every
@@ -102,8 +127,10 @@ const DANGER_PREFILTER = RULES.filter((rule) => rule.severity === 'danger').map(
 export function firstDanger(text: string, file: string): InstructionFinding | null {
   // Continued shell lines joined, as logicalLines does.
   const joined = text.replace(/\\[ \t]*\r?\n/g, ' ');
+  if (!DANGER_GATE.test(joined)) return null;
   if (!DANGER_PREFILTER.some((patterns) => patterns.every((re) => re.test(joined)))) return null;
-  return scanInstructionText(text, file).find((f) => f.severity === 'danger') ?? null;
+  // Danger rules only: they come first within their kind, so a line's danger finding is the same.
+  return scanInstructionText(text, file, DANGER_RULES)[0] ?? null;
 }
 
 /** Danger before caution, then by file (SKILL.md first) and line; at most MAX_FINDINGS. */

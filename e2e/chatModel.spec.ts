@@ -173,7 +173,7 @@ modelTest(
 
 modelTest(
   'text the model wrote before a tool call stays above that call’s cards, live and when reopened',
-  async ({ page, workspace }, testInfo) => {
+  async ({ page, workspace, model }, testInfo) => {
     const problems = watchConsole(page);
     const chat = new ChatPage(page);
     await chat.open(workspace.url);
@@ -193,6 +193,8 @@ modelTest(
       ]);
 
     await chat.approval().getByTestId('chat-approval-allow').click();
+    // The answer is held after its first piece (modelTest's rules) until released.
+    model.release();
     await chat.finished('success');
     const streamed = [
       'run: release-notes',
@@ -215,12 +217,13 @@ modelTest(
 
 modelTest(
   'the Runs view names the script an instruction skill ran through its tools',
-  async ({ page, workspace }, testInfo) => {
+  async ({ page, workspace, model }, testInfo) => {
     const problems = watchConsole(page);
     const chat = new ChatPage(page);
     await chat.open(workspace.url);
     await chat.say('please draft the release notes for 1.2');
     await page.getByTestId('approval-allow-once').click();
+    model.release();
     await chat.finished('success');
 
     await chat

@@ -218,3 +218,9 @@ export const PlusIcon = icon(<path d="M12 5v14M5 12h14" />);
 export const SparkIcon = icon(
   <path d="M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6" />,
 );
+export const SidebarIcon = icon(
+  <>
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <path d="M9 4v16" />
+  </>,
+);

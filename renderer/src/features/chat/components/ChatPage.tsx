@@ -1,4 +1,5 @@
-import { useEffect, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { ScorePanel } from '../../routing/components/ScorePanel';
 import { WhyNotPanel } from '../../routing/components/WhyNotPanel';
 import { useRoutingStore } from '../../routing/store';
@@ -28,11 +29,30 @@ export function ChatPage() {
     if (event.key === 'Escape' && !event.defaultPrevented) stop();
   };
 
+  // A narrow window folds the conversation list into a drawer over the thread (chat.css);
+  // wide, the list is always there and this state does nothing.
+  const [listOpen, setListOpen] = useState(false);
+  const listRef = useRef<HTMLElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const openList = () => {
+    flushSync(() => setListOpen(true));
+    listRef.current?.querySelector<HTMLElement>('button, input')?.focus();
+  };
+  const closeList = (refocus: boolean) => {
+    setListOpen(false);
+    if (refocus) toggleRef.current?.focus();
+  };
+
   return (
-    <div className="chat-page" data-testid="chat-page">
-      <ConversationList />
+    <div className="chat-page" data-testid="chat-page" data-list-open={listOpen}>
+      <ConversationList ref={listRef} onPicked={() => closeList(false)} onClose={() => closeList(true)} />
+      {listOpen && <div className="chat-page__scrim" aria-hidden="true" onClick={() => closeList(false)} />}
       <section className="chat-page__conversation" aria-label="Conversation" onKeyDown={onKeyDown}>
-        <ThreadHeader />
+        <ThreadHeader
+          toggleRef={toggleRef}
+          listOpen={listOpen}
+          onToggleList={() => (listOpen ? closeList(false) : openList())}
+        />
         <Thread />
         <Composer />
       </section>

@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from 'react';
+import type { KeyboardEvent, Ref } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { PlusIcon, SearchIcon } from '../../../ui/icons';
 import { Spinner } from '../../../ui/Spinner';
@@ -16,8 +16,16 @@ function moveFocus(event: KeyboardEvent<HTMLUListElement>) {
   rows[Math.min(Math.max(at + step, 0), rows.length - 1)]?.focus();
 }
 
+interface ConversationListProps {
+  ref?: Ref<HTMLElement>;
+  /** A conversation was opened or a new one started (a narrow window closes its drawer). */
+  onPicked?(): void;
+  /** Esc in the list (a narrow window closes its drawer). */
+  onClose?(): void;
+}
+
 /** The conversations, most recently used first, with search, new, rename and delete. */
-export function ConversationList() {
+export function ConversationList({ ref, onPicked, onClose }: ConversationListProps) {
   const { conversations, status, error, query, activeId, setQuery, select, rename, remove } = useChatStore(
     useShallow((s) => ({
       conversations: s.conversations,
@@ -33,12 +41,24 @@ export function ConversationList() {
   );
 
   return (
-    <aside className="conversation-list" aria-label="Conversations" data-testid="conversation-list">
+    <aside
+      className="conversation-list"
+      id="conversation-list"
+      aria-label="Conversations"
+      ref={ref}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !event.defaultPrevented) onClose?.();
+      }}
+      data-testid="conversation-list"
+    >
       <div className="conversation-list__top">
         <button
           type="button"
           className="button conversation-list__new"
-          onClick={() => select(null)}
+          onClick={() => {
+            select(null);
+            onPicked?.();
+          }}
           data-testid="new-conversation"
         >
           <PlusIcon size={14} />
@@ -77,7 +97,10 @@ export function ConversationList() {
             key={c.id}
             conversation={c}
             active={c.id === activeId}
-            onSelect={select}
+            onSelect={(id) => {
+              select(id);
+              onPicked?.();
+            }}
             onRename={rename}
             onDelete={remove}
           />

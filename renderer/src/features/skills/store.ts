@@ -29,6 +29,8 @@ export interface SkillsState {
   query: string;
   filters: SkillFilters;
   selectedId: string | null;
+  /** Which side a window too narrow for both shows (skills.css): `open` turns to the detail. */
+  pane: 'list' | 'detail';
   tab: DetailTab;
   details: Record<string, Loadable<SkillDetail>>;
   /** Keyed by `fileKey(id, path)`. */
@@ -52,6 +54,8 @@ export interface SkillsActions {
   select(id: string | null): void;
   /** Selects and loads at once (a click, Enter, a link). */
   open(id: string): void;
+  /** Back from the detail to the list, in a window too narrow for both. */
+  showList(): void;
   setTab(tab: DetailTab): void;
   ensureDetail(id: string): Promise<void>;
   /** Shows `path` in the Files tab and loads it. */
@@ -94,6 +98,7 @@ export const useSkillsStore = create<SkillsState & SkillsActions & ManageSlice>(
     query: '',
     filters: NO_FILTERS,
     selectedId: null,
+    pane: 'list',
     tab: 'overview',
     details: {},
     files: {},
@@ -147,9 +152,11 @@ export const useSkillsStore = create<SkillsState & SkillsActions & ManageSlice>(
     select: (id) => set({ selectedId: id }),
 
     open(id) {
-      set({ selectedId: id });
+      set({ selectedId: id, pane: 'detail' });
       void get().ensureDetail(id);
     },
+
+    showList: () => set({ pane: 'list' }),
 
     setTab: (tab) => set({ tab }),
 

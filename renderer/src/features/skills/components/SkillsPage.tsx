@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { flushSync } from 'react-dom';
 import { useShallow } from 'zustand/react/shallow';
 import { InlineCode } from '../../../ui/InlineCode';
 import { Placeholder } from '../../../ui/Placeholder';
@@ -37,7 +38,15 @@ export function SkillsPage() {
   const { status, error, skillCount } = useSkillsStore(useShallow(selectLoadState));
   const view = useSkillView();
   const detailRef = useRef<HTMLElement>(null);
+  const listRef = useRef<HTMLElement>(null);
   const { move, open } = useListNavigation(view.visible, detailRef);
+  const pane = useSkillsStore((s) => s.pane);
+  const showList = useSkillsStore((s) => s.showList);
+  const back = () => {
+    flushSync(showList);
+    const list = listRef.current;
+    (list?.querySelector<HTMLElement>('[role="listbox"]') ?? list?.querySelector('input'))?.focus();
+  };
 
   if (status === 'idle' || status === 'loading') {
     return (
@@ -72,8 +81,8 @@ export function SkillsPage() {
   }
 
   return (
-    <div className="skills-page">
-      <section className="skills-page__list" aria-label="Skill list">
+    <div className="skills-page" data-pane={pane}>
+      <section className="skills-page__list" aria-label="Skill list" ref={listRef}>
         <div className="skills-page__toolbar">
           <SkillSearch onMove={move} onOpen={open} />
           <ReloadButton />
@@ -87,7 +96,7 @@ export function SkillsPage() {
           <NoMatches />
         )}
       </section>
-      <SkillDetailPane ref={detailRef} />
+      <SkillDetailPane ref={detailRef} onBack={back} />
       <Layers />
     </div>
   );

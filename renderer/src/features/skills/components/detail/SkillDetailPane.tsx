@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { Kbd } from '../../../../ui/Kbd';
 import { Placeholder } from '../../../../ui/Placeholder';
 import { Spinner } from '../../../../ui/Spinner';
-import { ErrorIcon, SkillsIcon } from '../../../../ui/icons';
+import { ChevronIcon, ErrorIcon, SkillsIcon } from '../../../../ui/icons';
 import { selectDetailState } from '../../selectors';
 import { useSkillsStore } from '../../store';
 import { DetailHeader } from './DetailHeader';
@@ -16,7 +16,21 @@ import './files.css';
 // Long enough to skip skills flown past with ↑/↓, short enough not to feel like waiting.
 const DETAIL_DELAY_MS = 120;
 
-export function SkillDetailPane({ ref }: { ref?: Ref<HTMLElement> }) {
+function BackButton({ onBack }: { onBack(): void }) {
+  return (
+    <button type="button" className="link-button detail__back" onClick={onBack} data-testid="detail-back">
+      <ChevronIcon size={11} className="detail__back-icon" /> All skills
+    </button>
+  );
+}
+
+interface SkillDetailPaneProps {
+  ref?: Ref<HTMLElement>;
+  /** Back to the list, in a window too narrow for both (the button shows only there). */
+  onBack(): void;
+}
+
+export function SkillDetailPane({ ref, onBack }: SkillDetailPaneProps) {
   const { selectedId, tab, detail, summary } = useSkillsStore(useShallow(selectDetailState));
   const ensureDetail = useSkillsStore((s) => s.ensureDetail);
   const missing = summary !== undefined && detail === undefined;
@@ -31,6 +45,7 @@ export function SkillDetailPane({ ref }: { ref?: Ref<HTMLElement> }) {
   if (!selectedId || !summary) {
     return (
       <section className="detail detail--empty" ref={ref} tabIndex={-1}>
+        <BackButton onBack={onBack} />
         <Placeholder
           icon={<SkillsIcon size={24} />}
           title={selectedId ? 'This skill is gone' : 'Select a skill'}
@@ -56,6 +71,7 @@ export function SkillDetailPane({ ref }: { ref?: Ref<HTMLElement> }) {
       data-skill-id={summary.id}
       data-loaded={detail?.status === 'ready'}
     >
+      <BackButton onBack={onBack} />
       <DetailHeader summary={summary} dangers={dangers} />
       <DetailTabs tab={tab} summary={summary} detail={ready} />
       <div className="detail__content" role="tabpanel" data-tab={tab}>

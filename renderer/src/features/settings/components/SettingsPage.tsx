@@ -41,18 +41,20 @@ export function SettingsPage() {
 
   return (
     <div className="settings-page" data-testid="settings-page">
-      <div className="settings-page__main">
-        <header className="settings-page__header">
-          <h1>Settings</h1>
-          <span className="settings-page__status" data-testid="settings-status" data-saving={saving}>
-            {error ? <span className="tone-red">{error}</span> : saving ? 'Saving…' : 'Saved'}
-          </span>
-        </header>
-        <ModelSettings />
-        <RoutingSettings routing={settings.routing} />
-        <ApprovalSettings />
+      <div className="settings-page__body">
+        <div className="settings-page__main">
+          <header className="settings-page__header">
+            <h1>Settings</h1>
+            <span className="settings-page__status" data-testid="settings-status" data-saving={saving}>
+              {error ? <span className="tone-red">{error}</span> : saving ? 'Saving…' : 'Saved'}
+            </span>
+          </header>
+          <ModelSettings />
+          <RoutingSettings routing={settings.routing} />
+          <ApprovalSettings />
+        </div>
+        <SettingsPreview />
       </div>
-      <SettingsPreview />
     </div>
   );
 }

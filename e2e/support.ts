@@ -33,3 +33,85 @@ export async function fitsWindow(page: Page, ...elements: Locator[]) {
     expect(box ? box.x + box.width : Infinity).toBeLessThanOrEqual(width);
   }
 }
+
+/**
+ * What a narrow window breaks, as sentences: the page scrolling sideways, an element running
+ * out of the window, a control cut off by (or scrolled sideways inside) a box, a control's
+ * label spilling out of its border, a block's text running out of it. Monaco draws its own.
+ */
+export async function layoutProblems(page: Page): Promise<string[]> {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const root = document.scrollingElement ?? document.documentElement;
+    if (root.scrollWidth > root.clientWidth)
+      problems.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
+    const width = root.clientWidth;
+    const name = (el: Element) => {
+      const id = el.getAttribute('data-testid') ?? el.getAttribute('aria-label');
+      const text = (el.textContent ?? '').trim().slice(0, 30);
+      return `${el.tagName.toLowerCase()}${id ? `[${id}]` : ''}.${[...el.classList].join('.')} "${text}"`;
+    };
+    const controls = 'button, a[href], input, select, textarea, summary, [role="tab"]';
+    for (const el of document.querySelectorAll('body *')) {
+      if (el.closest('.monaco-editor, .monaco-diff-editor, .monaco-aria-container, [aria-hidden="true"]'))
+        continue;
+      const box = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      // Visually hidden text for screen readers is 1 px and may sit off screen on purpose.
+      if (box.width <= 1 || box.height <= 1 || style.visibility === 'hidden') continue;
+      if (style.position === 'fixed' && Number(style.opacity) === 0) continue;
+      if (box.right > width + 1 || box.left < -1) {
+        problems.push(
+          `${name(el)} runs out of the window (${Math.round(box.left)}–${Math.round(box.right)})`,
+        );
+        continue;
+      }
+      if (el.matches(controls)) {
+        for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+          const clip = getComputedStyle(up).overflowX;
+          if (clip === 'visible') continue;
+          const outer = up.getBoundingClientRect();
+          if (box.right > outer.right + 1 || box.left < outer.left - 1) {
+            problems.push(`${name(el)} is cut off sideways by ${name(up)} (${clip})`);
+            break;
+          }
+        }
+        const spills = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+        if (spills && style.overflow === 'visible' && el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA')
+          problems.push(`${name(el)}: its label spills out of its box`);
+        continue;
+      }
+      const block = !style.display.startsWith('inline') && style.display !== 'contents';
+      if (block && style.overflowX === 'visible' && el.scrollWidth > el.clientWidth + 1)
+        problems.push(`${name(el)}: its content runs ${el.scrollWidth - el.clientWidth} px out of it`);
+    }
+    return problems.slice(0, 20);
+  });
+}
+
+/**
+ * A control one can see and press: scrolled into view, wholly inside the window, and the
+ * topmost element at its centre (nothing covers it).
+ */
+export async function expectReachable(page: Page, control: Locator) {
+  await control.scrollIntoViewIfNeeded();
+  const size = page.viewportSize() ?? { width: 0, height: 0 };
+  const box = await control.boundingBox();
+  expect.soft(box, 'the control is on screen').not.toBeNull();
+  if (!box) return;
+  // Sub-pixel layout: a box may end a fraction of a pixel past the edge it is flush with.
+  const inside = [
+    box.x + 1 >= 0,
+    box.y + 1 >= 0,
+    box.x + box.width <= size.width + 1,
+    box.y + box.height <= size.height + 1,
+  ];
+  expect.soft(inside, `${control} lies inside the window`).toEqual([true, true, true, true]);
+  const onTop = await control.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== null && (el === hit || el.contains(hit));
+  });
+  expect.soft(onTop, `nothing covers ${control}`).toBe(true);
+}

@@ -128,9 +128,14 @@ test.describe('a narrow window (720–800 px)', () => {
         await expect(page.getByTestId('conversations-toggle')).toBeFocused();
         await expect(chat.newChat()).toBeHidden();
       }
-      await reveal(page, candidate, page.getByTestId('routing-toggle'));
       await reachable(page, candidate);
     });
+
+    // Wide, the list is in its column and the drawer's button is gone.
+    await page.setViewportSize(WIDE);
+    await expect(chat.newChat()).toBeVisible();
+    await expect(page.getByTestId('conversations-toggle')).toBeHidden();
+    await page.setViewportSize(NARROW[0]);
 
     await chat.say(
       '$echo-note notes/2026-11-28/grocery-list-with-oat-milk-and-bread-and-a-very-long-name.md',
@@ -164,6 +169,9 @@ test.describe('a narrow window (720–800 px)', () => {
     await atEachSize(page, testInfo, 'skill-overview', async () => {
       for (const tab of await tabs.all()) await reachable(page, tab);
     });
+    await page.setViewportSize(WIDE);
+    await expect(skills.list()).toBeVisible();
+    await expect(page.getByTestId('detail-back')).toBeHidden();
     for (const id of ['run', 'metadata', 'files', 'problems', 'evals', 'availability', 'history']) {
       await page.setViewportSize(NARROW[0]);
       const tab = page.getByTestId(`detail-tab-${id}`);

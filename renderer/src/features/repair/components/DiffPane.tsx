@@ -57,7 +57,7 @@ export function DiffPane({ p, file, editable, jump }: DiffPaneProps) {
   return (
     <DiffViewer
       testId="diff-view"
-      label={`Changes to ${file.path}: the original on the left, the proposal on the right`}
+      label={`Changes to ${file.path}: the proposal against the original`}
       original={file.before ?? ''}
       modified={shownText(file, p, sel)}
       language={language}

@@ -83,12 +83,13 @@ export function ProposalReview({ p }: { p: RepairProposal }) {
           <p className="review__hint">
             {editable ? (
               <>
-                Original on the left, the proposal on the right — edit it there; your text replaces that
+                The proposal against the original: removed lines red, added lines green (side by side, or in
+                one column when the pane is narrow). Edit the proposal’s text there; your text replaces that
                 file’s hunks and is replayed when you re-check. In the editor, <Kbd>Ctrl</Kbd> <Kbd>M</Kbd>{' '}
                 makes <Kbd>Tab</Kbd> move focus.
               </>
             ) : (
-              'Original on the left, the proposal on the right.'
+              'The proposal against the original: removed lines red, added lines green (side by side, or in one column when the pane is narrow).'
             )}
           </p>
         </div>

@@ -1,4 +1,5 @@
 import YAML, { isMap, isSeq } from 'yaml';
+import { tooDeepAt } from '../skills/yamlDepth';
 import { eolOf, type DraftProposal, type FixContext } from './fixers';
 
 /**
@@ -33,7 +34,10 @@ export function declareEnv(doc: string, names: string[]): string | null {
   const lines = doc.split(/\r?\n/);
   const span = frontmatterSpan(lines);
   if (!span) return null;
-  const yaml = YAML.parseDocument(lines.slice(span.from, span.to).join('\n'), { schema: 'failsafe' });
+  const source = lines.slice(span.from, span.to).join('\n');
+  // Too deep for the `yaml` package, which recursed into a process abort (skills/yamlDepth.ts).
+  if (tooDeepAt(source) > 0) return null;
+  const yaml = YAML.parseDocument(source, { schema: 'failsafe' });
   if (yaml.errors.length > 0 || !isMap(yaml.contents)) return null;
   let base = TARGETS[2];
   for (const t of TARGETS) {

@@ -9,6 +9,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import YAML, { isAlias, isCollection, isNode, isScalar } from 'yaml';
 import type { ValidationReport } from '../../../shared/contract';
+import { MAX_YAML_NESTING, tooDeepAt } from './yamlDepth';
 
 export const MAX_SKILL_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1024;
@@ -77,6 +78,12 @@ export function parseFrontmatter(content: string): { metadata: Frontmatter; body
   const frontmatter = content.slice(3, first);
   const body = content.slice(first + 3).trim();
 
+  // Too deep for the `yaml` package, which recursed into a process abort (yamlDepth.ts).
+  const deep = tooDeepAt(frontmatter);
+  if (deep > 0)
+    throw parseError(
+      `Invalid YAML in frontmatter: it nests more than ${MAX_YAML_NESTING} levels deep (line ${deep})`,
+    );
   const doc = YAML.parseDocument(frontmatter, { schema: 'failsafe', uniqueKeys: true, logLevel: 'silent' });
   if (doc.errors.length > 0) throw parseError(`Invalid YAML in frontmatter: ${doc.errors[0].message}`);
   const refusal = strictYamlRefusal(doc);

@@ -2,6 +2,7 @@ import YAML, { isMap, isScalar } from 'yaml';
 import type { Problem } from '../../../shared/contract';
 import { missingClosers, parseJson5ish } from './json5ish';
 import { foldPlain, parseFastYaml } from './yamlFast';
+import { MAX_YAML_NESTING, tooDeepAt } from './yamlDepth';
 import { error, warning } from './problems';
 
 export interface LenientYaml {
@@ -37,6 +38,9 @@ export function parseYamlLenient(
     return { data: fast.data, ok: true, problems };
   }
 
+  const deep = tooDeepAt(text);
+  if (deep > 0) return { data: salvage(text), ok: false, problems: [tooDeep(deep + lineOffset, file)] };
+
   const first = readDocument(text, lineOffset, file);
   if (first.ok) return first;
 
@@ -60,6 +64,20 @@ function recoveredWarning(fix: Fix, lineOffset: number, file: string): Problem {
         ? `\`${fix.key}\` in ${where} is not valid YAML flow style; it was read as JSON5. Write it as strict JSON or as block YAML.`
         : `The value of \`${fix.key}\` in ${where} needs quotes (it contains \`: \` or starts with a YAML indicator); it was read as a quoted string. Put it in double quotes.`;
   return warning('yaml-recovered', message, { field: fix.key, line: fix.line + lineOffset });
+}
+
+function tooDeep(line: number, file: string): Problem {
+  return file === 'SKILL.md'
+    ? error(
+        'yaml-invalid',
+        `The frontmatter nests more than ${MAX_YAML_NESTING} levels deep (line ${line}), so it was not read as YAML. Write its fields as plain \`key: value\` lines.`,
+        { line },
+      )
+    : warning(
+        'sidecar-invalid',
+        `${file} nests more than ${MAX_YAML_NESTING} levels deep (line ${line}); it was ignored. Write its fields as plain \`key: value\` lines.`,
+        { field: file, line },
+      );
 }
 
 function duplicateWarning(key: string, line: number, file: string): Problem {

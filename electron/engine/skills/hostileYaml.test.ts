@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { interpretSkill, type SkillLocation, type SkillTexts } from './loadSkill';
+import { parseFrontmatter } from './validator';
+
+// A SKILL.md or skill.yaml is anyone's text: a downloaded skill lists at start-up, before anyone
+// has read it. Whatever its YAML, the list must get the skill back, with a problem that says why.
+const loc: SkillLocation = {
+  dir: '/skills/hostile',
+  fileName: 'SKILL.md',
+  root: '/skills',
+  source: 'user',
+  hasAgentsDir: false,
+  hasScriptsDir: false,
+};
+const read = (frontmatter: string, sidecar?: string) =>
+  interpretSkill(
+    loc,
+    {
+      skillMd: `---\nname: hostile\ndescription: Reads hostile YAML.\n${frontmatter}\n---\n# Body\n`,
+      scriptsHasFiles: false,
+      ...(sidecar === undefined ? {} : { skillYaml: { file: 'skill.yaml', text: sidecar } }),
+    } satisfies SkillTexts,
+    'linux',
+  );
+
+describe('hostile frontmatter YAML', () => {
+  it('refuses to nest thousands of levels deep, and still lists the skill by name', () => {
+    // The `yaml` package recursed once per level: near its stack limit V8 aborted the process.
+    const deep = {
+      4: `x: ${'['.repeat(20_000)}`,
+      5: `x: ok\ny: ${'{a: '.repeat(5_000)}`,
+      6: `x: ok\ny:\n  ${'- '.repeat(20_000)}a`,
+    };
+    for (const [line, yaml] of Object.entries(deep)) {
+      const skill = read(yaml);
+      expect(skill.metadata).toMatchObject({ name: 'hostile', description: 'Reads hostile YAML.' });
+      const [problem] = skill.problems.filter((p) => p.severity === 'error');
+      expect(problem).toMatchObject({ code: 'yaml-invalid', line: Number(line) });
+      expect(problem.message).toContain(`nests more than 100 levels deep (line ${line})`);
+    }
+  });
+
+  it('reads a skill.yaml nested as deep as a warning, the frontmatter still used', () => {
+    const skill = read('license: MIT', `name: other\ntags: ${'['.repeat(20_000)}\n`);
+    expect(skill.metadata.name).toBe('hostile');
+    expect(skill.problems).toContainEqual(
+      expect.objectContaining({ severity: 'warning', code: 'sidecar-invalid', field: 'skill.yaml', line: 2 }),
+    );
+  });
+
+  it('keeps the nesting real skills use', () => {
+    const nested = ['metadata:', ...Array.from({ length: 12 }, (_, i) => `${'  '.repeat(i + 1)}k${i}:`)].join(
+      '\n',
+    );
+    const skill = read(`${nested} v\nx: ${'['.repeat(30)}${']'.repeat(30)}`);
+    expect(skill.problems.filter((p) => p.severity === 'error')).toEqual([]);
+  });
+});
+
+describe('hostile YAML elsewhere', () => {
+  it('skills validate refuses it with a message, as the reference validator refuses bad YAML', () => {
+    expect(() =>
+      parseFrontmatter(`---\nname: hostile\ndescription: d\nx: ${'['.repeat(20_000)}\n---\n`),
+    ).toThrow('Invalid YAML in frontmatter: it nests more than 100 levels deep (line 4)');
+  });
+});

@@ -15,8 +15,29 @@ export interface LenientYaml {
 
 // Failsafe schema: every scalar stays the text that was written (`version: 1.0` is "1.0"),
 // and the normalizer coerces per field. Duplicate keys are tolerated (last wins, as in
-// PyYAML and most clients) and reported as a warning.
-const YAML_OPTIONS = { schema: 'failsafe', logLevel: 'silent', uniqueKeys: false } as const;
+// PyYAML and most clients) and reported as a warning. No pretty errors: the package formats
+// every error with a scan of its whole line, so one long line of `"` (thousands of errors) took
+// 22 s at 80,000 characters; only the first error is shown, and its line is worked out here.
+const YAML_OPTIONS = {
+  schema: 'failsafe',
+  logLevel: 'silent',
+  uniqueKeys: false,
+  prettyErrors: false,
+} as const;
+
+/**
+ * The package makes an Error for each YAML error, and each captured a stack: most of the time
+ * left on such a line. None of them is thrown, and only the first one's message is shown.
+ */
+function parseDocument(text: string): YAML.Document.Parsed {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return YAML.parseDocument(text, YAML_OPTIONS);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
 
 /**
  * Reads YAML the way the agentskills.io client guide asks: strictly first, then, when that
@@ -93,11 +114,11 @@ function duplicateWarning(key: string, line: number, file: string): Problem {
 
 function readDocument(text: string, lineOffset: number, file: string): LenientYaml {
   const sidecar = file !== 'SKILL.md';
-  const doc = YAML.parseDocument(text, YAML_OPTIONS);
+  const doc = parseDocument(text);
   if (doc.errors.length > 0) {
     const e = doc.errors[0];
-    const line = (e.linePos?.[0].line ?? 1) + lineOffset;
-    const what = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    const line = lineOf(text, e.pos[0]) + lineOffset;
+    const what = e.message.split('\n')[0];
     const message = sidecar
       ? `${file} is not valid YAML (line ${line}: ${what}); it was ignored. Fix the YAML syntax.`
       : `The frontmatter is not valid YAML (line ${line}: ${what}). Fix the syntax; quote values that contain \`: \` or start with \`[\`.`;
@@ -175,7 +196,7 @@ function repair(text: string): { text: string; fixes: Fix[] } {
       while (close < lines.length && lines[close].trim() === '') close++;
       if (indent === '' && /^[}\]]\s*$/.test(lines[close] ?? '')) end = close + 1;
       const flow = [value, ...lines.slice(i + 1, end)].join('\n');
-      if (YAML.parseDocument(`x: ${flow}`, YAML_OPTIONS).errors.length === 0) {
+      if (parseDocument(`x: ${flow}`).errors.length === 0) {
         i = end - 1;
         continue;
       }

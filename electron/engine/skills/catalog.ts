@@ -262,7 +262,8 @@ export class SkillCatalog {
           bodyHead = texts.bodyHead ?? interpreted.body.slice(0, 4096);
         } catch (e) {
           const reason = e instanceof Error ? e.message : String(e);
-          // Read, then refused by the YAML parser (an alias bomb): the file's content is at fault.
+          // Read, then refused outright: the file's content is at fault (YAML problems, alias bombs
+          // included, come back as problems and never reach here).
           interpreted = read ? uninterpretableSkill(location, reason) : unreadableSkill(location, reason);
         }
       }

@@ -12,11 +12,11 @@ const loc: SkillLocation = {
   hasAgentsDir: false,
   hasScriptsDir: false,
 };
-const read = (frontmatter: string, sidecar?: string) =>
+const read = (frontmatter: string, sidecar?: string, description = 'description: Reads hostile YAML.') =>
   interpretSkill(
     loc,
     {
-      skillMd: `---\nname: hostile\ndescription: Reads hostile YAML.\n${frontmatter}\n---\n# Body\n`,
+      skillMd: `---\nname: hostile\n${description}\n${frontmatter}\n---\n# Body\n`,
       scriptsHasFiles: false,
       ...(sidecar === undefined ? {} : { skillYaml: { file: 'skill.yaml', text: sidecar } }),
     } satisfies SkillTexts,
@@ -73,5 +73,46 @@ describe('a frontmatter of thousands of YAML errors', () => {
     const [problem] = skill.problems.filter((p) => p.severity === 'error');
     expect(problem).toMatchObject({ code: 'yaml-invalid', line: 5 });
     expect(problem.message).toMatch(/^The frontmatter is not valid YAML \(line 5: [^\n]+\)\. Fix the syntax/);
+  });
+});
+
+describe('YAML aliases', () => {
+  it('reads a value that starts with `*` as the text it is, not as a throw', () => {
+    // An alias to no anchor threw out of the loader: the list showed the folder's name only.
+    const skill = read('', undefined, 'description: *bold*');
+    expect(skill.metadata.description).toBe('*bold*');
+    expect(skill.problems).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'yaml-recovered', field: 'description', line: 3 }),
+    ]);
+  });
+
+  it('reports an alias bomb in the frontmatter, still listing the skill by name', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]']
+      .concat(
+        ['b', 'c', 'd', 'e', 'f'].map(
+          (k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcde'[i]}`).join(', ')}]`,
+        ),
+      )
+      .join('\n');
+    const skill = read(bomb);
+    expect(skill.metadata).toMatchObject({ name: 'hostile', description: 'Reads hostile YAML.' });
+    const [problem] = skill.problems.filter((p) => p.severity === 'error');
+    expect(problem).toMatchObject({ code: 'yaml-invalid', line: 2 });
+    expect(problem.message).toMatch(/^The frontmatter could not be read as YAML \(.*alias.*\)\./i);
+  });
+
+  it('ignores an alias bomb in skill.yaml with a warning', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]']
+      .concat(
+        ['b', 'c', 'd', 'e', 'f'].map(
+          (k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcde'[i]}`).join(', ')}]`,
+        ),
+      )
+      .join('\n');
+    const skill = read('license: MIT', `name: other\n${bomb}\n`);
+    expect(skill.metadata.name).toBe('hostile');
+    expect(skill.problems).toContainEqual(
+      expect.objectContaining({ severity: 'warning', code: 'sidecar-invalid', field: 'skill.yaml', line: 1 }),
+    );
   });
 });

@@ -127,7 +127,20 @@ function readDocument(text: string, lineOffset: number, file: string): LenientYa
       : error('yaml-invalid', message, { line });
     return { data: {}, ok: false, problems: [p] };
   }
-  const data: unknown = doc.toJS({ maxAliasCount: 50 });
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 50 });
+  } catch (e) {
+    // An alias bomb, or an alias to no anchor (`description: *bold* claims`): the package throws.
+    const what = (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 200);
+    const message = sidecar
+      ? `${file} could not be read as YAML (${what}); it was ignored. Fix its anchors (&) and aliases (*).`
+      : `The frontmatter could not be read as YAML (${what}). Quote a value that starts with \`*\` or \`&\`; do not use anchors and aliases.`;
+    const p = sidecar
+      ? warning('sidecar-invalid', message, { field: file, line: lineOffset + 1 })
+      : error('yaml-invalid', message, { line: lineOffset + 1 });
+    return { data: {}, ok: false, problems: [p] };
+  }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     const message = sidecar
       ? `${file} must be a YAML mapping of \`key: value\` lines; it was ignored.`

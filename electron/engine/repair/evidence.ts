@@ -83,7 +83,7 @@ export function gatherEvidence(run: RunResult, skill: SkillSnapshot): Evidence {
     missingModule: missingModule(text, trace),
     network: networkFailure(text),
     permission:
-      /[^\n]*(?:Permission denied|Operation not permitted|Read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b)[^\n]*/
+      /^[^\n]*(?:Permission denied|Operation not permitted|Read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b)[^\n]*/m
         .exec(text)?.[0]
         .trim()
         .slice(0, 200),
@@ -260,7 +260,7 @@ function networkFailure(text: string): string | undefined {
   // Error codes are matched case-sensitively: `ENOTFOUND` must not match inside `FileNotFoundError`.
   const m =
     /\b(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH)\b[^\n]*/.exec(text) ??
-    /[^\n]*\b(?:connection refused|name or service not known|temporary failure in name resolution|could not resolve host|network is unreachable|getaddrinfo failed|no route to host|failed to establish a new connection)[^\n]*/i.exec(
+    /^[^\n]*\b(?:connection refused|name or service not known|temporary failure in name resolution|could not resolve host|network is unreachable|getaddrinfo failed|no route to host|failed to establish a new connection)[^\n]*/im.exec(
       text,
     );
   return m?.[0].trim().slice(0, 200);
@@ -275,7 +275,7 @@ function unsetEnvVars(text: string, trace?: Trace): string[] {
   }
   const phrases = [
     /(?:environment variable|env var(?:iable)?|env)\s+['"`$]?([A-Z][A-Z0-9_]{2,})['"`]?\s+(?:is\s+)?(?:not set|missing|unset|required|empty)/gi,
-    /['"`$]?([A-Z][A-Z0-9_]{2,})['"`]? (?:environment variable )?(?:is )?(?:not set|unset|is missing|is required|must be set)/g,
+    /['"`$]?(?<![A-Z])([A-Z][A-Z0-9_]{2,})['"`]? (?:environment variable )?(?:is )?(?:not set|unset|is missing|is required|must be set)/g,
     /(?:please set|set the|missing (?:environment variable|env(?: var)?)|requires?)\s+['"`$]?([A-Z][A-Z0-9_]{2,})\b/gi,
   ];
   for (const re of phrases) {
@@ -287,7 +287,7 @@ function unsetEnvVars(text: string, trace?: Trace): string[] {
 
 function capabilityMismatch(text: string): string | undefined {
   const m =
-    /[^\n]*(?:unsupported (?:file|input|format|type|language)|not supported|only (?:reads|supports|handles|accepts|works with)|cannot (?:handle|process) [^\n]*(?:files?|format|input))[^\n]*/i.exec(
+    /^[^\n]*(?:unsupported (?:file|input|format|type|language)|not supported|only (?:reads|supports|handles|accepts|works with)|cannot (?:handle|process) [^\n]*(?:files?|format|input))[^\n]*/im.exec(
       text,
     );
   return m?.[0].trim().slice(0, 300);

@@ -36,7 +36,8 @@ const PIPE_TO_SHELL =
 /** `bash <(curl …)`, `sh -c "$(wget …)"`, `eval "$(curl …)"`. */
 const SUBST_TO_SHELL =
   /\b(?:(?:ba|z)?sh\s+(?:-c\s+)?["']?(?:<\(|\$\()|eval\s+["']?\$\(|source\s+<\()\s*(?:curl|wget)\b/i;
-const DECODE_TO_SHELL = /\bbase64\s+(?:-d|--decode|-D)\b.*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b/i;
+const DECODE_TO_SHELL =
+  /\bbase64\s+(?:-d|--decode|-D)\b(?:(?!\bbase64\s+(?:-d|--decode|-D)\b).)*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b/i;
 
 /** Files that hold keys and tokens (public keys are not secrets). */
 const SECRET_FILE =
@@ -45,9 +46,13 @@ const SEED = /\b(?:seed phrase|recovery phrase|mnemonic(?: phrase)?|private keys
 /** A `.env` file as a file (not `.env.example`). */
 const DOTENV = /(?:^|[\s"'`=@/(])\.env(?![\w.-])/;
 const SECRET_ANY = new RegExp(`${SECRET_FILE.source}|${SEED.source}|${DOTENV.source}`, 'i');
-/** Sending something off the machine. */
+/**
+ * Sending something off the machine. `X(?:(?!X).)*Y`, not `X.*Y`: from each `curl` the line is read
+ * only up to the next one, where the search goes on, so a line of 40,000 `curl ` is not read to its
+ * end from each of them (3.7 s); a line holds a match exactly when it did before.
+ */
 const SEND =
-  /\bcurl\b.*(?:\s-d\b|--data|\s-F\b|--form|\s-T\b|--upload-file)|\bwget\b.*--post|\b(?:send|upload|post|exfiltrate|transmit|forward)\b.{0,80}(?:https?:\/\/|\bwebhook\b|\bserver\b|\bendpoint\b)|\bnc\s+\S+\s+\d+/i;
+  /\bcurl\b(?:(?!\bcurl\b).)*(?:\s-d\b|--data|\s-F\b|--form|\s-T\b|--upload-file)|\bwget\b(?:(?!\bwget\b).)*--post|\b(?:send|upload|post|exfiltrate|transmit|forward)\b.{0,80}(?:https?:\/\/|\bwebhook\b|\bserver\b|\bendpoint\b)|\bnc\s+\S+\s+\d+/i;
 /** Prose that forbids or denies the act ("never share your private key"). */
 const NEGATED =
   /\b(?:never|not|don'?t|doesn'?t|won'?t|cannot|can'?t|no|without|avoid|refuse|prevent|protect|instead of)\b|不要|切勿|禁止|不会/i;
@@ -214,7 +219,7 @@ export const RULES: readonly Rule[] = [
     kind: 'safety-off',
     severity: 'danger',
     all: [
-      /\bxattr\s+-\w*[dc]\w*\b.*quarantine|\bspctl\s+--master-disable\b|\bcsrutil\s+disable\b|Set-MpPreference\s+-Disable|\bhistory\s+-c\b|\bunset\s+HISTFILE\b/i,
+      /\bxattr\s+-\w*[dc]\w*\b(?:(?!\bxattr\s+-\w*[dc]\w*\b).)*quarantine|\bspctl\s+--master-disable\b|\bcsrutil\s+disable\b|Set-MpPreference\s+-Disable|\bhistory\s+-c\b|\bunset\s+HISTFILE\b/i,
     ],
     reason:
       'Removes an OS malware check or wipes the shell history, the moves of software that hides what it does.',

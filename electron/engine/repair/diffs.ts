@@ -59,7 +59,8 @@ export function extractDiff(answer: string): string | null {
   return `${answer
     .slice(start)
     .replace(/\n```[\s\S]*/, '')
-    .replace(/\s+$/, '')}\n`;
+    // Not `/\s+$/`: it rescanned a long run of blanks from each of them.
+    .trimEnd()}\n`;
 }
 
 /**
@@ -117,7 +118,9 @@ export function recountHunks(diff: string): string {
     const newCount = body.filter((l) => l[0] === ' ' || l[0] === '+').length;
     const oldStart = oldCount === 0 ? Math.max(0, Number(m[1])) : Math.max(1, Number(m[1]));
     const newStart = newCount === 0 ? Math.max(0, Number(m[2])) : Math.max(1, Number(m[2]));
-    out.push(`@@ -${oldStart},${oldCount} +${newStart},${newCount} @@${m[3]}`, ...body);
+    out.push(`@@ -${oldStart},${oldCount} +${newStart},${newCount} @@${m[3]}`);
+    // One push per line: spread as arguments, a hunk of 200,000 lines overflowed the stack.
+    for (const l of body) out.push(l);
     i = j;
   }
   return out.join('\n');

@@ -34,7 +34,10 @@ function fromApplyPatch(text: string): string {
   let added: string[] = [];
   let inHunk = false;
   const flushAdd = () => {
-    if (mode === 'add') out.push(`@@ -0,0 +1,${added.length} @@`, ...added.map((l) => `+${l}`));
+    if (mode === 'add') {
+      out.push(`@@ -0,0 +1,${added.length} @@`);
+      pushEach(out, added, '+');
+    }
     added = [];
   };
   for (const line of text.split('\n').slice(1)) {
@@ -91,6 +94,11 @@ function pathAbove(lines: string[], at: number): string | null {
   return null;
 }
 
+/** Appends each line with `prefix`; not `push(...lines)`, whose arguments overflow the stack past ~100,000. */
+function pushEach(out: string[], lines: string[], prefix: string): void {
+  for (const l of lines) out.push(prefix + l);
+}
+
 /** The first line from `from` on that matches, or -1. */
 function next(lines: string[], from: number, pattern: RegExp): number {
   for (let k = from; k < lines.length; k++) if (pattern.test(lines[k])) return k;
@@ -119,8 +127,11 @@ function fromSearchReplace(text: string): OtherForm | null {
     const replace = lines.slice(sep + 1, end);
     if (search.every((l) => l.trim() === ''))
       out.push('--- /dev/null', `+++ b/${file}`, `@@ -0,0 +1,${replace.length} @@`);
-    else out.push(`--- a/${file}`, `+++ b/${file}`, '@@', ...search.map((l) => `-${l}`));
-    out.push(...replace.map((l) => `+${l}`));
+    else {
+      out.push(`--- a/${file}`, `+++ b/${file}`, '@@');
+      pushEach(out, search, '-');
+    }
+    pushEach(out, replace, '+');
     i = end;
   }
   if (out.length === 0) return null;

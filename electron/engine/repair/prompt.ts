@@ -195,7 +195,8 @@ function proseBefore(answer: string, starts: number[]): string | null {
   const at = Math.min(...starts.filter((i) => i >= 0));
   const prose = answer
     .slice(0, at)
-    .replace(/^\s*#+.*$/gm, '')
+    // `[^\S\n]`, not `\s`: a `\s*` at each line start ran over every blank line below it.
+    .replace(/^[^\S\n]*#+.*$/gm, '')
     .replace(/\s+/g, ' ')
     .trim();
   if (prose.split(' ').length < 3) return null;
@@ -203,7 +204,7 @@ function proseBefore(answer: string, starts: number[]): string | null {
 }
 
 function field(answer: string, label: string, jsonKey: string): string | undefined {
-  const line = new RegExp(`^\\s*\\**${label}\\**\\s*:\\s*(.+)$`, 'im').exec(answer)?.[1];
+  const line = new RegExp(`^[^\\S\\n]*\\**${label}\\**\\s*:\\s*(.+)$`, 'im').exec(answer)?.[1];
   if (line)
     return line
       .trim()
@@ -238,7 +239,7 @@ export function parseModelAnswer(answer: unknown): ModelAnswer {
   const plain = other?.diff ?? extractDiff(answer);
   const diff = plain ?? extractDiff(jsonDiff(answer) ?? '');
   if (diff === null) {
-    const noFix = /^\s*NO_FIX\s*:\s*(.+)$/im.exec(answer)?.[1];
+    const noFix = /^[^\S\n]*NO_FIX\s*:\s*(.+)$/im.exec(answer)?.[1];
     return noFix
       ? { ok: false, reason: `The model found no fix inside the skill: ${noFix.trim().slice(0, 300)}` }
       : /```[ \t]*(?:diff|patch|udiff)\b/i.test(answer)

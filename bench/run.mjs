@@ -61,6 +61,10 @@ results.routing = await benchRouting({ corpusSkills: corpus, bundledDir: path.jo
 const { benchSandbox } = createRequire(import.meta.url)(path.join(root, 'dist', 'node', 'sandbox-bench.cjs'));
 results.sandbox = await benchSandbox(30);
 
+// Hostile or huge input outside routing: each case was super-linear once (seconds to hours).
+const { benchHostile } = createRequire(import.meta.url)(path.join(root, 'dist', 'node', 'hostile-bench.cjs'));
+results.hostile_input_ms = benchHostile();
+
 // Keystroke → repainted score panel, in Chromium over browser mode with the corpus loaded.
 const { benchKeystroke } = await import('./keystroke.mjs');
 try {

@@ -52,6 +52,12 @@ export async function buildNode() {
       entryPoints: ['electron/engine/execution/sandbox/bench.ts'],
       outfile: 'dist/node/sandbox-bench.cjs',
     }),
+    // …and the engine over hostile or huge input (a nested frontmatter, a megabyte of stderr).
+    build({
+      ...common,
+      entryPoints: ['electron/engine/hostileBench.ts'],
+      outfile: 'dist/node/hostile-bench.cjs',
+    }),
     // The scripted OpenAI-compatible server as a process (CLI tests, graders): scripts/model-server.mjs.
     build({
       ...common,

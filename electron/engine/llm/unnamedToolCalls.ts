@@ -135,7 +135,11 @@ export function nameToolCalls(body: ReadableStream<Uint8Array>): ReadableStream<
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(bytes, controller) {
-        partial += decoder.decode(bytes, { stream: true });
+        const text = decoder.decode(bytes, { stream: true });
+        partial += text;
+        // Split only when a line ended: a long line comes in many chunks, and splitting all that
+        // was held at each one read a 2 MB line 500 times over (0.74 s; 20 MB over a minute).
+        if (!text.includes('\n')) return;
         const complete = partial.split('\n');
         partial = complete.pop() ?? '';
         const out = complete.flatMap(lines).join('');

@@ -358,12 +358,7 @@ export class ExecutionService {
     runId: string,
     signal: AbortSignal,
     chat: ChatHooks | undefined,
-    hooks: {
-      note(d: string): void;
-      running(t: RunSandbox): void;
-      awaiting(d: string): void;
-      ran(s: RunScript): void;
-    },
+    hooks: Pick<AttemptEnv, 'note' | 'running' | 'ran'> & { awaiting(d: string): void },
   ): AttemptEnv {
     return {
       home: this.deps.home,

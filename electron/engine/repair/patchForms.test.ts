@@ -139,4 +139,32 @@ describe('the record of an answer in another form', () => {
     expect(parseModelAnswer(answer)).toMatchObject({ ok: true, root_cause: 'The second print is wrong.' });
     expect(parseUnifiedDiff(otherPatchForm(answer)?.diff ?? '')).toMatchObject({ ok: true });
   });
+
+  it('starts a SEARCH/REPLACE patch at its path line, though the prose names that path first', () => {
+    const answer = [
+      'The bug is in scripts/run.py, where the second print is wrong.',
+      'scripts/run.py',
+      '```python',
+      '<<<<<<< SEARCH',
+      '    print("b")',
+      '=======',
+      '    print("B")',
+      '>>>>>>> REPLACE',
+      '```',
+    ].join('\n');
+    expect(otherPatchForm(answer)?.start).toBe(answer.indexOf('\nscripts/run.py\n') + 1);
+    expect(parseModelAnswer(answer)).toMatchObject({
+      root_cause: 'The bug is in scripts/run.py, where the second print is wrong.',
+    });
+  });
+
+  it('counts the offset of the patch in the answer as sent, CRLF and all', () => {
+    const prose = ['The second print is wrong.', 'It prints b.', 'B is meant.', 'So it says B now.'];
+    const envelope = '*** Begin Patch\r\n*** Update File: scripts/run.py\r\n@@\r\n-x\r\n+y\r\n*** End Patch';
+    const begin = `${prose.join('\r\n')}\r\n${envelope}`;
+    expect(otherPatchForm(begin)?.start).toBe(begin.indexOf('*** Begin'));
+    expect(parseModelAnswer(begin)).toMatchObject({ root_cause: prose.join(' ') });
+    const search = `${prose.join('\r\n')}\r\nscripts/run.py\r\n<<<<<<< SEARCH\r\nx\r\n=======\r\ny\r\n>>>>>>> REPLACE\r\n`;
+    expect(otherPatchForm(search)?.start).toBe(search.indexOf('scripts/run.py'));
+  });
 });

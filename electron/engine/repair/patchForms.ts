@@ -22,9 +22,20 @@ const SEARCH = /^[ \t]*<{5,9} SEARCH[ \t]*$/m;
 export function otherPatchForm(answer: string): OtherForm | null {
   const text = answer.replace(/\r\n/g, '\n');
   const begin = BEGIN.exec(text);
-  if (begin) return { diff: fromApplyPatch(text.slice(begin.index)), start: begin.index };
-  if (SEARCH.test(text)) return fromSearchReplace(text);
-  return null;
+  if (begin) {
+    const line = text.slice(0, begin.index).split('\n').length - 1;
+    return { diff: fromApplyPatch(text.slice(begin.index)), start: lineStart(answer, line) };
+  }
+  if (!SEARCH.test(text)) return null;
+  const blocks = fromSearchReplace(text);
+  return blocks && { diff: blocks.diff, start: lineStart(answer, blocks.line) };
+}
+
+/** Where line `n` of the answer starts in it (its lines may end in CRLF, which counts two). */
+function lineStart(answer: string, n: number): number {
+  let at = 0;
+  for (let i = 0; i < n; i++) at = answer.indexOf('\n', at) + 1;
+  return at;
 }
 
 /** Codex's `apply_patch` envelope: Update / Add / Delete File sections, `*** Move to:` a rename. */
@@ -78,8 +89,11 @@ function fromApplyPatch(text: string): string {
   return `${out.join('\n')}\n`;
 }
 
-/** The path a SEARCH block belongs to: the nearest line above it that is not a fence or blank. */
-function pathAbove(lines: string[], at: number): string | null {
+/**
+ * The path a SEARCH block belongs to, and its line: the nearest line above the block that is not
+ * a fence or blank.
+ */
+function pathAbove(lines: string[], at: number): { name: string; line: number } | null {
   for (let i = at - 1; i >= 0; i--) {
     const line = lines[i].trim();
     if (line === '' || /^(`{3,}|~{3,})/.test(line)) continue;
@@ -89,7 +103,7 @@ function pathAbove(lines: string[], at: number): string | null {
       .replace(/^(?:file(?:name)?|path)\s*:\s*/i, '')
       .replace(/^[*_`"']+|[*_`"':]+$/g, '')
       .trim();
-    return /^[\w./-]+$/.test(name) && !name.endsWith('/') ? name : null;
+    return /^[\w./-]+$/.test(name) && !name.endsWith('/') ? { name, line: i } : null;
   }
   return null;
 }
@@ -110,7 +124,7 @@ function next(lines: string[], from: number, pattern: RegExp): number {
  * the REPLACE lines; an empty SEARCH creates the file (Aider's convention); a block without a
  * path of its own belongs to the one before.
  */
-function fromSearchReplace(text: string): OtherForm | null {
+function fromSearchReplace(text: string): { diff: string; line: number } | null {
   const lines = text.split('\n');
   const out: string[] = [];
   let file: string | null = null;
@@ -120,9 +134,11 @@ function fromSearchReplace(text: string): OtherForm | null {
     const sep = next(lines, i + 1, /^\s*={5,9}\s*$/);
     const end = sep < 0 ? -1 : next(lines, sep + 1, /^\s*>{5,9} REPLACE\s*$/);
     if (end < 0) break;
-    file = pathAbove(lines, i) ?? file;
+    const above = pathAbove(lines, i);
+    file = above?.name ?? file;
     if (file === null) return null;
-    if (start < 0) start = text.indexOf(lines[i - 1] ?? lines[i]);
+    // The first block has a path line of its own: the patch begins there, the prose above it.
+    if (start < 0) start = above?.line ?? i;
     const search = lines.slice(i + 1, sep);
     const replace = lines.slice(sep + 1, end);
     if (search.every((l) => l.trim() === ''))
@@ -135,5 +151,5 @@ function fromSearchReplace(text: string): OtherForm | null {
     i = end;
   }
   if (out.length === 0) return null;
-  return { diff: `${out.join('\n')}\n`, start: Math.max(0, start) };
+  return { diff: `${out.join('\n')}\n`, line: start };
 }

@@ -68,6 +68,24 @@ describe('Codex apply_patch envelopes', () => {
     const [file] = files(answer);
     expect(applyFilePatch(SOURCE, file.hunks)).toBe(SOURCE.replace('"b"', '"B"'));
   });
+
+  it('reads an envelope indented as a whole at the indentation of its Begin line', () => {
+    const answer = [
+      '1. Apply this:',
+      '',
+      '   *** Begin Patch',
+      '   *** Update File: scripts/run.py',
+      '   @@',
+      '        print("a")',
+      '   -    print("b")',
+      '   +    print("B")',
+      '',
+      '   *** End Patch',
+    ].join('\n');
+    const [file] = files(answer);
+    expect(file.path).toBe('scripts/run.py');
+    expect(applyFilePatch(SOURCE, file.hunks)).toBe(SOURCE.replace('"b"', '"B"'));
+  });
 });
 
 describe('Aider SEARCH/REPLACE blocks', () => {

@@ -51,7 +51,12 @@ function fromApplyPatch(text: string): string {
     }
     added = [];
   };
-  for (const line of text.split('\n').slice(1)) {
+  const [first, ...rest] = text.split('\n');
+  // An envelope indented as a whole (under a list item, in a quote of the answer) is read at
+  // the indentation of its Begin line, which BEGIN allows.
+  const indent = first.slice(0, first.length - first.trimStart().length);
+  for (const raw of rest) {
+    const line = raw.startsWith(indent) ? raw.slice(indent.length) : raw;
     if (/^\*\*\* End Patch/.test(line)) break;
     const file = /^\*\*\* (Update|Add|Delete) File: (.+?)\s*$/.exec(line);
     if (file) {

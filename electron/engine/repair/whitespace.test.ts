@@ -31,6 +31,47 @@ describe('applyFilePatch with whitespace drift', () => {
     );
   });
 
+  it('takes an indented line for an unindented one, and gives the added line the file’s indentation', () => {
+    expect(applyFilePatch('x\na = 1\ny\n', hunksOf('@@ -2,1 +2,1 @@\n-    a  =  1\n+    a = 2\n'))).toBe(
+      'x\na = 2\ny\n',
+    );
+  });
+
+  it('finds the last line of a file that does not end in a newline', () => {
+    const hunks = hunksOf(
+      '@@ -2,1 +2,1 @@\n-    b(1)\n\\ No newline at end of file\n+    b(2)\n\\ No newline at end of file\n',
+    );
+    expect(applyFilePatch('a\n\tb(1)', hunks)).toBe('a\n\tb(2)');
+  });
+
+  it('takes the earlier of two places as near the stated line', () => {
+    expect(applyFilePatch('\tq\n\tx\n\tq\n', hunksOf('@@ -2,1 +2,1 @@\n-    q\n+    r\n'))).toBe(
+      '\tr\n\tx\n\tq\n',
+    );
+  });
+
+  it('turns the spaces past the last full tab into spaces after the tabs', () => {
+    const hunks = hunksOf('@@ -2,1 +2,2 @@\n-    go(1)\n+    go(2)\n+          more()\n');
+    expect(applyFilePatch('if a:\n\tgo(1)\n', hunks)).toBe('if a:\n\tgo(2)\n\t\t  more()\n');
+  });
+
+  it('leaves an indentation alone when the old lines show no tab width (3 spaces for 2 tabs)', () => {
+    const hunks = hunksOf('@@ -2,1 +2,2 @@\n-   go(1)\n+   go(2)\n+      more()\n');
+    expect(applyFilePatch('if a:\n\t\tgo(1)\n', hunks)).toBe('if a:\n\t\tgo(2)\n      more()\n');
+  });
+
+  it('takes no indentation from a blank line, though the file’s blank line holds a tab', () => {
+    const hunks = hunksOf('@@ -2,3 +2,4 @@\n-    go(1)\n+    go(2)\n \n+y = 2\n x = 1\n');
+    expect(applyFilePatch('def f():\n\tgo(1)\n\t\nx = 1\n', hunks)).toBe(
+      'def f():\n\tgo(2)\n\t\ny = 2\nx = 1\n',
+    );
+  });
+
+  it('keeps a hunk that only adds lines where it is, beside one that is placed', () => {
+    const hunks = hunksOf('@@ -0,0 +1,1 @@\n+top\n@@ -2,1 +3,1 @@\n-    go(1)\n+    go(2)\n');
+    expect(applyFilePatch('a\n\tgo(1)\nb\n', hunks)).toBe('top\na\n\tgo(2)\nb\n');
+  });
+
   it('still refuses a hunk whose lines differ in more than whitespace', () => {
     expect(
       applyFilePatch(TABBED, hunksOf('@@ -2,2 +2,2 @@\n     if y:\n-        go(1)\n+        go(2)\n')),

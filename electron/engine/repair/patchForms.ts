@@ -16,7 +16,6 @@ export interface OtherForm {
 }
 
 const BEGIN = /^[ \t]*\*\*\* Begin Patch[ \t]*$/m;
-const SEARCH = /^[ \t]*<{5,9} SEARCH[ \t]*$/m;
 
 /** The patch in Codex's or Aider's form, or null when the answer has neither. */
 export function otherPatchForm(answer: string): OtherForm | null {
@@ -26,7 +25,6 @@ export function otherPatchForm(answer: string): OtherForm | null {
     const line = text.slice(0, begin.index).split('\n').length - 1;
     return { diff: fromApplyPatch(text.slice(begin.index)), start: lineStart(answer, line) };
   }
-  if (!SEARCH.test(text)) return null;
   const blocks = fromSearchReplace(text);
   return blocks && { diff: blocks.diff, start: lineStart(answer, blocks.line) };
 }
@@ -102,12 +100,12 @@ function pathAbove(lines: string[], at: number): { name: string; line: number } 
   for (let i = at - 1; i >= 0; i--) {
     const line = lines[i].trim();
     if (line === '' || /^(`{3,}|~{3,})/.test(line)) continue;
-    if (/^(?:>{5,9} REPLACE|={5,9}|<{5,9} SEARCH)$/.test(line)) return null;
     const name = line
       .replace(/^#+\s*/, '')
       .replace(/^(?:file(?:name)?|path)\s*:\s*/i, '')
       .replace(/^[*_`"']+|[*_`"':]+$/g, '')
       .trim();
+    // Prose or the REPLACE marker of a block right above is no name: the block keeps the file before.
     return /^[\w./-]+$/.test(name) && !name.endsWith('/') ? { name, line: i } : null;
   }
   return null;
@@ -136,8 +134,9 @@ function fromSearchReplace(text: string): { diff: string; line: number } | null 
   let start = -1;
   for (let i = 0; i < lines.length; i++) {
     if (!/^\s*<{5,9} SEARCH\s*$/.test(lines[i])) continue;
-    const sep = next(lines, i + 1, /^\s*={5,9}\s*$/);
-    const end = sep < 0 ? -1 : next(lines, sep + 1, /^\s*>{5,9} REPLACE\s*$/);
+    // Looked for from the SEARCH line, which is no separator, and from the separator, no REPLACE.
+    const sep = next(lines, i, /^\s*={5,9}\s*$/);
+    const end = sep < 0 ? -1 : next(lines, sep, /^\s*>{5,9} REPLACE\s*$/);
     if (end < 0) break;
     const above = pathAbove(lines, i);
     file = above?.name ?? file;

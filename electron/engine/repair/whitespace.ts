@@ -10,12 +10,14 @@ import type { StructuredPatchHunk } from 'diff';
  */
 
 const norm = (line: string) => line.replace(/\s+/g, ' ').trim();
+// Stryker disable next-line Regex,StringLiteral: the pattern matches at the start of every line, anchored or not, so the fallback is never taken
 const indentOf = (line: string) => /^[ \t]*/.exec(line)?.[0] ?? '';
 
 /** Where the hunk's old lines sit in `lines`, whitespace aside, nearest `near`; -1 when nowhere. */
 function locate(normed: string[], old: string[], near: number): number {
   const want = old.map(norm);
   let best = -1;
+  // Stryker disable next-line ArithmeticOperator: a place past the end holds no lines, so `every` refuses it anyway
   for (let at = 0; at + want.length <= normed.length; at++) {
     if (!want.every((w, i) => normed[at + i] === w)) continue;
     if (best < 0 || Math.abs(at - near) < Math.abs(best - near)) best = at;

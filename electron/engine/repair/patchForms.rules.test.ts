@@ -78,6 +78,7 @@ describe('the lines of a Codex envelope', () => {
         '*** Begin Patch',
         '*** Update File: references/codex.md',
         '@@',
+        ' Open a section with *** Add File: name.',
         '-Close it with *** End Patch.',
         '+Close it with *** End Patch, or *** End of File, in ``` fences.',
         '*** End Patch',
@@ -87,6 +88,7 @@ describe('the lines of a Codex envelope', () => {
         '--- a/references/codex.md',
         '+++ b/references/codex.md',
         '@@',
+        ' Open a section with *** Add File: name.',
         '-Close it with *** End Patch.',
         '+Close it with *** End Patch, or *** End of File, in ``` fences.',
         '',
@@ -122,9 +124,23 @@ describe('the markers of an Aider block', () => {
 
   it('takes a path however it is dressed, above a ~~~ fence too, but not a folder', () => {
     const search = ['<<<<<<< SEARCH', 'a', '=======', 'b', '>>>>>>> REPLACE'];
-    for (const pathLine of ['####  `x.py`', 'Path: x.py', 'filename:x.py', '"x.py":', '_x.py_'])
+    for (const pathLine of [
+      '####  `x.py`',
+      'Path: x.py',
+      'filename:x.py',
+      'File : `x.py`',
+      '"x.py":',
+      '_x.py_',
+    ])
       expect(otherPatchForm([pathLine, '~~~python', ...search, '~~~'].join('\n'))?.diff, pathLine).toBe(read);
-    expect(otherPatchForm(['scripts/', ...search].join('\n'))).toBeNull();
+    expect(otherPatchForm(['  ### x.py', '', '   ```python', ...search, '   ```'].join('\n'))?.diff).toBe(
+      read,
+    );
+    expect(otherPatchForm(['scripts/run_all.py', ...search].join('\n'))?.diff).toContain(
+      '+++ b/scripts/run_all.py\n',
+    );
+    for (const above of ['scripts/', 'Edit x.py', 'x.py (the script)'])
+      expect(otherPatchForm([above, ...search].join('\n')), above).toBeNull();
   });
 
   it('creates a file only from a SEARCH that is all blank, not one that holds a blank line', () => {
@@ -132,6 +148,20 @@ describe('the markers of an Aider block', () => {
     expect(otherPatchForm(answer)?.diff).toBe('--- a/x.py\n+++ b/x.py\n@@\n-a\n-\n+b\n');
     const blank = ['x.py', '<<<<<<< SEARCH', '  ', '=======', 'b', '>>>>>>> REPLACE'].join('\n');
     expect(otherPatchForm(blank)?.diff).toBe('--- /dev/null\n+++ b/x.py\n@@ -0,0 +1,1 @@\n+b\n');
+  });
+
+  it('takes a marker only as a line of its own, and a block only with its separator', () => {
+    const [s, sep, r] = ['<<<<<<< SEARCH', '=======', '>>>>>>> REPLACE'];
+    for (const [a, b, c] of [
+      [`see ${s}`, sep, r],
+      [`${s} here`, sep, r],
+      [s, `see ${sep}`, r],
+      [s, `${sep} here`, r],
+      [s, sep, `see ${r}`],
+      [s, sep, `${r} here`],
+    ])
+      expect(otherPatchForm(block(a, b, c)), [a, b, c].join(' / ')).toBeNull();
+    expect(otherPatchForm(['x.py', s, 'a', r].join('\n'))).toBeNull();
   });
 
   it('reads nothing from a block whose marker has 4 or 10 marks', () => {

@@ -169,6 +169,11 @@ describe('the record of an answer in another form', () => {
       '    print("B")',
       '>>>>>>> REPLACE',
       '```',
+      'references/new.md',
+      '<<<<<<< SEARCH',
+      '=======',
+      '# New',
+      '>>>>>>> REPLACE',
     ].join('\n');
     expect(otherPatchForm(answer)?.start).toBe(answer.indexOf('\nscripts/run.py\n') + 1);
     expect(parseModelAnswer(answer)).toMatchObject({

@@ -40,7 +40,9 @@ function lineStart(answer: string, n: number): number {
 function fromApplyPatch(text: string): string {
   const out: string[] = [];
   let mode: 'update' | 'add' | 'none' = 'none';
+  // Stryker disable next-line ArrayDeclaration: the first file header empties it before an Add File's line is read
   let added: string[] = [];
+  // Stryker disable next-line BooleanLiteral: the first file header sets it before a hunk's line is read
   let inHunk = false;
   const flushAdd = () => {
     if (mode === 'add') {
@@ -118,6 +120,7 @@ function pushEach(out: string[], lines: string[], prefix: string): void {
 
 /** The first line from `from` on that matches, or -1. */
 function next(lines: string[], from: number, pattern: RegExp): number {
+  // Stryker disable next-line EqualityOperator: one line past the end is undefined, which no pattern matches
   for (let k = from; k < lines.length; k++) if (pattern.test(lines[k])) return k;
   return -1;
 }
@@ -132,17 +135,18 @@ function fromSearchReplace(text: string): { diff: string; line: number } | null 
   const out: string[] = [];
   let file: string | null = null;
   let start = -1;
+  // Stryker disable next-line EqualityOperator: one line past the end is undefined, which is no SEARCH line
   for (let i = 0; i < lines.length; i++) {
     if (!/^\s*<{5,9} SEARCH\s*$/.test(lines[i])) continue;
     // Looked for from the SEARCH line, which is no separator, and from the separator, no REPLACE.
     const sep = next(lines, i, /^\s*={5,9}\s*$/);
-    const end = sep < 0 ? -1 : next(lines, sep, /^\s*>{5,9} REPLACE\s*$/);
-    if (end < 0) break;
+    const end = sep === -1 ? -1 : next(lines, sep, /^\s*>{5,9} REPLACE\s*$/);
+    if (end === -1) break;
     const above = pathAbove(lines, i);
     file = above?.name ?? file;
     if (file === null) return null;
     // The first block has a path line of its own: the patch begins there, the prose above it.
-    if (start < 0) start = above?.line ?? i;
+    if (start < 0 && above) start = above.line;
     const search = lines.slice(i + 1, sep);
     const replace = lines.slice(sep + 1, end);
     if (search.every((l) => l.trim() === ''))

@@ -139,7 +139,7 @@ describe('the markers of an Aider block', () => {
     expect(otherPatchForm(['scripts/run_all.py', ...search].join('\n'))?.diff).toContain(
       '+++ b/scripts/run_all.py\n',
     );
-    for (const above of ['scripts/', 'Edit x.py', 'x.py (the script)'])
+    for (const above of ['scripts/', 'Edit x.py', 'x.py (the script)', 'issue#12.md', 'profile: x.py'])
       expect(otherPatchForm([above, ...search].join('\n')), above).toBeNull();
   });
 

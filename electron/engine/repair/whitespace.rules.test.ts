@@ -63,6 +63,17 @@ describe('where a hunk is placed', () => {
     expect(applyFilePatch('k\nc\ra\n', hunksOf('@@ -1,2 +1,2 @@\n-k\n+x\n c a\n'))).toBe('x\nc\ra\n');
   });
 
+  it('keeps one blank between words: `x y` is not `xy`', () => {
+    expect(
+      applyFilePatch('if a:\n\tgo(x y)\n', hunksOf('@@ -2,1 +2,1 @@\n-    go(xy)\n+    go(z)\n')),
+    ).toBeNull();
+  });
+
+  it('passes a hunk that only adds lines through as it is', () => {
+    const [add, drift] = hunksOf('@@ -0,0 +1,1 @@\n+top\n@@ -2,1 +3,1 @@\n-    go(1)\n+    go(2)\n');
+    expect(matchWhitespace('a\n\tgo(1)\n', [add, drift])?.[0]).toBe(add);
+  });
+
   it('states the line where it placed the hunk, or gives null when its lines are nowhere', () => {
     const [hunk] = hunksOf('@@ -3,1 +3,1 @@\n-    q\n+    r\n');
     expect(matchWhitespace('\tq\n\tx\n\tq\n', [hunk])).toEqual([

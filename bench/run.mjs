@@ -44,6 +44,9 @@ if (fs.existsSync(corpus)) {
     command: `skilldeck ${args.join(' ')}`,
     skills: JSON.parse(output).length,
     whole_process_ms: { median: +median(times).toFixed(1), p95: +percentile(times, 0.95).toFixed(1) },
+    // The first run of a fresh $SKILLDECK_HOME reads every SKILL.md for its danger line; the
+    // runs after it answer unchanged files from the flag cache (cache/skill-flags.json).
+    first_run_ms: +times[0].toFixed(1),
     target_ms: 1500,
     pass: median(times) <= 1500,
   };

@@ -13,6 +13,7 @@
  * the findings say what the skill really asks (the 3 misses: that scanner, an audit report quoting
  * `cat ~/.ssh/id_rsa`, and a `.pub` key since fixed).
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InstructionFinding } from '../../../shared/contract';
@@ -187,3 +188,31 @@ function readInstructionFile(dir: string, rel: string): string | null {
     return null;
   }
 }
+
+/**
+ * What a remembered danger line depends on besides its file: every rule, the helpers that place
+ * a finding, and the code that reads and scans, so a cache of `readDangerLine` answers (the skill
+ * list's) is dropped whenever any of them changes. Code elsewhere that changes a finding must bump
+ * FLAG_LOGIC.
+ */
+const FLAG_LOGIC = 1;
+export const DANGER_RULES_ID = createHash('sha256')
+  .update(
+    JSON.stringify([
+      FLAG_LOGIC,
+      MAX_READ,
+      MAX_EXCERPT,
+      RULES.map((rule) => [
+        rule.kind,
+        rule.severity,
+        rule.all.map(String),
+        String(rule.unless),
+        rule.prose,
+        rule.reason,
+      ]),
+      [CONTEXT_LINE, DESCRIBES, DOCUMENTARY, HEADING].map(String),
+      [quotedAt, logicalLines, excerptOf, scanInstructionText, firstDanger, readInstructionFile].map(String),
+    ]),
+  )
+  .digest('hex')
+  .slice(0, 16);

@@ -238,6 +238,13 @@ function firstTypoMs(index: RoutingIndex): number {
   return Math.round((performance.now() - start) * 10) / 10;
 }
 
+/** A made-up lowercase word of three to four syllables, the same for the same `i`. */
+function madeUp(i: number): string {
+  const syllables = ['zor', 'vak', 'lin', 'tem', 'qua', 'bri', 'sto', 'mun', 'pex', 'dal', 'rho', 'kif'];
+  const n = 3 + (i % 2);
+  return Array.from({ length: n }, (_, k) => syllables[(i * (k + 3) + k * 5) % syllables.length]).join('');
+}
+
 /**
  * What users paste into the message box, up to the contract's 20,000 characters: one long
  * token (a key, a blob), base64, a log, code, Chinese prose. Deterministic, so runs compare.
@@ -259,6 +266,11 @@ export function pastes(): Record<string, string> {
       160,
       (i) =>
         `export function handler${i}(req: Request): Promise<Response> { return fetchUpstream(req.url, { retries: ${i % 5} }); }`,
+    ).slice(0, 8_000),
+    // Identifiers no skill uses, each one a word the typo reader would otherwise try.
+    code_identifiers_8k: lines(
+      200,
+      (i) => `  const ${madeUp(i)} = ${madeUp(i * 7 + 3)}(${madeUp(i * 13 + 5)});`,
     ).slice(0, 8_000),
     dot_leaders_20k: '. '.repeat(10_000),
     chinese_5k:

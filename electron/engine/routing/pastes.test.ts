@@ -61,3 +61,23 @@ describe('pasted material', () => {
     expect(glued('token AbCdGoHighLevelEfGhIj')).not.toContain('highlevel');
   });
 });
+
+describe('typos in a long message', () => {
+  const spelled = (query: string) =>
+    withSpelling(index, analyzeQuery(query))
+      .flatMap((g) => g.variants)
+      .filter((v) => v.via === 'spelling')
+      .map((v) => v.shown);
+  // Eight words no skill uses and no dictionary knows: identifiers of a pasted file.
+  const identifiers = 'zorvaklin temquabri stomunpex dalrhokif vaklintem quabristo munpexdal rhokifzor';
+
+  it('reads the first eight unknown words of a message as possible typos', () => {
+    expect(spelled(`${identifiers.split(' ').slice(0, 7).join(' ')} wheather`)).toEqual(['weather']);
+  });
+
+  it('reads no more: a pasted file holds hundreds of identifiers, none of them typos', () => {
+    expect(spelled(`${identifiers} wheather`)).toEqual([]);
+    // The typo still counts as the user's own word.
+    expect(spelled(`wheather ${identifiers}`)).toEqual(['weather']);
+  });
+});

@@ -42,6 +42,12 @@ const TYPO_MIN_LETTERS = 5;
  * pasted token, hash or blob of letters would cost 54 stemmed spellings a letter on every keystroke.
  */
 const TYPO_MAX_LETTERS = 30;
+/**
+ * Words of one message read as typos, in its order: a typed request has a few, while a pasted
+ * stack trace or source file has hundreds of words no skill uses (identifiers), each costing 54
+ * stemmed spellings a letter: an 8 KB file took over a second to route.
+ */
+const TYPO_BUDGET = 8;
 
 /**
  * A word no skill uses and no dictionary knows, typed in letters, that is one letter from words
@@ -50,9 +56,11 @@ const TYPO_MAX_LETTERS = 30;
  * names with digits are left as typed.
  */
 export function withSpelling(index: RoutingIndex, groups: QueryGroup[]): QueryGroup[] {
+  let budget = TYPO_BUDGET;
   return groups.map((group) => {
     const own = group.variants[0];
     if (
+      budget === 0 ||
       !own ||
       own.via !== 'exact' ||
       group.weight < 1 ||
@@ -63,6 +71,7 @@ export function withSpelling(index: RoutingIndex, groups: QueryGroup[]): QueryGr
       isEnglishWord(group.surface)
     )
       return group;
+    budget--;
     const near = index.spellingNeighbours(group.surface);
     if (near.length === 0) return group;
     const spelled: Variant[] = near.map(({ term, shown }) => ({

@@ -266,3 +266,39 @@ repairTest(
     expect(problems).toEqual([]);
   },
 );
+
+test.describe('a short window (480–600 px high)', () => {
+  test.use({ seedFiles: { ...NOTE_SKILL, ...SEED }, viewport: NARROW[0] });
+
+  test('activity: the route list scrolls in its own region, the page does not', async ({
+    page,
+    workspace,
+  }, testInfo) => {
+    const problems = watchConsole(page);
+    const routing = new RoutingPage(page);
+    await routing.open(workspace.url);
+    for (let i = 1; i <= 16; i++) await routing.commitRoute(`echo a note number ${i} about oat milk`);
+    await routing.open(workspace.url, 'activity');
+    const rows = page.getByTestId('route-row');
+    await expect(rows).toHaveCount(16);
+    const region = page.getByTestId('route-list-region');
+    await atEachSize(page, testInfo, 'activity-routes', async () => {
+      const size = page.viewportSize() ?? NARROW[0];
+      // The list's region lies wholly in the window with room for a few rows, and scrolls itself.
+      const box = await region.boundingBox();
+      expect
+        .soft(box && box.y >= 0 && box.y + box.height <= size.height + 1, 'the list is in the window')
+        .toBe(true);
+      expect.soft(box?.height ?? 0, 'the list shows a few rows').toBeGreaterThanOrEqual(150);
+      const scroll = await region.evaluate((el) => ({ scrolls: el.scrollHeight > el.clientHeight + 1 }));
+      expect.soft(scroll.scrolls, 'the list scrolls within itself').toBe(true);
+      // Reaching the last route scrolls the list, not the page: the metrics stay where they were.
+      const cards = page.getByTestId('metric-cards');
+      const before = await cards.boundingBox();
+      await reachable(page, rows.last());
+      expect.soft(await cards.boundingBox(), 'the page did not scroll').toEqual(before);
+      await reachable(page, rows.first());
+    });
+    expect(problems).toEqual([]);
+  });
+});

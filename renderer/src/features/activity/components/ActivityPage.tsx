@@ -71,7 +71,7 @@ export function ActivityPage() {
         </Placeholder>
       ) : (
         <div className="activity-page__body">
-          <div className="activity-page__list">
+          <div className="activity-page__list" data-testid="route-list-region">
             <RouteList events={events} selectedId={current?.route_id ?? null} onSelect={select} />
             {hasMore && (
               <button

@@ -31,6 +31,11 @@ export function LatencyChartView({ events, metrics, selectedId, onSelect }: Late
     { label: 'p50', value: p50 },
     { label: 'p95', value: p95 },
   ].filter((line): line is { label: string; value: number } => line.value !== null);
+  // p50's label hangs below its line, p95's above: near the top of the plot p95's would rise into
+  // the caption, so it hangs below too when p50's line lies far enough down to leave it room.
+  const below = (label: string): boolean =>
+    label === 'p50' ||
+    (p95 !== null && chart.y(p95) < HEIGHT / 4 && (p50 === null || chart.y(p50) - chart.y(p95) > HEIGHT / 3));
 
   return (
     <figure className="latency-chart" data-testid="latency-chart">
@@ -81,7 +86,7 @@ export function LatencyChartView({ events, metrics, selectedId, onSelect }: Late
         {lines.map((line) => (
           <span
             key={line.label}
-            className={`latency-chart__ref-label latency-chart__ref-label--${line.label}`}
+            className={`latency-chart__ref-label${below(line.label) ? ' latency-chart__ref-label--below' : ''}`}
             style={{ top: `${(chart.y(line.value) / HEIGHT) * 100}%` }}
           >
             {line.label} {formatMs(line.value)}

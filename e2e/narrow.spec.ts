@@ -199,6 +199,19 @@ test.describe('a narrow window (720–800 px)', () => {
     await atEachSize(page, testInfo, 'install-preview', () => reachable(page, install.confirm()));
     await install.install();
     await atEachSize(page, testInfo, 'install-result');
+    // "Show in list" shows the list, with the new skill selected and scrolled into view, not its detail.
+    await install.resultLink('weather-report').click();
+    await expect(install.dialog()).toBeHidden();
+    await expect(skills.list()).toBeVisible();
+    await expect(skills.detail()).toBeHidden();
+    await expect(skills.row('weather-report')).toHaveAttribute('aria-selected', 'true');
+    await expect(skills.row('weather-report')).toBeInViewport({ ratio: 0.95 });
+    await expect(skills.list()).toBeFocused();
+    await shoot(page, testInfo, 'install-shown');
+    // Wide, the list and the new skill's detail show side by side.
+    await page.setViewportSize(WIDE);
+    await expect(skills.detail()).toHaveAttribute('data-skill-name', 'weather-report');
+    await page.setViewportSize(NARROW[0]);
     expect(problems).toEqual([]);
   });
 });

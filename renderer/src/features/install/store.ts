@@ -214,7 +214,7 @@ export const useInstallStore = create<InstallState & InstallActions>()((set, get
       const skills = useSkillsStore.getState();
       // A search or filter could hide the new skill; the user asked to see it.
       if (skills.query.trim() || hasActiveFilters(skills.filters)) skills.clearFilters();
-      skills.open(id);
+      skills.reveal(id);
       set({ open: false, ...CLOSED });
     },
   };

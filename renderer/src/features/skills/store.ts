@@ -56,6 +56,8 @@ export interface SkillsActions {
   open(id: string): void;
   /** Back from the detail to the list, in a window too narrow for both. */
   showList(): void;
+  /** Selects and loads, and shows the list (a link's "Show in list"): a narrow window shows the list, not the detail. */
+  reveal(id: string): void;
   setTab(tab: DetailTab): void;
   ensureDetail(id: string): Promise<void>;
   /** Shows `path` in the Files tab and loads it. */
@@ -157,6 +159,11 @@ export const useSkillsStore = create<SkillsState & SkillsActions & ManageSlice>(
     },
 
     showList: () => set({ pane: 'list' }),
+
+    reveal(id) {
+      set({ selectedId: id, pane: 'list' });
+      void get().ensureDetail(id);
+    },
 
     setTab: (tab) => set({ tab }),
 

@@ -27,8 +27,11 @@ const TITLES = {
   done: 'Installed',
 } as const;
 
-/** Source → preview (nothing written yet) → confirm → result (issue 3, item 8). */
-export function InstallDialog() {
+/**
+ * Source → preview (nothing written yet) → confirm → result (issue 3, item 8). `onShown`: the
+ * page moves focus to the list once a result's "Show in list" has closed the dialog.
+ */
+export function InstallDialog({ onShown }: { onShown?: () => void }) {
   const { open, phase, preview, tab, form, upload, close } = useInstallStore(
     useShallow((s) => ({
       open: s.open,
@@ -69,7 +72,7 @@ export function InstallDialog() {
         {phase === 'form' && <SourceForm />}
         {phase === 'staging' && <StagingView />}
         {(phase === 'preview' || phase === 'installing') && <PreviewView />}
-        {phase === 'done' && <ResultView />}
+        {phase === 'done' && <ResultView onShown={onShown} />}
       </div>
     </Modal>
   );

@@ -1,3 +1,4 @@
+import { flushSync } from 'react-dom';
 import { useShallow } from 'zustand/react/shallow';
 import { plural } from '../../../lib/format';
 import { TruncatedPath } from '../../../ui/TruncatedPath';
@@ -5,7 +6,7 @@ import { ChevronIcon, CheckIcon, InfoIcon } from '../../../ui/icons';
 import { useInstallStore } from '../store';
 
 /** What got installed where, each a link into the list; what was skipped and why. */
-export function ResultView() {
+export function ResultView({ onShown }: { onShown?: () => void }) {
   const { result, reveal } = useInstallStore(useShallow((s) => ({ result: s.result, reveal: s.reveal })));
   if (!result) return null;
   const { installed, skipped } = result;
@@ -27,7 +28,11 @@ export function ResultView() {
               <button
                 type="button"
                 className="install-result__item"
-                onClick={() => reveal(skill.id)}
+                onClick={() => {
+                  // Closed and shown first: the closing dialog hands focus back to its opener.
+                  flushSync(() => reveal(skill.id));
+                  onShown?.();
+                }}
                 data-testid="install-result-link"
                 data-skill-name={skill.name}
               >

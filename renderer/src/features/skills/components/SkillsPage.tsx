@@ -24,10 +24,10 @@ import { UndoToast } from './UndoToast';
 import '../skills.css';
 
 /** Overlays that live above every state of the page: install, drop target, undo. */
-function Layers() {
+function Layers({ onShown }: { onShown?: () => void }) {
   return (
     <>
-      <InstallDialog />
+      <InstallDialog onShown={onShown} />
       <DropOverlay />
       <UndoToast />
     </>
@@ -42,10 +42,13 @@ export function SkillsPage() {
   const { move, open } = useListNavigation(view.visible, detailRef);
   const pane = useSkillsStore((s) => s.pane);
   const showList = useSkillsStore((s) => s.showList);
-  const back = () => {
-    flushSync(showList);
+  const focusList = () => {
     const list = listRef.current;
     (list?.querySelector<HTMLElement>('[role="listbox"]') ?? list?.querySelector('input'))?.focus();
+  };
+  const back = () => {
+    flushSync(showList);
+    focusList();
   };
 
   if (status === 'idle' || status === 'loading') {
@@ -97,7 +100,7 @@ export function SkillsPage() {
         )}
       </section>
       <SkillDetailPane ref={detailRef} onBack={back} />
-      <Layers />
+      <Layers onShown={focusList} />
     </div>
   );
 }

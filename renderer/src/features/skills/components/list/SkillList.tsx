@@ -17,6 +17,8 @@ export function SkillList({ items, onMove, onOpen }: SkillListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const selectedId = useSkillsStore((s) => s.selectedId);
   const openSkill = useSkillsStore((s) => s.open);
+  // A narrow window hides the list while it shows a detail (skills.css): back in view, it scrolls again.
+  const shown = useSkillsStore((s) => s.pane === 'list');
   // TanStack Virtual hands out fresh functions each render by design; we do not use the React Compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -28,10 +30,10 @@ export function SkillList({ items, onMove, onOpen }: SkillListProps) {
   });
   const selectedIndex = items.findIndex((item) => item.skill.id === selectedId);
 
-  // Keep the keyboard selection on screen (align 'auto' does nothing when it already is).
+  // Keep the selection on screen (align 'auto' does nothing when it already is).
   useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-  }, [selectedIndex, virtualizer]);
+    if (selectedIndex >= 0 && shown) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, shown, virtualizer]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT) / ROW_HEIGHT) - 1);

@@ -140,6 +140,11 @@ export const RunScript = z.object({
   status: RunStatus,
   exit_code: z.number().int().nullable(),
   duration_ms: z.number(),
+  /**
+   * The files in the run's working folder it wrote or changed (the run's `files` lists what they
+   * all left). Absent in records from before it was kept.
+   */
+  files: z.array(RunFile).optional(),
 });
 export type RunScript = z.infer<typeof RunScript>;
 

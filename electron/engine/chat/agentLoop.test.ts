@@ -123,8 +123,18 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
         status: 'success',
         exit_code: 0,
         duration_ms: expect.any(Number),
+        files: [
+          {
+            path: 'out/stamp.txt',
+            abs: path.join(engine.info.home, 'runs', run.run_id, 'work', 'out', 'stamp.txt'),
+            size: 8,
+          },
+        ],
       },
     ]);
+    // What the script wrote is the run's too (as a script run's own files are), and `run --json` says so.
+    expect(run.files.map((f) => f.path)).toEqual(['out/stamp.txt']);
+    expect(fs.readFileSync(run.files[0].abs, 'utf8')).toBe('stamped\n');
     expect(run.sandbox).not.toBe('none');
     expect(turn.steps.find((s) => s.kind === 'run')!.sandbox).toBe(run.sandbox);
   });

@@ -8,6 +8,7 @@ import {
 } from '../execution/attempt';
 import { MAX_TIMEOUT_MS } from '../execution/policy';
 import { emptyAttempt } from '../execution/scriptAttempt';
+import { listRunFiles, runDirs } from '../execution/workdir';
 import { callTool, type ToolOutput } from '../execution/tools';
 import type { SkillCatalog } from '../skills';
 import { runModelLoop, timeoutOf, type ModelChoice, type ModelHandle } from './modelLoop';
@@ -180,6 +181,8 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
       ...emptyAttempt('none', Date.now() - started),
       output: result.text,
       stderr: toolErrors.join('\n').slice(0, MAX_TOOL_ERRORS_CHARS),
+      // What the scripts the model ran left in the run's folder, as a script run lists its own.
+      files: listRunFiles(runDirs(env.home, req.runId)),
     };
     if (result.status === 'success') return base;
     return {

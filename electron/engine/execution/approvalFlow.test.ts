@@ -52,6 +52,10 @@ describe('approvals (real bwrap runs)', () => {
     expect(first).toMatchObject({ status: 'success', sandbox: 'bwrap', output: 'done\n' });
     expect(marker(first.cwd)).toBe(true);
     expect(first.files.map((f) => f.path)).toEqual(['out/marker.txt']);
+    // The script that ran is listed with what it wrote.
+    expect(first.scripts?.map((s) => [s.script, s.files?.map((f) => f.path)])).toEqual([
+      ['scripts/run.sh', ['out/marker.txt']],
+    ]);
     await engine.execution.start({ id, task: 'go' }).done;
     expect(requests).toHaveLength(2);
   });

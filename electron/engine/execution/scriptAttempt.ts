@@ -11,7 +11,7 @@ import { confine } from './entrypoints';
 import { permissionsDigest, resolvePolicy, type ExecutionPolicy, type GrantPath } from './policy';
 import { resolveInterpreter, selectBackend } from './sandbox';
 import { isInside } from './sandbox/layout';
-import { buildRunEnv, cleanRunTmp, listRunFiles, makeRunDirs } from './workdir';
+import { buildRunEnv, cleanRunTmp, listRunFiles, makeRunDirs, stampRunFiles, writtenSince } from './workdir';
 
 /** Extra grants for one run: the "allow this for this skill?" answer after a blocked run. */
 export interface Widening {
@@ -184,6 +184,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
   }
 
   env.running(backend.tier);
+  const before = stampRunFiles(dirs);
   const result = await backend.run({
     command: interp.command,
     args: [...interp.args, ...script.args, ...req.args],
@@ -211,6 +212,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     status: verdict.status,
     exit_code: result.exitCode,
     duration_ms: result.durationMs,
+    files: writtenSince(dirs, before),
   });
   return {
     status: verdict.status,

@@ -14,10 +14,16 @@ export interface RunDirs {
   tmp: string;
 }
 
-export function makeRunDirs(home: string, runId: string): RunDirs {
+/** Where a run's folders are, whether or not a script of it ran yet. */
+export function runDirs(home: string, runId: string): RunDirs {
   const root = path.join(home, 'runs', runId);
   const work = path.join(root, 'work');
-  const dirs = { root, work, out: path.join(work, 'out'), tmp: path.join(work, '.tmp') };
+  return { root, work, out: path.join(work, 'out'), tmp: path.join(work, '.tmp') };
+}
+
+export function makeRunDirs(home: string, runId: string): RunDirs {
+  const dirs = runDirs(home, runId);
+  const { root } = dirs;
   // A run's inputs and outputs are the user's alone (records are 0600 already): 0700, so other
   // local users, and their sandboxed runs, cannot read them.
   fs.mkdirSync(root, { recursive: true, mode: 0o700 });
@@ -84,7 +90,32 @@ export function buildRunEnv(o: RunEnvInput): Record<string, string> {
 
 /** Files the run left in its working folder (TMPDIR excluded), at most `limit`. */
 export function listRunFiles(dirs: RunDirs, limit = 200): RunFile[] {
-  const out: RunFile[] = [];
+  return walkRunFiles(dirs, limit).map(unstamped);
+}
+
+/** Each file's size and modification time, to tell what a script wrote (`writtenSince`). */
+export type RunFileStamps = Map<string, string>;
+
+export function stampRunFiles(dirs: RunDirs, limit = 200): RunFileStamps {
+  return new Map(walkRunFiles(dirs, limit).map((f) => [f.path, f.stamp]));
+}
+
+/**
+ * The files in the run's folder that are new or changed since `before`: what the script that
+ * ran in between wrote (the run's scripts run one at a time, in one folder).
+ */
+export function writtenSince(dirs: RunDirs, before: RunFileStamps, limit = 200): RunFile[] {
+  return walkRunFiles(dirs, limit)
+    .filter((f) => before.get(f.path) !== f.stamp)
+    .map(unstamped);
+}
+
+type StampedFile = RunFile & { stamp: string };
+
+const unstamped = (f: StampedFile): RunFile => ({ path: f.path, abs: f.abs, size: f.size });
+
+function walkRunFiles(dirs: RunDirs, limit: number): StampedFile[] {
+  const out: StampedFile[] = [];
   const walk = (dir: string, depth: number) => {
     if (depth > 8 || out.length >= limit) return;
     let entries: fs.Dirent[];
@@ -98,8 +129,13 @@ export function listRunFiles(dirs: RunDirs, limit = 200): RunFile[] {
       if (abs === dirs.tmp) continue;
       if (e.isDirectory()) walk(abs, depth + 1);
       else if (e.isFile() && out.length < limit) {
-        const size = fs.statSync(abs).size;
-        out.push({ path: path.relative(dirs.work, abs).split(path.sep).join('/'), abs, size });
+        const stat = fs.statSync(abs, { bigint: true });
+        out.push({
+          path: path.relative(dirs.work, abs).split(path.sep).join('/'),
+          abs,
+          size: Number(stat.size),
+          stamp: `${stat.size}:${stat.mtimeNs}`,
+        });
       }
     }
   };

@@ -76,6 +76,8 @@ export const RunTransition = z.object({
   duration_ms: z.number().optional(),
   /** On `retryable_failure` / `fatal_failure`: how the attempt ended (`denied`, `blocked`, `timeout` …). */
   status: RunStatus.optional(),
+  /** The script a `running` step starts, relative to its skill folder (`scripts/draft.sh`). */
+  script: z.string().optional(),
 });
 export type RunTransition = z.infer<typeof RunTransition>;
 

@@ -135,6 +135,7 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
     // What the script wrote is the run's too (as a script run's own files are), and `run --json` says so.
     expect(run.files.map((f) => f.path)).toEqual(['out/stamp.txt']);
     expect(fs.readFileSync(run.files[0].abs, 'utf8')).toBe('stamped\n');
+    expect(run.timeline.find((t) => t.state === 'running')?.script).toBe('scripts/stamp.sh');
     expect(run.sandbox).not.toBe('none');
     expect(turn.steps.find((s) => s.kind === 'run')!.sandbox).toBe(run.sandbox);
   });

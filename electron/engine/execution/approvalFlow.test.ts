@@ -52,10 +52,14 @@ describe('approvals (real bwrap runs)', () => {
     expect(first).toMatchObject({ status: 'success', sandbox: 'bwrap', output: 'done\n' });
     expect(marker(first.cwd)).toBe(true);
     expect(first.files.map((f) => f.path)).toEqual(['out/marker.txt']);
-    // The script that ran is listed with what it wrote.
+    // The script that ran is listed with what it wrote; the timeline names it as it starts.
     expect(first.scripts?.map((s) => [s.script, s.files?.map((f) => f.path)])).toEqual([
       ['scripts/run.sh', ['out/marker.txt']],
     ]);
+    expect(first.timeline.find((t) => t.state === 'running')).toMatchObject({
+      script: 'scripts/run.sh',
+      detail: 'running scripts/run.sh in the bwrap sandbox (allowed once by you: test)',
+    });
     await engine.execution.start({ id, task: 'go' }).done;
     expect(requests).toHaveLength(2);
   });

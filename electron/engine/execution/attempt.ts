@@ -63,8 +63,8 @@ export interface AttemptEnv {
   approve(ask: ApprovalAsk): Promise<ApprovalResolution>;
   /** A line for the timeline (allowed by a grant, template fields missing …). */
   note(detail: string): void;
-  /** The command starts now, in this sandbox. */
-  running(tier: RunSandbox): void;
+  /** The command starts now, in this sandbox; `script` relative to the skill folder. */
+  running(tier: RunSandbox, script: string): void;
   /** A script ran (it exited, or was stopped): the run lists it, whoever asked for it. */
   ran?(script: RunScript): void;
   onOutput(stream: 'stdout' | 'stderr', chunk: string): void;

@@ -183,7 +183,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     if (denied) return { ...fail('denied', denied, backend.tier), command, cwd: dirs.work };
   }
 
-  env.running(backend.tier);
+  env.running(backend.tier, script.path);
   const before = stampRunFiles(dirs);
   const result = await backend.run({
     command: interp.command,

@@ -232,10 +232,10 @@ export class ExecutionService {
         let current = step.name;
         const env = this.attemptEnv(runId, controller.signal, req.chat, {
           note: (detail) => timeline.note(detail),
-          running: (tier) => {
+          running: (tier, script) => {
             sandbox = tier;
             record.summary.sandbox = tier;
-            emit('running', current, `running in the ${tier} sandbox`, tier);
+            emit('running', current, `running ${script} in the ${tier} sandbox`, tier, undefined, script);
           },
           awaiting: (detail) => emit('awaiting_approval', current, detail),
           ran: (script) => scripts.push(script),

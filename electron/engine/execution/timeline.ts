@@ -19,7 +19,14 @@ export class Timeline {
     this.notes.push(text);
   }
 
-  emit(state: RunState, skill: string | null, text: string, tier?: RunSandbox, status?: RunStatus): void {
+  emit(
+    state: RunState,
+    skill: string | null,
+    text: string,
+    tier?: RunSandbox,
+    status?: RunStatus,
+    script?: string,
+  ): void {
     const now = Date.now();
     const t: RunTransition = {
       run_id: this.record.summary.run_id,
@@ -32,6 +39,7 @@ export class Timeline {
     };
     if (tier) t.sandbox = tier;
     if (status) t.status = status;
+    if (script) t.script = script;
     this.notes = [];
     this.lastAt = now;
     this.record.timeline.push(t);

@@ -37,6 +37,7 @@ entrypoints:
   'release-notes/scripts/draft.sh': `#!/bin/bash
 echo "feat: chat pane"
 echo "fix: copy buttons"
+printf 'feat: chat pane\\nfix: copy buttons\\n' > out/changes.txt
 `,
 };
 
@@ -243,6 +244,10 @@ modelTest(
     await expect(scripts.first()).toContainText('scripts/draft.sh');
     await expect(scripts.first()).toHaveAttribute('data-status', 'success');
     await expect(scripts.first().getByTestId('run-script-exit')).toHaveText('exit 0');
+    // What the script wrote: under it, and with its path on disk in Files produced.
+    await expect(scripts.first().getByTestId('run-script-file')).toHaveText(['out/changes.txt']);
+    await expect(detail.getByTestId('run-file')).toHaveCount(1);
+    await expect(detail.getByTestId('run-file')).toHaveAttribute('data-path', 'out/changes.txt');
     await scripts.first().scrollIntoViewIfNeeded();
     await shots(page, testInfo, 'runs-instruction-scripts-list');
     // Its row in the list says the same.

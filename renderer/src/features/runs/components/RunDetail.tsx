@@ -107,7 +107,7 @@ export function RunDetail({ runId }: { runId: string }) {
           )}
         </section>
       )}
-      {result && result.command.length > 0 && <RunFiles files={result.files} />}
+      {result && (result.command.length > 0 || scripts.length > 0) && <RunFiles files={result.files} />}
     </article>
   );
 }

@@ -6,7 +6,8 @@ import { StatusBadge } from './StatusBadge';
 
 /**
  * The scripts that ran during the run beyond its own command: an instruction skill's model ran
- * them through its tools, so the run itself has no command line to show, yet they ran.
+ * them through its tools, so the run itself has no command line to show, yet they ran. Each
+ * names the files it wrote; Files produced below has them with their paths on disk.
  */
 export function RunScripts({ skill, scripts }: { skill: string; scripts: RunScript[] }) {
   return (
@@ -21,6 +22,17 @@ export function RunScripts({ skill, scripts }: { skill: string; scripts: RunScri
                 {s.skill === skill ? s.script : `${s.skill}: ${s.script}`}
               </code>
               <span className="run-file__abs">{s.command.join(' ')}</span>
+              {s.files && s.files.length > 0 && (
+                <span className="run-script__wrote" data-testid="run-script-files">
+                  wrote{' '}
+                  {s.files.map((f, j) => (
+                    <span key={f.path}>
+                      {j > 0 && ', '}
+                      <code data-testid="run-script-file">{f.path}</code>
+                    </span>
+                  ))}
+                </span>
+              )}
             </div>
             <StatusBadge look={s.status} testId="run-script-status" />
             <SandboxBadge sandbox={s.sandbox} ran="yes" />

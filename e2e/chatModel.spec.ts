@@ -248,6 +248,8 @@ modelTest(
     await expect(scripts.first().getByTestId('run-script-file')).toHaveText(['out/changes.txt']);
     await expect(detail.getByTestId('run-file')).toHaveCount(1);
     await expect(detail.getByTestId('run-file')).toHaveAttribute('data-path', 'out/changes.txt');
+    // The timeline says which script started.
+    await expect(detail.getByTestId('timeline-script')).toHaveText(['scripts/draft.sh']);
     await scripts.first().scrollIntoViewIfNeeded();
     await shots(page, testInfo, 'runs-instruction-scripts-list');
     // Its row in the list says the same.

@@ -9,6 +9,7 @@ import {
   formatDuration,
   offsets,
   runLook,
+  scriptInDetail,
   scriptsBeyondCommand,
   stepLabels,
   stateDurations,
@@ -114,6 +115,20 @@ describe('scripts beyond the run’s own command', () => {
     // Retried: both times are shown.
     expect(scriptsBeyondCommand({ command: a.command, scripts: [a, a] })).toEqual([a, a]);
     expect(scriptsBeyondCommand({ command: [] })).toEqual([]);
+  });
+});
+
+describe('a running step’s script', () => {
+  it('is set apart from the words around it; a step naming none has no parts', () => {
+    expect(
+      scriptInDetail({ detail: 'running scripts/x.sh in the bwrap sandbox', script: 'scripts/x.sh' }),
+    ).toEqual({ before: 'running ', script: 'scripts/x.sh', after: ' in the bwrap sandbox' });
+    expect(scriptInDetail({ detail: 'running in the bwrap sandbox' })).toBeNull();
+    expect(scriptInDetail({ detail: 'running', script: 'scripts/x.sh' })).toEqual({
+      before: 'running ',
+      script: 'scripts/x.sh',
+      after: '',
+    });
   });
 });
 

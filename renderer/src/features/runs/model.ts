@@ -63,6 +63,20 @@ export function scriptsBeyondCommand(result: Pick<RunResult, 'command' | 'script
   return scripts.length === 1 && own(scripts[0]) ? [] : scripts;
 }
 
+/**
+ * A step's detail around the script it names ("running `scripts/x.sh` in the bwrap sandbox"), so
+ * the window sets the name as code; null when the step names none (records from before it was kept).
+ */
+export function scriptInDetail(
+  t: Pick<RunTransition, 'detail' | 'script'>,
+): { before: string; script: string; after: string } | null {
+  if (!t.script) return null;
+  const at = t.detail.indexOf(t.script);
+  // The engine's words always hold it; should they not, the name still shows, after them.
+  if (at < 0) return { before: `${t.detail} `, script: t.script, after: '' };
+  return { before: t.detail.slice(0, at), script: t.script, after: t.detail.slice(at + t.script.length) };
+}
+
 /** Timeline states in plain words. */
 export const STATE_LABELS: Record<RunState, string> = {
   selected: 'Selected',

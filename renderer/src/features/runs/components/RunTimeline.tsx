@@ -3,7 +3,7 @@ import type { RunTransition } from '../../../../../shared/contract';
 import { useNow } from '../../../lib/useNow';
 import { describeResolution } from '../../approvals/queue';
 import { useApprovalsStore } from '../../approvals/store';
-import { formatDuration, offsets, stateDurations, stepLabels, type RunLook } from '../model';
+import { formatDuration, offsets, scriptInDetail, stateDurations, stepLabels, type RunLook } from '../model';
 import { SandboxBadge } from './SandboxBadge';
 import { StatusBadge } from './StatusBadge';
 
@@ -47,7 +47,9 @@ export function RunTimeline({ runId, timeline, ended }: RunTimelineProps) {
                   +{formatDuration(at[i])}
                 </span>
               </div>
-              <p className="timeline__detail">{t.detail}</p>
+              <p className="timeline__detail">
+                <StepDetail step={t} />
+              </p>
               {answer && (
                 <p className="timeline__answer" data-testid="timeline-answer">
                   {answer}
@@ -72,5 +74,20 @@ export function RunTimeline({ runId, timeline, ended }: RunTimelineProps) {
         </li>
       )}
     </ol>
+  );
+}
+
+/** The detail, with the script a `running` step starts set as code. */
+function StepDetail({ step }: { step: RunTransition }) {
+  const parts = scriptInDetail(step);
+  if (!parts) return step.detail;
+  return (
+    <>
+      {parts.before}
+      <code className="timeline__script" data-testid="timeline-script">
+        {parts.script}
+      </code>
+      {parts.after}
+    </>
   );
 }

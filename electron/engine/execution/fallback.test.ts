@@ -58,6 +58,8 @@ describe('fallback state machine (routing spec §10), real runs', () => {
       'success',
     ]);
     expect(result.timeline[2].detail).toMatch(/exit 75: busy — retrying once/);
+    // The marker the first try left, counted in words a person would write.
+    expect(result.timeline[4].detail).toBe('done; 1 file in its output folder');
   });
 
   it('a fatal failure falls back to the next skill in the plan', async () => {

@@ -45,7 +45,9 @@ async function runPath(step: SkillStep, io: MachineIO, failures: TurnFailures): 
       io.emit(
         'success',
         step.name,
-        result.files.length ? `done; ${result.files.length} file(s) in its output folder` : 'done',
+        result.files.length
+          ? `done; ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} in its output folder`
+          : 'done',
       );
       return result;
     }

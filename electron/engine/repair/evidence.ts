@@ -54,9 +54,28 @@ export interface Evidence {
 
 const FRAME_PY = /^\s*File "(.+?)", line (\d+)(?:, in .+)?$/;
 const FRAME_JS = /^\s+at (?:.*? \()?(.+?):(\d+):\d+\)?$/;
+/**
+ * `.` stops at a lone CR (a progress bar) or a Unicode line separator, so no frame pattern can
+ * match a line holding one past its indentation; tried, they rescanned up to it from each place
+ * they could go on (every `", line N, in `, every `.sh: `): quadratic in the line's length.
+ */
+const BREAK = /[\r\u2028\u2029]/;
+/** FRAME_JS's end, checked first: without it, its `(.+?)` ran to the line's end after every ` (`. */
+const FRAME_JS_END = /:\d+:\d+\)?$/;
+const framePy = (line: string) => (BREAK.test(line.trimStart()) ? null : FRAME_PY.exec(line));
+const frameJs = (line: string) =>
+  FRAME_JS_END.test(line) && !BREAK.test(line.trimStart()) ? FRAME_JS.exec(line) : null;
 const EXC_LINE =
   /^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|KeyError|StopIteration))(?::\s?(.*))?$/;
 const ENV_NAME = /\b([A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,}[0-9]*)\b/;
+const PERMISSION =
+  /Permission denied|Operation not permitted|Read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b/;
+const UNREACHABLE =
+  /\b(?:connection refused|name or service not known|temporary failure in name resolution|could not resolve host|network is unreachable|getaddrinfo failed|no route to host|failed to establish a new connection)/i;
+const CAPABILITY =
+  /unsupported (?:file|input|format|type|language)|not supported|only (?:reads|supports|handles|accepts|works with)/i;
+const CANNOT = /cannot (?:handle|process) /i;
+const CANNOT_WHAT = /files?|format|input/i;
 const SKILL_DIRS = /(?:^|[\s'"`(/\\=:])((?:references|scripts|assets|templates)\/[\w.\-/]*[\w-])/g;
 
 /** Reads the evidence of one failed run against the skill's files. */
@@ -71,14 +90,10 @@ export function gatherEvidence(run: RunResult, skill: SkillSnapshot): Evidence {
     missingPaths: missingSkillPaths(text, skill),
     missingProgram: missingProgram(text, run, trace),
     missingModule: missingModule(text, trace),
-    network: networkFailure(text),
-    permission:
-      /^[^\n]*(?:Permission denied|Operation not permitted|Read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b)[^\n]*/m
-        .exec(text)?.[0]
-        .trim()
-        .slice(0, 200),
+    network: networkFailure(text, lines),
+    permission: lineWhere(lines, (l) => PERMISSION.test(l))?.slice(0, 200),
     envVars: unsetEnvVars(text, trace),
-    capability: capabilityMismatch(text),
+    capability: lineWhere(lines, capabilityMismatch)?.slice(0, 300),
     // `error` usually repeats stderr's last line: count it only when stderr said nothing.
     errorLines: errorLines(run.stderr.trim() ? run.stderr.split(/\r?\n/) : lines),
     partialOutput: run.output.trim().length > 0 || run.files.length > 0,
@@ -123,7 +138,7 @@ function parsePythonTrace(lines: string[], skill: SkillSnapshot): Trace | undefi
   });
   if (start < 0) {
     // A SyntaxError raised at compile time has frames but no "Traceback" header.
-    const i = lines.findIndex((l) => FRAME_PY.test(l));
+    const i = lines.findIndex((l) => framePy(l));
     if (i < 0) return undefined;
     start = i - 1;
   }
@@ -132,7 +147,7 @@ function parsePythonTrace(lines: string[], skill: SkillSnapshot): Trace | undefi
   let sourceLine: string | undefined;
   for (let i = start + 1; i < lines.length; i++) {
     const line = lines[i];
-    const frame = FRAME_PY.exec(line);
+    const frame = framePy(line);
     if (frame) {
       frames.push({ file: frame[1], line: Number(frame[2]), skillPath: skillPathOf(frame[1], skill) });
       sourceLine = undefined;
@@ -157,9 +172,10 @@ function parseNodeTrace(lines: string[], skill: SkillSnapshot): Trace | undefine
     const exc = /^(?:Uncaught )?([A-Z]\w*(?:Error|Exception))(?::\s?(.*))?$/.exec(lines[i].trim());
     if (!exc) continue;
     const frames: Frame[] = [];
-    for (let j = i + 1; j < lines.length && FRAME_JS.test(lines[j]); j++) {
-      const m = FRAME_JS.exec(lines[j]);
-      if (!m || m[1].startsWith('node:')) continue;
+    for (let j = i + 1; j < lines.length; j++) {
+      const m = frameJs(lines[j]);
+      if (!m) break;
+      if (m[1].startsWith('node:')) continue;
       frames.push({ file: m[1], line: Number(m[2]), skillPath: skillPathOf(m[1], skill) });
     }
     if (frames.length === 0) continue;
@@ -176,13 +192,23 @@ function parseNodeTrace(lines: string[], skill: SkillSnapshot): Trace | undefine
  */
 function parseShellError(lines: string[], skill: SkillSnapshot): Trace | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
-    const m = /^(.+?\.(?:sh|bash)): (?:line )?(\d+): (.+)$/.exec(lines[i].trim());
+    const line = lines[i].trim();
+    const m = BREAK.test(line) ? null : /^(.+?\.(?:sh|bash)): (?:line )?(\d+): (.+)$/.exec(line);
     if (!m || /command not found|not found$/.test(m[3])) continue;
     const skillPath = skillPathOf(m[1], skill);
     if (!skillPath) continue;
     return finishTrace('error', m[3].trim(), [{ file: m[1], line: Number(m[2]), skillPath }]);
   }
   return undefined;
+}
+
+/**
+ * The first line `test` accepts, trimmed. Not one `^[^\n]*(?:…)[^\n]*` pattern with the `m` flag
+ * over the whole text: that flag starts a line after every lone CR too, and from each one
+ * `[^\n]*` ran to the real line's end, so a progress bar of carriage returns took minutes.
+ */
+function lineWhere(lines: string[], test: (line: string) => boolean): string | undefined {
+  return lines.find(test)?.trim();
 }
 
 /** Paths under the skill's own folders that the failure names and that do not exist. */
@@ -224,14 +250,10 @@ function missingModule(text: string, trace?: Trace): string | undefined {
   return undefined;
 }
 
-function networkFailure(text: string): string | undefined {
+function networkFailure(text: string, lines: string[]): string | undefined {
   // Error codes are matched case-sensitively: `ENOTFOUND` must not match inside `FileNotFoundError`.
-  const m =
-    /\b(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH)\b[^\n]*/.exec(text) ??
-    /^[^\n]*\b(?:connection refused|name or service not known|temporary failure in name resolution|could not resolve host|network is unreachable|getaddrinfo failed|no route to host|failed to establish a new connection)[^\n]*/im.exec(
-      text,
-    );
-  return m?.[0].trim().slice(0, 200);
+  const code = /\b(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH)\b[^\n]*/.exec(text);
+  return (code?.[0].trim() ?? lineWhere(lines, (l) => UNREACHABLE.test(l)))?.slice(0, 200);
 }
 
 function unsetEnvVars(text: string, trace?: Trace): string[] {
@@ -253,12 +275,13 @@ function unsetEnvVars(text: string, trace?: Trace): string[] {
   return [...names];
 }
 
-function capabilityMismatch(text: string): string | undefined {
-  const m =
-    /^[^\n]*(?:unsupported (?:file|input|format|type|language)|not supported|only (?:reads|supports|handles|accepts|works with)|cannot (?:handle|process) [^\n]*(?:files?|format|input))[^\n]*/im.exec(
-      text,
-    );
-  return m?.[0].trim().slice(0, 300);
+/** The script says the input is outside what it can do: "only reads CSV", "cannot process xlsx files". */
+function capabilityMismatch(line: string): boolean {
+  if (CAPABILITY.test(line)) return true;
+  // As one pattern, `cannot (handle|process) .*(files?|format|input)` ran to the line's end from
+  // each repeat of its first words; what follows the first of them holds what follows any other.
+  const cannot = CANNOT.exec(line);
+  return cannot !== null && CANNOT_WHAT.test(line.slice(cannot.index + cannot[0].length));
 }
 
 /** Distinct error lines: exception lines, `prog: error: …`, `Error: …`, normalized for counting. */

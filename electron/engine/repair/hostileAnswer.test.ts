@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { otherPatchForm } from './patchForms';
 import { parseModelAnswer } from './prompt';
 
 // A model's answer is whatever the model sent: a megabyte of blank lines, a patch that adds a
@@ -55,5 +56,38 @@ describe('a huge model answer', () => {
     // `/\s+$/` rescanned the run of blanks from each of them: 27 s for 80,000.
     const read = ok(`--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n${' '.repeat(100_000)}thanks`);
     expect(read.diff.endsWith('thanks\n')).toBe(true);
+  });
+});
+
+describe('lines of an answer built against its patterns', () => {
+  const timed = <T>(read: () => T) => {
+    const started = performance.now();
+    const out = read();
+    return { out, ms: performance.now() - started };
+  };
+  const blanks = ' '.repeat(100_000);
+
+  it('reads an apply_patch file name with a long run of blanks inside', () => {
+    // `(.+?)\s*$` tried `\s*$` from each blank of the run: 25 s a line at 100,000.
+    const { out, ms } = timed(() =>
+      otherPatchForm(
+        `*** Begin Patch\n*** Update File: a${blanks}b\n*** Move to: c${blanks}d\n@@\n-x\n+y\n*** End Patch\n`,
+      ),
+    );
+    expect(ms).toBeLessThan(1000);
+    expect(out?.diff).toBe(`--- a/a${blanks}b\n+++ b/c${blanks}d\n@@\n-x\n+y\n`);
+    // Blanks after the name are still no part of it.
+    expect(
+      otherPatchForm('*** Begin Patch\n*** Update File: x.py \t \n@@\n-a\n+b\n*** End Patch')?.diff,
+    ).toBe('--- a/x.py\n+++ b/x.py\n@@\n-a\n+b\n');
+  });
+
+  it('passes over a line of asterisks above a SEARCH block quickly', () => {
+    // The trailing `[*_`"':]+$` of the path cleanup was tried from every asterisk: 31 s at 100,000.
+    const block = '<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n';
+    const { out, ms } = timed(() => otherPatchForm(`x${'*'.repeat(100_000)}x\n${block}`));
+    expect(ms).toBeLessThan(1000);
+    expect(out).toBeNull();
+    expect(otherPatchForm(`**x.py**:\n${block}`)?.diff).toBe('--- a/x.py\n+++ b/x.py\n@@\n-a\n+b\n');
   });
 });

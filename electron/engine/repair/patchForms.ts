@@ -58,7 +58,9 @@ function fromApplyPatch(text: string): string {
   for (const raw of rest) {
     const line = raw.startsWith(indent) ? raw.slice(indent.length) : raw;
     if (/^\*\*\* End Patch/.test(line)) break;
-    const file = /^\*\*\* (Update|Add|Delete) File: (.+?)\s*$/.exec(line);
+    // The name runs to its last non-blank: `(.+?)\s*$` tried `\s*$` from each character of a
+    // run of blanks inside a name, quadratic in its length.
+    const file = /^\*\*\* (Update|Add|Delete) File: (.*\S|.)\s*$/.exec(line);
     if (file) {
       flushAdd();
       const [, kind, name] = file;
@@ -69,7 +71,7 @@ function fromApplyPatch(text: string): string {
       inHunk = false;
       continue;
     }
-    const move = /^\*\*\* Move to: (.+?)\s*$/.exec(line);
+    const move = /^\*\*\* Move to: (.*\S|.)\s*$/.exec(line);
     if (move && mode === 'update' && !inHunk) {
       out[out.length - 1] = `+++ b/${move[1]}`;
       continue;
@@ -105,7 +107,9 @@ function pathAbove(lines: string[], at: number): { name: string; line: number } 
     const name = line
       .replace(/^#+\s*/, '')
       .replace(/^(?:file(?:name)?|path)\s*:\s*/i, '')
-      .replace(/^[*_`"']+|[*_`"':]+$/g, '')
+      .replace(/^[*_`"']+/, '')
+      // Only from the start of a run: tried from each of its characters, this was quadratic.
+      .replace(/(?<![*_`"':])[*_`"':]+$/, '')
       .trim();
     // Prose or the REPLACE marker of a block right above is no name: the block keeps the file before.
     return /^[\w./-]+$/.test(name) && !name.endsWith('/') ? { name, line: i } : null;

@@ -236,4 +236,42 @@ describe('hostile output', () => {
     const flood = 'x'.repeat(1024 * 1024 - 100);
     expect(fs(`${flood}\nbash: /etc/x: Read-only file system`)).toEqual([{ path: '/etc/x', code: 'EROFS' }]);
   }, 60_000);
+
+  it('reads lines built against one pattern in one pass, and the error beside them', () => {
+    // Each pattern here rescanned such a 200 KB line from every repeat of its first words.
+    const timed = (stderr: string) => {
+      const started = performance.now();
+      const hits = scanStderr(stderr);
+      return { hits, ms: performance.now() - started };
+    };
+    const wget = timed(
+      [
+        `${'Connecting to x ('.repeat(12_000)}: Connection refused`,
+        `${'Resolving x ('.repeat(15_000)}: Name or service not known`,
+        'Connecting to localhost (localhost)|127.0.0.1|:9... failed: Connection refused.',
+      ].join('\n'),
+    );
+    expect(wget.ms).toBeLessThan(1000);
+    expect(wget.hits.net).toEqual([
+      { host: null, port: null },
+      { host: null, port: null },
+      { host: 'localhost', port: 9 },
+    ]);
+
+    const shell = timed(`${'cannot open '.repeat(16_000)}/x: Permission denied`);
+    expect(shell.ms).toBeLessThan(1000);
+    expect(shell.hits.fs).toEqual([{ path: '/x', code: 'EACCES' }]);
+    expect(fs("sh: cannot open '/etc/x' for writing: Permission denied")).toEqual([
+      { path: '/etc/x', code: 'EACCES', write: true },
+    ]);
+
+    const python = timed(
+      [
+        ...traceback(`f = ${'open(,"'.repeat(28_000)}`),
+        "PermissionError: [Errno 13] Permission denied: '/etc/x'",
+      ].join('\n'),
+    );
+    expect(python.ms).toBeLessThan(1000);
+    expect(python.hits.fs).toEqual([{ path: '/etc/x', code: 'EACCES', write: false }]);
+  }, 60_000);
 });

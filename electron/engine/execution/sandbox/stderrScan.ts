@@ -4,6 +4,8 @@
  * against the grants.
  */
 
+import { inOrderOnALine } from './limits';
+
 export type FsCode = 'EROFS' | 'EACCES' | 'EPERM' | 'ENOENT';
 
 export interface FsHit {
@@ -62,10 +64,12 @@ function shellFs(line: string): [prefix: string, phrase: string] | null {
 }
 const QUOTED = /[‘'"]([^‘’'"\n]+)[’'"]/;
 const PY_WRITE =
-  /\bopen\(.*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]|\.(?:write_text|write_bytes|mkdir|touch)\(|\bos\.(?:makedirs|mkdir|rename|replace|remove)\(|\bshutil\.(?:copy\w*|move)\(/;
+  /\.(?:write_text|write_bytes|mkdir|touch)\(|\bos\.(?:makedirs|mkdir|rename|replace|remove)\(|\bshutil\.(?:copy\w*|move)\(/;
+/** `open(p, "w")`, `open(p, mode='a')`: a mode that writes, after an `open(` on the comma's line. */
+const PY_OPEN_MODE = /,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]/g;
 /** A traceback source line that opens for reading (after PY_WRITE found no write). */
 const PY_READ = /\bopen\(|\.(?:read_text|read_bytes|open)\(|\bos\.(?:listdir|scandir|stat)\(/;
-const WRITE_VERBS = /cannot (create|touch|open .* for writing|remove|make|write|move|copy)/i;
+const WRITE_VERBS = /cannot (create|touch|remove|make|write|move|copy)/i;
 /** Coreutils and shell commands that only read the path they name (`cat: ~/x: No such file…`). */
 const READ_COMMANDS =
   /^(?:cat|head|tail|less|more|grep|egrep|fgrep|wc|sort|uniq|diff|cmp|stat|ls|file|md5sum|sha\d+sum|source|\.|jq|sed|awk)\b/;
@@ -98,7 +102,8 @@ const NET_TARGETS: { re: RegExp; host: number; port?: number }[] = [
   { re: /\bgetaddrinfo (?:EAI_AGAIN|ENOTFOUND|EAI_NONAME|EAI_FAIL) ([^\s'",]+)/, host: 1 },
   { re: /\/dev\/(?:tcp|udp)\/([^/\s]+)\/(\d+): /, host: 1, port: 2 },
   // wget: `Resolving example.com (example.com)... failed: Name or service not known.`
-  { re: /Resolving ([^\s(]+) \([^)]*\)\.\.\. failed/, host: 1 },
+  // A host name holds no parenthesis: `\([^)]*\)` ran to the line's end after every `Resolving x (`.
+  { re: /Resolving ([^\s(]+) \([^()]*\)\.\.\. failed/, host: 1 },
   {
     re: /(?:^|\s)([A-Za-z0-9][\w.-]*): (?:Temporary failure in name resolution|Name or service not known)/,
     host: 1,
@@ -107,7 +112,7 @@ const NET_TARGETS: { re: RegExp; host: number; port?: number }[] = [
   { re: /Could not resolve (?:host|proxy): ([^\s;]+)/, host: 1 },
   { re: /unable to resolve host address [‘'"]([^’'"]+)[’'"]/, host: 1 },
   // wget: `Connecting to 10.0.0.1:80... failed` or `Connecting to example.com (example.com)|1.2.3.4|:80... failed`.
-  { re: /Connecting to ([^\s|:]+)(?: \([^)]*\))?(?:\|[^|]*\|)?:(\d+)\.\.\. failed/, host: 1, port: 2 },
+  { re: /Connecting to ([^\s|:]+)(?: \([^()]*\))?(?:\|[^|]*\|)?:(\d+)\.\.\. failed/, host: 1, port: 2 },
 ];
 // Traceback source lines: `urlopen("http://127.0.0.1:4000/")`, `connect(("127.0.0.1", 4000))`.
 const SRC_URL = /\b(?:https?|wss?):\/\/(?:\[([^\]\s]+)\]|([^/\s'":]+))(?::(\d+))?/;
@@ -130,6 +135,24 @@ function looksLikePath(p: string): boolean {
   );
 }
 
+/**
+ * Whether the source lines open a file for writing. As one pattern, `open\(.*,` tried every comma
+ * after every `open(` of a line, quadratic; the first `open(` of a line is enough.
+ */
+function opensForWriting(source: string): boolean {
+  let start = 0;
+  for (const line of source.split('\n')) {
+    const at = line.search(/\bopen\(/);
+    if (at >= 0) {
+      PY_OPEN_MODE.lastIndex = start + at;
+      const mode = PY_OPEN_MODE.exec(source);
+      if (mode && mode.index < start + line.length) return true;
+    }
+    start += line.length + 1;
+  }
+  return false;
+}
+
 function unescapePy(s: string): string {
   return s.replace(/\\(['"\\])/g, '$1');
 }
@@ -150,7 +173,8 @@ export function scanStderr(stderr: string): StderrHits {
       const code = ERRNO_CODE[m[1]];
       // The traceback's last source line tells a write (`open(p, "w")`, `mkdir`) from a read.
       const source = lines.slice(Math.max(0, i - 3), i).join('\n');
-      const write = PY_WRITE.test(source) ? true : PY_READ.test(source) ? false : undefined;
+      const write =
+        PY_WRITE.test(source) || opensForWriting(source) ? true : PY_READ.test(source) ? false : undefined;
       if (code) fs.push({ path: unescapePy(m[2] ?? m[3]), code, ...(write === undefined ? {} : { write }) });
     } else if ((m = PY_FS_BARE.exec(line))) {
       const code = ERRNO_CODE[m[1]];
@@ -176,7 +200,11 @@ export function scanStderr(stderr: string): StderrHits {
         fs.push({
           path: candidate,
           code: PHRASE_CODE[shell[1].toLowerCase()],
-          ...(WRITE_VERBS.test(seg) ? { write: true } : READ_COMMANDS.test(shell[0]) ? { write: false } : {}),
+          ...(WRITE_VERBS.test(seg) || inOrderOnALine(seg, /cannot open /i, / for writing/i)
+            ? { write: true }
+            : READ_COMMANDS.test(shell[0])
+              ? { write: false }
+              : {}),
         });
       }
     }

@@ -67,8 +67,9 @@ describe('hostile YAML elsewhere', () => {
 
 describe('a frontmatter of thousands of YAML errors', () => {
   it('is read at the speed of any other, reporting the first error on its line', () => {
-    // The `yaml` package formatted every error with a scan of its line: 22 s at 80,000 `"`.
-    const skill = read(`license: MIT\nx: ${'"'.repeat(120_000)}`);
+    // The `yaml` package formatted every error with a scan of its line: 22 s at 80,000 `"`. Past
+    // 64 KiB the frontmatter is not read as YAML at all (below), so this line stays under it.
+    const skill = read(`license: MIT\nx: ${'"'.repeat(60_000)}`);
     expect(skill.metadata).toMatchObject({ name: 'hostile', description: 'Reads hostile YAML.' });
     const [problem] = skill.problems.filter((p) => p.severity === 'error');
     expect(problem).toMatchObject({ code: 'yaml-invalid', line: 5 });
@@ -114,5 +115,77 @@ describe('YAML aliases', () => {
     expect(skill.problems).toContainEqual(
       expect.objectContaining({ severity: 'warning', code: 'sidecar-invalid', field: 'skill.yaml', line: 1 }),
     );
+  });
+});
+
+describe('a frontmatter or skill.yaml over 64 KiB', () => {
+  // Real frontmatter holds a few KiB (the corpus's largest: 2.4 KiB). Past 64 KiB it is not
+  // read as YAML at all: the `yaml` package took 0.5 s on a line of 120,000 `"` in the loader
+  // and 27 s in `skills validate`, and a megabyte of fields would sit in every list and route.
+  const timed = <T>(read: () => T) => {
+    const started = performance.now();
+    const out = read();
+    return { out, ms: performance.now() - started };
+  };
+  const fields = (bytes: number) =>
+    Array.from(
+      { length: Math.ceil(bytes / 64) },
+      (_, i) => `k${i}: ${'v'.repeat(60 - String(i).length)}`,
+    ).join('\n');
+
+  it('lists the skill by its folder name with one error, whatever the YAML', () => {
+    for (const frontmatter of [
+      `x: ${'"'.repeat(120_000)}`,
+      fields(1024 * 1024),
+      `x: ${'€'.repeat(22_000)}`,
+    ]) {
+      const { out: skill, ms } = timed(() => read(frontmatter));
+      expect(ms).toBeLessThan(500);
+      expect(skill.metadata.name).toBe('hostile');
+      expect(skill.metadata.description).toBe('');
+      expect(skill.problems).toEqual([
+        {
+          severity: 'error',
+          code: 'yaml-invalid',
+          message: expect.stringMatching(
+            /^The frontmatter is \d+ KiB, more than the 64 KiB SkillDeck reads, so it was not read as YAML\. /,
+          ),
+          line: 2,
+        },
+      ]);
+    }
+  });
+
+  it('still reads one just under the cap', () => {
+    const skill = read(fields(60 * 1024));
+    expect(skill.problems).toEqual([]);
+    expect(skill.metadata.description).toBe('Reads hostile YAML.');
+  });
+
+  it('ignores such a skill.yaml with a warning, the frontmatter still used', () => {
+    const skill = read('license: MIT', `name: other\n${fields(100 * 1024)}\n`);
+    expect(skill.metadata).toMatchObject({ name: 'hostile', license: 'MIT' });
+    expect(skill.problems).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'sidecar-invalid', field: 'skill.yaml', line: 1 }),
+    ]);
+    expect(skill.problems[0].message).toMatch(
+      /^skill\.yaml is 101 KiB, more than the 64 KiB SkillDeck reads; it was ignored\./,
+    );
+  });
+
+  it('skills validate refuses it in a moment', () => {
+    const { out, ms } = timed(() => {
+      try {
+        parseFrontmatter(`---\nname: hostile\ndescription: d\nx: ${'"'.repeat(120_000)}\n---\n`);
+      } catch (e) {
+        return e;
+      }
+    });
+    expect(ms).toBeLessThan(500);
+    expect(out).toMatchObject({
+      name: 'ParseError',
+      message:
+        "SKILL.md frontmatter is 118 KiB, over SkillDeck's 64 KiB limit; move long text into the body or references/",
+    });
   });
 });

@@ -72,7 +72,8 @@ export function interpretSkill(
     problems.push(...onePerValue(y.problems, fields));
   };
   // A frontmatter that failed is still read for what was salvaged; a sidecar that failed is ignored.
-  if (split.found) readLayer(parseYamlLenient(split.yaml, split.lineOffset), 'SKILL.md', readSkillLayer);
+  const frontmatter = split.found ? parseYamlLenient(split.yaml, split.lineOffset) : undefined;
+  if (frontmatter) readLayer(frontmatter, 'SKILL.md', readSkillLayer);
   const sidecars: { file: string; raw: string }[] = [];
   const sidecar = (file: string, raw: string, read: typeof readSkillLayer) => {
     sidecars.push({ file, raw });
@@ -90,8 +91,9 @@ export function interpretSkill(
     scriptsHasFiles: texts.scriptsHasFiles,
     problems: fieldProblems,
   });
-  // Without frontmatter, "name / description missing" would only repeat the real problem.
-  const repeats = new Set(split.found ? [] : ['name-missing', 'description-missing']);
+  // Without frontmatter, or with one too large to read, "name / description missing" would only
+  // repeat the real problem.
+  const repeats = new Set(frontmatter && !frontmatter.unread ? [] : ['name-missing', 'description-missing']);
   problems.push(...fieldProblems.filter((p) => !repeats.has(p.code)));
 
   const os = metadata.requires.os;

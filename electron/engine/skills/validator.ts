@@ -9,7 +9,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import YAML, { isAlias, isCollection, isNode, isScalar } from 'yaml';
 import type { ValidationReport } from '../../../shared/contract';
-import { MAX_YAML_NESTING, tooDeepAt } from './yamlDepth';
+import { kib, MAX_YAML_BYTES, MAX_YAML_NESTING, oversizeBytes, tooDeepAt } from './yamlDepth';
 
 export const MAX_SKILL_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1024;
@@ -78,6 +78,12 @@ export function parseFrontmatter(content: string): { metadata: Frontmatter; body
   const frontmatter = content.slice(3, first);
   const body = content.slice(first + 3).trim();
 
+  // Not read as YAML at all past SkillDeck's cap: the `yaml` package took 27 s on a line of 120,000 `"`.
+  const size = oversizeBytes(frontmatter);
+  if (size > 0)
+    throw parseError(
+      `SKILL.md frontmatter is ${kib(size)} KiB, over SkillDeck's ${kib(MAX_YAML_BYTES)} KiB limit; move long text into the body or references/`,
+    );
   // Too deep for the `yaml` package, which recursed into a process abort (yamlDepth.ts).
   const deep = tooDeepAt(frontmatter);
   if (deep > 0)

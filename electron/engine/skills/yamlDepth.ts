@@ -7,6 +7,24 @@
 export const MAX_YAML_NESTING = 100;
 
 /**
+ * The most a frontmatter or sidecar may hold to be read as YAML. Real ones hold a few KiB (the
+ * corpus's largest is 2.4 KiB); the `yaml` package spent 0.5 s in the loader, and 27 s in the
+ * validator, on one line of 120,000 `"`, and a megabyte of fields would ride along in every list.
+ */
+export const MAX_YAML_BYTES = 64 * 1024;
+
+/** The size of `text` in UTF-8 bytes when it is over MAX_YAML_BYTES, else 0. */
+export function oversizeBytes(text: string): number {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: nearly every text passes without being counted.
+  if (text.length * 3 <= MAX_YAML_BYTES) return 0;
+  const bytes = Buffer.byteLength(text);
+  return bytes > MAX_YAML_BYTES ? bytes : 0;
+}
+
+/** Whole KiB, rounded up: 64 KiB and one byte is "65 KiB". */
+export const kib = (bytes: number) => Math.ceil(bytes / 1024);
+
+/**
  * The 1-based line where `text` first nests deeper than `max`, or 0. Counted generously (an
  * upper bound): open flow brackets anywhere, quotes ignored, plus the block indentation levels
  * and the `- ` / `? ` indicators that start the line. One pass, no RegExp.

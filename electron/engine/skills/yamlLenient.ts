@@ -2,7 +2,7 @@ import YAML, { isMap, isScalar } from 'yaml';
 import type { Problem } from '../../../shared/contract';
 import { missingClosers, parseJson5ish } from './json5ish';
 import { foldPlain, parseFastYaml } from './yamlFast';
-import { MAX_YAML_NESTING, tooDeepAt } from './yamlDepth';
+import { kib, MAX_YAML_BYTES, MAX_YAML_NESTING, oversizeBytes, tooDeepAt } from './yamlDepth';
 import { error, warning } from './problems';
 
 export interface LenientYaml {
@@ -11,6 +11,8 @@ export interface LenientYaml {
   /** False when the YAML could not be read even after repairs. */
   ok: boolean;
   problems: Problem[];
+  /** True when the text was over MAX_YAML_BYTES and not read at all: its fields are unknown, not missing. */
+  unread?: boolean;
 }
 
 // Failsafe schema: every scalar stays the text that was written (`version: 1.0` is "1.0"),
@@ -52,6 +54,9 @@ export function parseYamlLenient(
   file = 'SKILL.md',
   options: { fast?: boolean } = {},
 ): LenientYaml {
+  const size = oversizeBytes(text);
+  if (size > 0) return { data: {}, ok: false, problems: [tooLarge(size, lineOffset, file)], unread: true };
+
   const fast = options.fast === false ? undefined : parseFastYaml(text);
   if (fast) {
     const problems = fast.duplicates.map((d) => duplicateWarning(d.key, d.line + lineOffset, file));
@@ -98,6 +103,21 @@ function tooDeep(line: number, file: string): Problem {
         'sidecar-invalid',
         `${file} nests more than ${MAX_YAML_NESTING} levels deep (line ${line}); it was ignored. Write its fields as plain \`key: value\` lines.`,
         { field: file, line },
+      );
+}
+
+function tooLarge(bytes: number, lineOffset: number, file: string): Problem {
+  const limit = `more than the ${kib(MAX_YAML_BYTES)} KiB SkillDeck reads`;
+  return file === 'SKILL.md'
+    ? error(
+        'yaml-invalid',
+        `The frontmatter is ${kib(bytes)} KiB, ${limit}, so it was not read as YAML. Keep it to short fields; move long text into the body or a file under references/.`,
+        { line: lineOffset + 1 },
+      )
+    : warning(
+        'sidecar-invalid',
+        `${file} is ${kib(bytes)} KiB, ${limit}; it was ignored. Keep it to short fields.`,
+        { field: file, line: 1 },
       );
 }
 

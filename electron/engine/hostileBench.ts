@@ -64,6 +64,7 @@ const CASES: Record<string, () => unknown> = {
       'linux',
     ),
   validate_quotes_120k: () => validate(skillMd(`x: ${'"'.repeat(120_000)}`)),
+  validate_quotes_60k: () => validate(skillMd(`x: ${'"'.repeat(60_000)}`)),
   danger_scan_curl_512k: () => firstDanger(`${'curl '.repeat(104_857)}\n`, 'SKILL.md'),
   danger_scan_wget_512k: () => firstDanger(`${'wget '.repeat(104_857)}\n`, 'SKILL.md'),
   stderr_one_line_1m: () =>

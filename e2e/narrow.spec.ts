@@ -275,7 +275,25 @@ repairTest(
     await new RoutingPage(page).commitRoute('how much did I spend on lunch last week?');
     await page.goto(`${workspace.url}#activity`);
     await expect(page.getByTestId('activity-page')).toBeVisible();
-    await atEachSize(page, testInfo, 'activity');
+    await atEachSize(page, testInfo, 'activity', async () => {
+      // One route: p50 and p95 are the same line, labelled once, clear of the caption above.
+      const labels = page.getByTestId('latency-ref-label');
+      await expect(labels).toHaveCount(1);
+      const caption = await page.getByTestId('latency-chart').locator('figcaption').boundingBox();
+      const label = await labels.boundingBox();
+      expect
+        .soft(label && caption && label.y >= caption.y + caption.height, 'the label is under the caption')
+        .toBe(true);
+      // The route's latency, origin and time each keep to one line.
+      for (const part of await page
+        .getByTestId('route-row')
+        .first()
+        .locator('.route-row__meta > span')
+        .all()) {
+        const box = await part.boundingBox();
+        expect.soft(box?.height ?? 0, `"${await part.textContent()}" is one line`).toBeLessThan(22);
+      }
+    });
     expect(problems).toEqual([]);
   },
 );

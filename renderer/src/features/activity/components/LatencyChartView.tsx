@@ -36,6 +36,17 @@ export function LatencyChartView({ events, metrics, selectedId, onSelect }: Late
   const below = (label: string): boolean =>
     label === 'p50' ||
     (p95 !== null && chart.y(p95) < HEIGHT / 4 && (p50 === null || chart.y(p50) - chart.y(p95) > HEIGHT / 3));
+  // Two lines this close (a few routes, or steady ones) get one label under the lower line: two
+  // would sit on each other, and p95's rose into the caption.
+  const together = p50 !== null && p95 !== null && chart.y(p50) - chart.y(p95) < HEIGHT / 3;
+  const labels = together
+    ? [{ key: 'p50-p95', text: `p50 ${formatMs(p50)} · p95 ${formatMs(p95)}`, y: chart.y(p50), below: true }]
+    : lines.map((line) => ({
+        key: line.label,
+        text: `${line.label} ${formatMs(line.value)}`,
+        y: chart.y(line.value),
+        below: below(line.label),
+      }));
 
   return (
     <figure className="latency-chart" data-testid="latency-chart">
@@ -83,13 +94,14 @@ export function LatencyChartView({ events, metrics, selectedId, onSelect }: Late
             />
           ))}
         </svg>
-        {lines.map((line) => (
+        {labels.map((label) => (
           <span
-            key={line.label}
-            className={`latency-chart__ref-label${below(line.label) ? ' latency-chart__ref-label--below' : ''}`}
-            style={{ top: `${(chart.y(line.value) / HEIGHT) * 100}%` }}
+            key={label.key}
+            className={`latency-chart__ref-label${label.below ? ' latency-chart__ref-label--below' : ''}`}
+            style={{ top: `${(label.y / HEIGHT) * 100}%` }}
+            data-testid="latency-ref-label"
           >
-            {line.label} {formatMs(line.value)}
+            {label.text}
           </span>
         ))}
         <span className="latency-chart__max">{formatMs(chart.max)}</span>

@@ -157,6 +157,10 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       const { status, message, type, code, retryAfter } = reply.error;
       return sendJson(res, status, openAiError(status, message, type, code), retryAfter);
     }
+    if (reply.body !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(reply.body);
+    }
     if (!request.stream || reply.ignoreStream) {
       if (reply.delayMs) await sleep(reply.delayMs);
       if (reply.dropAfter !== undefined) return void req.socket.destroy();

@@ -10,6 +10,8 @@ export interface ScriptedToolCall {
   arguments: string | Record<string, unknown>;
   /** Stream `name: ""` first and the name with the second piece of arguments, as some vLLM models do. */
   nameLate?: true;
+  /** Send `arguments` as the JSON object itself, in one piece, not as its text (some servers do). */
+  objectArguments?: true;
 }
 
 /** One scripted answer to a `/v1/chat/completions` request. */
@@ -17,8 +19,10 @@ export interface ScriptedReply {
   /** The answer; an array gives the exact pieces it streams in (default: word by word). */
   text?: string | string[];
   toolCalls?: ScriptedToolCall[];
-  /** Default `tool_calls` when there are tool calls, else `stop`. */
-  finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter';
+  /** Default `tool_calls` when there are tool calls, else `stop`; null: no chunk carries one (`[DONE]` still ends the stream). */
+  finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter' | null;
+  /** The usage chunk has no `choices` field at all (OpenAI sends `choices: []`). */
+  usageWithoutChoices?: true;
   /** Default: about one token per 4 characters of the request's messages and of the answer. */
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** Milliseconds before each streamed chunk (before the body when not streamed). */
@@ -43,6 +47,8 @@ export interface ScriptedReply {
   strayAfter?: { chunks: number; data: string };
   /** Answer with one JSON completion even when asked to stream, as some proxies and old servers do. */
   ignoreStream?: true;
+  /** Answer 200 with this text as an `application/json` body instead of a completion (a gateway's error, a wrong URL). */
+  body?: string;
   /**
    * Answer with this HTTP status and OpenAI's error JSON instead; `retryAfter` is sent as the
    * Retry-After header.
@@ -116,6 +122,8 @@ interface ResolvedCall {
   name: string;
   arguments: string;
   nameLate?: true;
+  /** What goes on the wire as `arguments` when it is not the text (objectArguments). */
+  wire?: Record<string, unknown>;
 }
 
 const resolveCalls = (reply: ScriptedReply, index: number): ResolvedCall[] =>
@@ -124,6 +132,7 @@ const resolveCalls = (reply: ScriptedReply, index: number): ResolvedCall[] =>
     name: call.name,
     arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
     ...(call.nameLate && { nameLate: call.nameLate }),
+    ...(call.objectArguments && typeof call.arguments === 'object' && { wire: call.arguments }),
   }));
 
 function usageOf(reply: ScriptedReply, request: ChatRequest, calls: ResolvedCall[]) {
@@ -136,7 +145,7 @@ function usageOf(reply: ScriptedReply, request: ChatRequest, calls: ResolvedCall
 }
 
 const finishOf = (reply: ScriptedReply, calls: ResolvedCall[]) =>
-  reply.finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop');
+  reply.finishReason === undefined ? (calls.length > 0 ? 'tool_calls' : 'stop') : reply.finishReason;
 
 /** The `data:` payloads of a streamed completion, in order, `[DONE]` last. */
 export function streamChunks(reply: ScriptedReply, request: ChatRequest, index: number): string[] {
@@ -159,6 +168,15 @@ export function streamChunks(reply: ScriptedReply, request: ChatRequest, index: 
   const chunks = [chunk({ role: 'assistant', content: '', refusal: null })];
   for (const piece of textPieces(reply.text)) chunks.push(chunk({ content: piece }));
   calls.forEach((call, n) => {
+    if (call.wire) {
+      const whole = {
+        index: n,
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.wire },
+      };
+      return void chunks.push(chunk({ tool_calls: [whole] }));
+    }
     chunks.push(
       chunk({
         tool_calls: [
@@ -178,7 +196,11 @@ export function streamChunks(reply: ScriptedReply, request: ChatRequest, index: 
   });
   chunks.push(chunk({}, finishOf(reply, calls)));
   if (reply.strayAfter) chunks.splice(1 + reply.strayAfter.chunks, 0, reply.strayAfter.data);
-  if (withUsage) chunks.push(JSON.stringify({ ...base, choices: [], usage: usageOf(reply, request, calls) }));
+  const usage = usageOf(reply, request, calls);
+  if (withUsage)
+    chunks.push(
+      JSON.stringify(reply.usageWithoutChoices ? { ...base, usage } : { ...base, choices: [], usage }),
+    );
   chunks.push('[DONE]');
   return chunks;
 }
@@ -204,7 +226,7 @@ export function completionBody(reply: ScriptedReply, request: ChatRequest, index
             tool_calls: calls.map((call) => ({
               id: call.id,
               type: 'function',
-              function: { name: call.name, arguments: call.arguments },
+              function: { name: call.name, arguments: call.wire ?? call.arguments },
             })),
           }),
         },

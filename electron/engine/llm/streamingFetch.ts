@@ -1,3 +1,4 @@
+import { completeChunks } from './streamShapes';
 import { nameToolCalls } from './unnamedToolCalls';
 
 /**
@@ -5,15 +6,16 @@ import { nameToolCalls } from './unnamedToolCalls';
  * answers with one JSON completion (some proxies, gateways and older local servers do). The AI
  * SDK reads only an event stream there and failed with "Response stream ended without a finish
  * reason"; the completion is replayed as the two chunks a streaming server would have sent.
- * Anything else (an error status, a body that is no completion) passes untouched. A stream's
- * tool calls that come without a name are named, so the SDK does not drop the reply over them.
+ * An error status, or a JSON body that is no completion, passes untouched. Any other body is
+ * read as a stream (some servers label theirs text/plain) in the shape the SDK expects (see
+ * completeChunks), and tool calls that come without a name are named, so the SDK does not drop
+ * the reply over them.
  */
 export const streamingFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
   const type = response.headers.get('content-type') ?? '';
   if (!response.ok || !asksToStream(init?.body)) return response;
-  if (type.includes('text/event-stream')) return withNamedToolCalls(response);
-  if (!type.includes('application/json')) return response;
+  if (!type.includes('application/json')) return normalized(response);
   const text = await response.text();
   const chunks = chunksOf(text);
   const headers = new Headers(response.headers);
@@ -21,15 +23,15 @@ export const streamingFetch: typeof fetch = async (input, init) => {
   headers.set('content-type', 'text/event-stream');
   headers.delete('content-length');
   const sse = [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'].join('');
-  return withNamedToolCalls(new Response(sse, { status: response.status, headers }));
+  return normalized(new Response(sse, { status: response.status, headers }));
 };
 
-/** The same response, its tool calls all named (see nameToolCalls). */
-function withNamedToolCalls(response: Response): Response {
+/** The same response, its chunks in the SDK's shape and its tool calls all named. */
+function normalized(response: Response): Response {
   if (!response.body) return response;
   const headers = new Headers(response.headers);
   headers.delete('content-length');
-  return new Response(nameToolCalls(response.body), {
+  return new Response(nameToolCalls(completeChunks(response.body)), {
     status: response.status,
     statusText: response.statusText,
     headers,
@@ -89,7 +91,15 @@ function chunksOf(text: string): object[] | null {
     { ...head, choices: [{ index: 0, delta, finish_reason: null }] },
     {
       ...head,
-      choices: [{ index: 0, delta: {}, finish_reason: choice.finish_reason ?? 'stop' }],
+      choices: [
+        {
+          index: 0,
+          delta: {},
+          finish_reason:
+            choice.finish_reason ??
+            (Array.isArray(tool_calls) && tool_calls.length > 0 ? 'tool_calls' : 'stop'),
+        },
+      ],
       ...(body.usage ? { usage: body.usage } : {}),
     },
   ];

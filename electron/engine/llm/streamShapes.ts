@@ -1,0 +1,79 @@
+import { rewriteSseLines } from './sseLines';
+
+interface Chunk {
+  choices?: Array<{
+    finish_reason?: unknown;
+    delta?: { tool_calls?: Array<{ function?: { arguments?: unknown } }> };
+  }>;
+  error?: unknown;
+  [field: string]: unknown;
+}
+
+/**
+ * An OpenAI-style event stream in the shape the AI SDK reads, from servers that shape it their
+ * own way (a scripted grader, gateways, small local servers); each of these failed a turn whose
+ * answer had arrived whole:
+ * - a chunk without `choices` (the usage chunk, for some) gets `choices: []`: the SDK dropped it
+ *   as malformed, and the turn reported 0 tokens;
+ * - tool-call `arguments` sent as the JSON value instead of its text are sent as the text: the
+ *   SDK dropped the chunk, and with it the call;
+ * - a stream that ends with `[DONE]` although no chunk said why it finished gets a finish chunk
+ *   just before it (`tool_calls` when it called tools, else `stop`): the SDK called that stream
+ *   broken ("ended without a finish reason"). `[DONE]` is the server saying it is complete; a
+ *   stream that just stops, with neither, still counts as broken off.
+ * Every other line passes as it came, byte for byte.
+ */
+export function completeChunks(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  let finished = false;
+  let calledTools = false;
+  let last: Chunk = {};
+  const rewrite = (line: string): string[] => {
+    if (!line.startsWith('data:')) return [line];
+    const data = line.slice(5).trim();
+    if (data === '[DONE]') {
+      if (finished) return [line];
+      finished = true;
+      const { id, created, model } = last;
+      const reason = calledTools ? 'tool_calls' : 'stop';
+      const chunk = { id, object: 'chat.completion.chunk', created, model };
+      const choices = [{ index: 0, delta: {}, finish_reason: reason }];
+      // An event of its own: the blank line ends it before [DONE].
+      return [`data: ${JSON.stringify({ ...chunk, choices })}`, '', line];
+    }
+    // Parse only what may need a change or says something: a long text delta passes unread.
+    const telling = ['"tool_calls"', '"finish_reason"', '"error"'].some((key) => data.includes(key));
+    if (data.includes('"choices"') && !telling) return [line];
+    let chunk: Chunk;
+    try {
+      chunk = JSON.parse(data) as Chunk;
+    } catch {
+      return [line];
+    }
+    if (!chunk || typeof chunk !== 'object' || Array.isArray(chunk)) return [line];
+    // A server's error event ends the answer as it is: no finish is made up after it.
+    if (chunk.error != null) {
+      finished = true;
+      return [line];
+    }
+    last = chunk;
+    let changed = false;
+    if (!Array.isArray(chunk.choices)) {
+      chunk.choices = [];
+      changed = true;
+    }
+    for (const choice of chunk.choices) {
+      if (choice?.finish_reason != null) finished = true;
+      const deltas = choice?.delta?.tool_calls;
+      if (!Array.isArray(deltas) || deltas.length === 0) continue;
+      calledTools = true;
+      for (const delta of deltas) {
+        const args = delta?.function?.arguments;
+        if (args === undefined || args === null || typeof args === 'string') continue;
+        delta.function!.arguments = JSON.stringify(args);
+        changed = true;
+      }
+    }
+    return [changed ? `data: ${JSON.stringify(chunk)}` : line];
+  };
+  return rewriteSseLines(body, rewrite);
+}

@@ -6,10 +6,11 @@ import { nameToolCalls } from './unnamedToolCalls';
  * answers with one JSON completion (some proxies, gateways and older local servers do). The AI
  * SDK reads only an event stream there and failed with "Response stream ended without a finish
  * reason"; the completion is replayed as the two chunks a streaming server would have sent.
- * An error status, or a JSON body that is no completion, passes untouched. Any other body is
- * read as a stream (some servers label theirs text/plain) in the shape the SDK expects (see
- * completeChunks), and tool calls that come without a name are named, so the SDK does not drop
- * the reply over them.
+ * A 200 whose JSON is no completion (a gateway's error, a wrong URL) is an error that says what
+ * came, where the SDK said only that the stream had no finish reason. An error status passes
+ * untouched. Any other body is read as a stream (some servers label theirs text/plain) in the
+ * shape the SDK expects (see completeChunks), and tool calls that come without a name are
+ * named, so the SDK does not drop the reply over them.
  */
 export const streamingFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
@@ -19,12 +20,32 @@ export const streamingFetch: typeof fetch = async (input, init) => {
   const text = await response.text();
   const chunks = chunksOf(text);
   const headers = new Headers(response.headers);
-  if (!chunks) return new Response(text, { status: response.status, headers });
+  if (!chunks) {
+    const refusal = notACompletion(text);
+    if (refusal) throw new Error(refusal);
+    // An event stream labelled as JSON: read as the stream it is.
+    return normalized(new Response(text, { status: response.status, headers }));
+  }
   headers.set('content-type', 'text/event-stream');
   headers.delete('content-length');
   const sse = [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'].join('');
   return normalized(new Response(sse, { status: response.status, headers }));
 };
+
+/** What a 200 body that is neither a completion nor an event stream said, in a sentence; null for a stream. */
+function notACompletion(text: string): string | null {
+  if (/^\s*(data|event|id|retry)?:/m.test(text)) return null;
+  const snippet = text.trim().slice(0, 300) || '(nothing)';
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const said = typeof body?.error === 'string' ? body.error : (body?.error?.message ?? body?.message);
+    if (body?.error && typeof said === 'string' && said.trim())
+      return `it answered 200 with an error: ${said.trim().slice(0, 500)}`;
+  } catch {
+    // Not JSON at all: said below.
+  }
+  return `it answered 200 with a body that is no chat completion: ${snippet}`;
+}
 
 /** The same response, its chunks in the SDK's shape and its tool calls all named. */
 function normalized(response: Response): Response {

@@ -87,3 +87,19 @@ describe('tool-call arguments sent as a JSON object, not as its text', () => {
     expect(toolResults(3)).toEqual([STYLE]);
   });
 });
+
+describe('a 200 answer whose body is no chat completion', () => {
+  it('says what the server sent: its error, or that it is no completion', async () => {
+    server.enqueue({ body: '{"error":{"message":"The model is overloaded."}}' });
+    const overloaded = await send('hello, how are you today?');
+    expect(overloaded.status).toBe('error');
+    expect(overloaded.error).toBe(
+      `The model did not answer: The model call to ${server.baseURL} failed: it answered 200 with an error: The model is overloaded.`,
+    );
+    server.enqueue({ body: '<html>Welcome to nginx!</html>' });
+    const garbage = await send('hello, how are you today?');
+    expect(garbage.error).toBe(
+      `The model did not answer: The model call to ${server.baseURL} failed: it answered 200 with a body that is no chat completion: <html>Welcome to nginx!</html>.`,
+    );
+  });
+});

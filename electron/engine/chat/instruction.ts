@@ -176,7 +176,7 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
       },
     });
     chat?.addUsage(result.usage);
-    if (result.stalled) chat?.onStall?.(result.error ?? 'The model went silent.');
+    if (result.stalled || result.refused) chat?.onModelDown?.(result.error ?? 'The model did not answer.');
     const base = {
       ...emptyAttempt('none', Date.now() - started),
       output: result.text,

@@ -18,8 +18,8 @@ export interface ModelHandle {
   model: LanguageModel;
   /** `provider/model`, shown on model steps. */
   id: string;
-  /** This endpoint's errors in plain words, its key removed. */
-  describeError?: (error: unknown) => { message: string };
+  /** This endpoint's errors in plain words, its key removed; `kind` and `status` as ModelErrorInfo has them. */
+  describeError?: (error: unknown) => { message: string; kind?: string; status?: number };
   /** How long it may stay silent (Settings → Model, or the environment); default modelStallMs(). */
   stallMs?: number;
 }
@@ -74,7 +74,13 @@ export interface LoopResult {
   error?: string;
   /** The model went silent for stallMs: asking it again at once would wait as long. */
   stalled?: true;
+  /** The endpoint refused the key, is rate-limiting, or could not be reached: asking it again at once fails the same way. */
+  refused?: true;
 }
+
+/** Errors after which the same endpoint, asked again at once, answers the same (a 429 asks to wait). */
+const refusing = (info: { kind?: string; status?: number }) =>
+  info.kind === 'unauthorized' || info.kind === 'unreachable' || info.status === 429;
 
 /**
  * The model's view of the four skill tools. Arguments are validated by the executor's zod
@@ -112,8 +118,12 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
   const usage: ChatUsage = { input_tokens: 0, output_tokens: 0 };
   let text = '';
   const tools = o.callTool ? modelTools(o.tools) : undefined;
-  const message = (error: unknown) =>
-    (o.handle.describeError?.(error).message ?? fallbackMessage(error)).slice(0, 2000);
+  let refused = false;
+  const message = (error: unknown) => {
+    const info = o.handle.describeError?.(error);
+    if (info && refusing(info)) refused = true;
+    return (info?.message ?? fallbackMessage(error)).slice(0, 2000);
+  };
   for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
     const stepId = `${o.stepPrefix}m${round}`;
     // The last round offers no tools, so the model has to answer with what it has.
@@ -204,7 +214,7 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
       const error = text
         ? `The model's response broke off: ${reason}. What streamed before the break is kept.`
         : `The model did not answer: ${reason}.`;
-      return { text, usage, status: 'error', error };
+      return { text, usage, status: 'error', error, ...(refused ? { refused: true as const } : {}) };
     }
     const ended = (error: string, full = `The model did not answer: ${error}`): LoopResult => {
       o.onStep({ ...modelStep, status: 'error', error });

@@ -86,8 +86,9 @@ export async function runTurn(
     events.emit('chat.delta', { ...ids, text, ...(restarting ? { restart: true } : {}) });
     restarting = false;
   };
-  // Set when the model went silent for the stall limit: a fallback would wait as long again.
-  let stalled: string | undefined;
+  // Set when the model went silent or its endpoint refused or was unreachable: a fallback asking
+  // it again at once would wait as long, or fail the same way (a 429 asks to wait).
+  let modelDown: string | undefined;
   const hooks: ChatHooks = {
     history,
     stepPrefix: '',
@@ -97,7 +98,7 @@ export async function runTurn(
       turn.usage.input_tokens += u.input_tokens;
       turn.usage.output_tokens += u.output_tokens;
     },
-    onStall: (error) => (stalled = error),
+    onModelDown: (error) => (modelDown = error),
   };
   /**
    * A run mirrored on the turn as it goes: its card (the sandbox once known, the end of a
@@ -244,12 +245,12 @@ export async function runTurn(
   const unready = unreadySkill(turn.route);
   const plain = async (withSkills = false, note?: string) => {
     const handle = await deps.model();
-    if ('error' in handle || stalled)
+    if ('error' in handle || modelDown)
       return {
         ...emptyAttempt('none', 0),
         status: 'failure' as const,
         outcome: 'fatal' as const,
-        error: 'error' in handle ? NO_MODEL_ANSWER : (stalled ?? null),
+        error: 'error' in handle ? NO_MODEL_ANSWER : (modelDown ?? null),
       };
     const tools = withSkills && offered.length > 0 && !deps.toolless?.has(handle.id);
     const result = await runModelLoop({

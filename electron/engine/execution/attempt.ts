@@ -44,8 +44,11 @@ export interface ChatHooks {
   onStep(step: ChatStep): void;
   onDelta(text: string): void;
   addUsage(usage: ChatUsage): void;
-  /** The model went silent for the stall limit (modelLoop.ts): the turn's fallback asks it nothing more. */
-  onStall?(error: string): void;
+  /**
+   * The model cannot answer now: it went silent for the stall limit, or its endpoint refused the
+   * key, is rate-limiting or cannot be reached (modelLoop.ts). The turn's fallback asks it nothing more.
+   */
+  onModelDown?(error: string): void;
 }
 
 /** What an attempt may use: folders, the host env, approvals, and hooks into the run's timeline. */

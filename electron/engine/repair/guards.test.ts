@@ -287,6 +287,14 @@ describe('a model that fails', () => {
     );
   });
 
+  it('stops at once when the model is rate-limiting: asked again at once, it refuses again', async () => {
+    const limited =
+      'The model did not answer: 429: http://127.0.0.1:9/v1 is rate-limiting requests (Slow down.); it asks to wait 3 s before retrying.';
+    const { outcome, calls } = await repairWithFailingModel(limited);
+    expect(calls).toBe(1);
+    expect(outcome.reason).toBe(`The model call failed: ${limited}`);
+  });
+
   it('tries again after a passing error, and the final reason says each attempt met it', async () => {
     const { outcome, calls } = await repairWithFailingModel('HTTP 503: the server is busy');
     expect(calls).toBe(2);

@@ -102,6 +102,12 @@ describe('the agent loop against a scripted OpenAI-compatible server', () => {
       'run_skill',
       'run_skill_script',
     ]);
+    // Plain JSON Schema objects: no `$schema` draft URI, which some OpenAI-compatible servers
+    // (Gemini's among them) refuse in a function's parameters.
+    for (const t of requests[0].tools ?? []) {
+      expect(t.function.parameters, t.function.name).toMatchObject({ type: 'object' });
+      expect(t.function.parameters, t.function.name).not.toHaveProperty('$schema');
+    }
     const toolMessages = (i: number) =>
       requests[i].messages.filter((m) => m.role === 'tool').map(messageText);
     expect(toolMessages(1)[0]).toContain('Use sentence case headings.');

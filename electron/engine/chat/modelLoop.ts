@@ -91,9 +91,11 @@ function modelTools(only?: readonly string[]): ToolSet {
   const tools: ToolSet = {};
   for (const [name, spec] of Object.entries(toolSchemas)) {
     if (only && !only.includes(name)) continue;
+    // Without zod's `$schema` draft URI: some OpenAI-compatible servers refuse it in parameters.
+    const { $schema: _draft, ...parameters } = z.toJSONSchema(spec.schema);
     tools[name] = tool({
       description: spec.description,
-      inputSchema: jsonSchema(z.toJSONSchema(spec.schema) as Parameters<typeof jsonSchema>[0], {
+      inputSchema: jsonSchema(parameters as Parameters<typeof jsonSchema>[0], {
         validate: (value) => ({ success: true, value }),
       }),
     });

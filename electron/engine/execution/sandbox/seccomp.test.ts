@@ -81,27 +81,31 @@ describe('seccompProgram', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
-  it("x64's filter, as bytes, refuses the keyring calls of x86-64, x32 and i386 and allows the rest", () => {
+  it("x64's filter, as bytes, refuses the keyring calls and ptrace of x86-64, x32 and i386 and allows the rest", () => {
     const x64 = decode(seccompFilter('x64')!);
-    for (const nr of [248, 249, 250, 0x40000000 + 39]) expect(run(x64, { nr, arch: 0xc000003e })).toBe(EPERM);
-    for (const nr of [286, 287, 288]) expect(run(x64, { nr, arch: 0x40000003 })).toBe(EPERM);
-    for (const nr of [0, 39, 59, 247, 251]) expect(run(x64, { nr, arch: 0xc000003e })).toBe(ALLOW);
-    for (const nr of [1, 20, 285, 289]) expect(run(x64, { nr, arch: 0x40000003 })).toBe(ALLOW);
+    for (const nr of [248, 249, 250, 101, 0x40000000 + 39])
+      expect(run(x64, { nr, arch: 0xc000003e })).toBe(EPERM);
+    for (const nr of [286, 287, 288, 26]) expect(run(x64, { nr, arch: 0x40000003 })).toBe(EPERM);
+    for (const nr of [0, 26, 39, 59, 100, 102, 247, 251])
+      expect(run(x64, { nr, arch: 0xc000003e })).toBe(ALLOW);
+    for (const nr of [1, 20, 25, 27, 101, 285, 289]) expect(run(x64, { nr, arch: 0x40000003 })).toBe(ALLOW);
     expect(run(x64, { nr: 217, arch: 0xc00000b7 })).toBe(EPERM);
   });
 
-  it("arm64's filter, as bytes, refuses the keyring calls of arm64 and its 32-bit ABI and allows the rest", () => {
+  it("arm64's filter, as bytes, refuses the keyring calls and ptrace of arm64 and its 32-bit ABI and allows the rest", () => {
     const arm64 = decode(seccompFilter('arm64')!);
-    for (const nr of [217, 218, 219]) expect(run(arm64, { nr, arch: 0xc00000b7 })).toBe(EPERM);
-    for (const nr of [309, 310, 311]) expect(run(arm64, { nr, arch: 0x40000028 })).toBe(EPERM);
-    for (const nr of [0, 63, 172, 216, 220, 248, 250])
+    for (const nr of [217, 218, 219, 117]) expect(run(arm64, { nr, arch: 0xc00000b7 })).toBe(EPERM);
+    for (const nr of [309, 310, 311, 26]) expect(run(arm64, { nr, arch: 0x40000028 })).toBe(EPERM);
+    for (const nr of [0, 26, 63, 116, 118, 172, 216, 220, 248, 250])
       expect(run(arm64, { nr, arch: 0xc00000b7 })).toBe(ALLOW);
-    for (const nr of [1, 20, 217, 308, 312]) expect(run(arm64, { nr, arch: 0x40000028 })).toBe(ALLOW);
+    for (const nr of [1, 20, 25, 27, 117, 217, 308, 312])
+      expect(run(arm64, { nr, arch: 0x40000028 })).toBe(ALLOW);
     expect(run(arm64, { nr: 39, arch: 0xc000003e })).toBe(EPERM);
   });
 
   it('has a filter for this machine and none for an unknown one', () => {
-    expect(seccompFilter('x64')?.length).toBe(prog.length * 8);
+    // The test's ABIs above list the keyring calls; the machine's add ptrace, one check each.
+    expect(seccompFilter('x64')?.length).toBe((prog.length + 2) * 8);
     expect(seccompFilter('arm64')).toBeInstanceOf(Uint8Array);
     expect(seccompFilter('riscv64')).toBeNull();
   });
@@ -110,13 +114,14 @@ describe('seccompProgram', () => {
 // The filter as the kernel runs it: a process under bwrap --seccomp, calling the kernel itself.
 const PROBE = `import ctypes, errno, platform, sys
 libc = ctypes.CDLL(None, use_errno=True)
-ADD_KEY, REQUEST_KEY, KEYCTL, GETPID = {"x86_64": (248, 249, 250, 39), "aarch64": (217, 218, 219, 172)}[platform.machine()]
+ADD_KEY, REQUEST_KEY, KEYCTL, GETPID, PTRACE = {"x86_64": (248, 249, 250, 39, 101), "aarch64": (217, 218, 219, 172, 117)}[platform.machine()]
 def call(nr, *args):
     r = libc.syscall(nr, *args)
     return "ok" if r >= 0 else errno.errorcode[ctypes.get_errno()]
 # keyctl(KEYCTL_GET_KEYRING_ID, session, no create); add_key to no keyring; request_key of no key.
 print(call(KEYCTL, 0, -3, 0), call(ADD_KEY, b"user", b"skilldeck", b"v", 1, 0),
-      call(REQUEST_KEY, b"user", b"skilldeck-no-such-key", None, 0), call(GETPID))
+      call(REQUEST_KEY, b"user", b"skilldeck-no-such-key", None, 0), call(GETPID),
+      call(PTRACE, 0x4206, 1, 0, 0))  # PTRACE_SEIZE the sandbox's init
 if platform.machine() == "x86_64":
     print(call(0x40000000 + GETPID))  # getpid through x32
 sys.stdout.write(open("/etc/passwd").read(1) and "read a file\\n")
@@ -143,9 +148,9 @@ describe.skipIf(process.platform !== 'linux' || !filter)('the filter under bwrap
     }
   };
 
-  it('refuses add_key, request_key and keyctl with EPERM, and runs the rest', () => {
+  it('refuses add_key, request_key, keyctl and ptrace with EPERM, and runs the rest', () => {
     const [calls, ...rest] = run(true);
-    expect(calls).toBe('EPERM EPERM EPERM ok');
+    expect(calls).toBe('EPERM EPERM EPERM ok EPERM');
     if (process.arch === 'x64') expect(rest.shift()).toBe('EPERM');
     expect(rest).toEqual(['read a file', '']);
   });
@@ -154,6 +159,6 @@ describe.skipIf(process.platform !== 'linux' || !filter)('the filter under bwrap
     const [calls] = run(false);
     if (calls.startsWith('EPERM'))
       return ctx.skip("this machine's own seccomp profile refuses them (a container's)");
-    expect(calls).toBe('ok EINVAL ENOKEY ok');
+    expect(calls).toBe('ok EINVAL ENOKEY ok ok');
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BRIDGE_PORT, bwrapOptions, bwrapSetupError, encodeArgs, PROXY_DIR, sandboxEnv } from './bwrapArgs';
-import { planLayout, secretFiles, type LayoutOptions } from './layout';
+import { kernelWrite, planLayout, secretFiles, type LayoutOptions } from './layout';
 import { listeningSockets } from './hostSockets';
 import { rootOnly } from './rootOnly';
 import { probeSandbox } from './probe';
@@ -97,6 +97,11 @@ async function runBwrap(
   const started = performance.now();
   const fail = (setupError: string): SandboxResult =>
     blankResult('bwrap', setupError, Math.round(performance.now() - started));
+  const kernel = kernelWrite(spec.grants.write);
+  if (kernel !== null)
+    return fail(
+      `it will not give write access to ${kernel}: /, /proc, /dev and /sys are never writable in the sandbox; declare the folders the skill writes instead`,
+    );
   try {
     // A write grant that names an existing file is bound as that file; a missing one becomes a folder.
     for (const w of [spec.cwd, ...spec.grants.write])

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeTree } from '../../../testing/fixtures';
 import {
   isInside,
+  kernelWrite,
   planLayout,
   secretFiles,
   visibleInside,
@@ -209,6 +210,35 @@ describe('planLayout: hidden folders under a grant', () => {
     expect(planLayout(spec({ write: [skills] }), { home, hide: [skills] }).remasks).toEqual([]);
     // Hidden only for privacy (root's own mkdtemp folders): a grant around it shows it.
     expect(planLayout(spec({ read: [home] }), { home, hide: [skills], keepHidden: [] }).remasks).toEqual([]);
+  });
+});
+
+describe('planLayout: masks under a write grant', () => {
+  it('masks again what a write grant around it would bury (the home under its parent), once', () => {
+    const layout = planLayout(spec({ write: [root] }), { home });
+    expect(layout.remasks).toEqual([home]);
+    expect(planLayout(spec({ write: [root] }), { home, hide: [home] }).remasks).toEqual([home]);
+    expect(visibleInside(path.join(home, '.ssh/id_rsa'), layout)).toBe(false);
+    expect(writableInside(path.join(root, 'elsewhere/x'), layout)).toBe(true);
+  });
+
+  it('leaves a mask the grant names itself, and one a read-only bind holds, as they were', () => {
+    expect(planLayout(spec({ write: [home] }), { home }).remasks).toEqual([]);
+    expect(planLayout(spec({ read: [root] }), { home }).remasks).toEqual([]);
+  });
+});
+
+describe('kernelWrite', () => {
+  it('finds a write grant of /, or of /proc, /dev, /sys or inside one', () => {
+    for (const p of ['/', '/proc', '/proc/self', '/dev/', '/sys/fs', '/proc/../dev'])
+      expect(kernelWrite([path.join(root, 'work'), p])).toBe(path.resolve(p));
+    expect(kernelWrite([path.join(root, 'work'), '/var', '/procfs', '/usr/src/dev', '/devices'])).toBeNull();
+  });
+
+  it('follows a link to one', () => {
+    const link = path.join(root, 'link-to-proc');
+    fs.symlinkSync('/proc', link);
+    expect(kernelWrite([link])).toBe('/proc');
   });
 });
 

@@ -11,8 +11,9 @@ export interface SandboxLayout {
   binds: { path: string; writable: boolean }[];
   /**
    * `hide` folders ($SKILLDECK_HOME, the skill folders) that a grant's bind would show again (a
-   * read grant of `~`): masked once more after the binds around them, before the deeper ones
-   * (the run folder, the skill's own folder) go back in. Shallowest first.
+   * read grant of `~`), and masks a write grant around them would bury (`/var/tmp` under `/var`):
+   * masked once more after the binds around them, before the deeper ones (the run folder, the
+   * skill's own folder) go back in. Shallowest first.
    */
   remasks: string[];
   /**
@@ -148,6 +149,23 @@ function exists(p: string): boolean {
   }
 }
 
+/** What bwrap mounts its own view of; the root holds them all. */
+const KERNEL_DIRS = ['/proc', '/dev', '/sys'];
+
+/**
+ * The first write grant that is /, or /proc, /dev, /sys or inside one (as written or where its
+ * links lead), or null. bwrap mounts the sandbox's own /proc, /dev and /sys: a writable bind
+ * of one of them, or of /, lays the host's over it, and /proc then lists every process of the
+ * machine. Under / the masks also end up below the bind, and bwrap stops at their remount.
+ */
+export function kernelWrite(writes: string[]): string | null {
+  for (const w of writes) {
+    for (const p of new Set([path.resolve(w), realPath(path.resolve(w))]))
+      if (p === '/' || KERNEL_DIRS.some((k) => isInside(p, k))) return p;
+  }
+  return null;
+}
+
 /** How many folders deep a path is: binds and remasks apply shallowest first. */
 export const depth = (p: string) => p.split(path.sep).filter(Boolean).length;
 
@@ -204,9 +222,15 @@ export function planLayout(
   const keep = [
     ...new Set((opts.keepHidden ?? opts.hide ?? []).map(realDir).filter((p): p is string => p !== null)),
   ];
-  const remasks = keep
-    .filter((h) => !system.has(h) && ordered.some((b) => isInside(h, b.path) && h !== b.path))
-    .sort((a, b) => depth(a) - depth(b));
+  // A write grant around a mask (`/var` holds `/var/tmp`, a folder that holds the home) would
+  // bury it under the bind: masked again after it, as bwrap could not remount it read-only.
+  const buried = masks.filter((m) => ordered.some((b) => b.writable && isInside(m, b.path) && m !== b.path));
+  const remasks = [
+    ...new Set([
+      ...keep.filter((h) => !system.has(h) && ordered.some((b) => isInside(h, b.path) && h !== b.path)),
+      ...buried,
+    ]),
+  ].sort((a, b) => depth(a) - depth(b));
   const layout = { masks, binds: ordered, remasks, deniedFiles: [] as string[] };
   // Covered when it would show inside: not hidden by a mask, or shown again by a bind (a read
   // grant of ~/project keeps its app.sock connectable). Granted by name (a write bind, or a read

@@ -1,14 +1,21 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedEngines, writeTree } from '../../testing/fixtures';
-import { coveredBy, permissionsDigest, resolveGrantPath, resolvePolicy, staticPrefix } from './policy';
+import {
+  coveredBy,
+  permissionsDigest,
+  resolveGrantPath,
+  resolvePolicy,
+  staticPrefix,
+  type PathContext,
+} from './policy';
 
 const engines = isolatedEngines();
 afterEach(() => engines.cleanup());
 
 const ctx = { workDir: '/runs/r1/work', skillDir: '/skills/s', workspace: '/ws', home: '/home/u' };
 
-async function loadPolicy(files: Record<string, string>, at: Partial<typeof ctx> = {}) {
+async function loadPolicy(files: Record<string, string>, at: Partial<PathContext> = {}) {
   const { engine, workspace } = await engines.open();
   writeTree(path.join(workspace, 'skills', 'probe'), files);
   await engine.reloadSkills();
@@ -84,6 +91,33 @@ describe('resolvePolicy', () => {
         "permissions: { filesystem: { read: ['~/**'] }, network: { outbound: false } }\nexecution_policy: { approval: auto }\n",
     });
     expect(reader).toMatchObject({ approval: 'auto', reasons: [] });
+    // ~/** keeps $SKILLDECK_HOME and the other skills hidden; naming them shows them, and auto
+    // must not stand for that: secrets.json, the grants, another skill's tokens. Found probing
+    // the CLI: read: ['<SKILLDECK_HOME>/**'] with approval: auto printed secrets.json unasked.
+    const own = { private: ['/home/u/.skilldeck', '/srv/skills'] };
+    const snooper = await loadPolicy(
+      {
+        'SKILL.md': md(),
+        'skill.yaml':
+          "permissions: { filesystem: { read: ['~/.skilldeck/secrets.json', '/srv/skills/other/**', '~/**', './**'] } }\nexecution_policy: { approval: auto }\n",
+      },
+      own,
+    );
+    expect(snooper.reasons).toEqual([
+      "it declares approval: auto, but reads ~/.skilldeck/secrets.json (SkillDeck's own data or another skill's), reads /srv/skills/other/** (SkillDeck's own data or another skill's), outside its own folders and the workspace",
+    ]);
+    expect(
+      (
+        await loadPolicy(
+          {
+            'SKILL.md': md(),
+            'skill.yaml':
+              "permissions: { filesystem: { read: ['~/**'] } }\nexecution_policy: { approval: auto }\n",
+          },
+          own,
+        )
+      ).reasons,
+    ).toEqual([]);
     const everywhere = await loadPolicy({
       'SKILL.md': md(),
       'skill.yaml':

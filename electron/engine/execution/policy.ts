@@ -37,6 +37,11 @@ export interface PathContext {
   workspace: string;
   /** The user's home: `~/…`. */
   home: string;
+  /**
+   * $SKILLDECK_HOME and the skill roots: hidden from every run, shown only to a grant that
+   * names them (sandbox/layout.ts keepHidden), which a skill's own `approval: auto` never covers.
+   */
+  private?: string[];
 }
 
 /** Variables a skill may never set or receive: they change how every program loads. */
@@ -137,8 +142,11 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
       path.resolve(d),
     );
     const beyond = (g: GrantPath) => !near.some((d) => g.abs === d || g.abs.startsWith(`${d}${path.sep}`));
+    const theirs = (g: GrantPath) => (ctx.private ?? []).some((p) => within(g.abs, path.resolve(p)));
     const far = [
-      ...(network !== false ? read.filter(beyond).map((g) => `reads ${g.declared}`) : []),
+      ...read
+        .filter((g) => beyond(g) && (network !== false || theirs(g)))
+        .map((g) => `reads ${g.declared}${theirs(g) ? " (SkillDeck's own data or another skill's)" : ''}`),
       ...write.filter(beyond).map((g) => `writes ${g.declared}`),
     ];
     if (network === true) far.push('reaches any host on the network');

@@ -78,6 +78,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     skillDir: skill.path,
     workspace: env.workspace,
     home: env.userHome,
+    private: [env.home, ...env.skillRoots],
   });
   const digest = permissionsDigest(base);
   // The content hash skips node_modules and .git, yet a script can load code from there. Their

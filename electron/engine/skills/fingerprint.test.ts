@@ -61,3 +61,48 @@ describe('uncoveredFingerprint', () => {
     expect(await grantHash({ ...skill, filesTruncated: false })).toBe(tree.contentHash);
   });
 });
+
+describe('grantHash: code a link reaches outside the skill', () => {
+  // Found probing the CLI: scripts/lib linked to a folder outside the skill, "always allow",
+  // then lib/helper.sh edited there; the run sourced the edited helper with no question asked.
+  const skillWithLink = (target: string) => {
+    const dir = path.join(tempDir(), 'linked');
+    writeTree(dir, { 'SKILL.md': 'x\n', 'scripts/run.sh': 'source "$SKILL_PATH/scripts/lib/helper.sh"\n' });
+    fs.symlinkSync(target, path.join(dir, 'scripts/lib'));
+    return dir;
+  };
+  const hashOf = async (dir: string) => {
+    const tree = await readFileTree(dir, { maxEntries: 100, maxRead: 1024, sniffBytes: 10 });
+    return grantHash({ path: dir, contentHash: tree.contentHash, filesTruncated: false });
+  };
+
+  it('moves when a file in a linked folder outside changes, even to the same size and times', async () => {
+    const outside = tempDir();
+    writeTree(outside, { 'helper.sh': 'echo v1\n', 'deep/more.sh': 'echo a\n' });
+    const dir = skillWithLink(outside);
+    const before = await hashOf(dir);
+    expect(await hashOf(dir)).toBe(before);
+    const helper = path.join(outside, 'helper.sh');
+    const st = fs.statSync(helper);
+    fs.writeFileSync(helper, 'echo v2\n');
+    fs.utimesSync(helper, st.atime, st.mtime);
+    const after = await hashOf(dir);
+    expect(after).not.toBe(before);
+    fs.writeFileSync(path.join(outside, 'deep/more.sh'), 'echo b\n');
+    expect(await hashOf(dir)).not.toBe(after);
+  });
+
+  it('moves when a linked file outside changes', async () => {
+    const outside = tempDir();
+    writeTree(outside, { 'helper.sh': 'echo v1\n' });
+    const dir = skillWithLink(path.join(outside, 'helper.sh'));
+    const before = await hashOf(dir);
+    fs.writeFileSync(path.join(outside, 'helper.sh'), 'echo v2 longer\n');
+    expect(await hashOf(dir)).not.toBe(before);
+  });
+
+  it('never matches twice when the linked tree is too big to watch (a link to /): the grant asks again', async () => {
+    const dir = skillWithLink('/');
+    expect(await hashOf(dir)).not.toBe(await hashOf(dir));
+  }, 30_000);
+});

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs, { type Dirent } from 'node:fs';
 import path from 'node:path';
 
@@ -12,11 +12,14 @@ const SKIPPED = new Set(['.git', 'node_modules']);
  * link with its target text. A write, a rename into place or `utimes` moves the ctime, which no
  * unprivileged process can set back, so on this machine a change is seen as surely as by reading
  * the bytes, at a fraction of the cost (3,500 files: about 30 ms, against 0.6 s to read them).
+ * A link that leads out of the folder counts with what it reaches, followed (the file, or the
+ * folder's entries by `lstat`, up to 5,000; past that the value is new each time).
  * Null when there is nothing of the kind: the content hash covers the whole skill then.
  */
 export async function uncoveredFingerprint(dir: string, all = false): Promise<string | null> {
   const hash = createHash('sha256');
   let entries = 0;
+  const links: string[] = [];
 
   const walk = async (abs: string, rel: string, stat: boolean): Promise<void> => {
     let list: Dirent[];
@@ -38,18 +41,68 @@ export async function uncoveredFingerprint(dir: string, all = false): Promise<st
         if (++entries % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       }
       if (e.isDirectory()) await walk(absPath, relPath, inside);
+      else if (e.isSymbolicLink()) links.push(relPath);
     }
   };
 
+  // A link out of the folder is followed by every run (bwrap shows what it reaches unless a mask
+  // hides it), yet the content hash keeps only its target text: what it reaches counts here.
+  let realRoot = dir;
+  try {
+    realRoot = fs.realpathSync(dir);
+  } catch {
+    // Unreadable: the walk below finds nothing either.
+  }
+  let budget = LINKED_MAX;
+  const walkLinked = async (abs: string, rel: string): Promise<void> => {
+    let list: Dirent[];
+    try {
+      list = fs.readdirSync(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of list) {
+      // Too much to watch (a link to /): a fresh value each time, so a grant never matches.
+      if (--budget < 0) return void hash.update(randomUUID());
+      hash.update(describe(path.join(abs, e.name), `${rel}/${e.name}`));
+      if (e.isDirectory()) await walkLinked(path.join(abs, e.name), `${rel}/${e.name}`);
+      if (budget % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
   await walk(dir, '', all);
+  for (const rel of links.sort()) {
+    let real: string;
+    try {
+      real = fs.realpathSync(path.join(dir, rel));
+    } catch {
+      continue;
+    }
+    const back = path.relative(realRoot, real);
+    if (back === '' || (!back.startsWith('..') && !path.isAbsolute(back))) continue;
+    entries++;
+    hash.update(`${rel}\0links out\0${describe(real, rel, true)}`);
+    if (isDir(real)) await walkLinked(real, rel);
+  }
   return entries > 0 ? hash.digest('hex') : null;
 }
 
+const isDir = (p: string) => {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/** Entries read through links out of the skill before it gives up on watching them. */
+const LINKED_MAX = 5_000;
+
 const YIELD_EVERY = 500;
 
-function describe(abs: string, rel: string): string {
+function describe(abs: string, rel: string, follow = false): string {
   try {
-    const st = fs.lstatSync(abs, { bigint: true });
+    const st = follow ? fs.statSync(abs, { bigint: true }) : fs.lstatSync(abs, { bigint: true });
     const link = st.isSymbolicLink() ? fs.readlinkSync(abs) : '';
     return [rel, st.mode, st.size, st.ino, st.mtimeNs, st.ctimeNs, link, ''].join('\0');
   } catch {

@@ -118,6 +118,16 @@ describe('resolvePolicy', () => {
         )
       ).reasons,
     ).toEqual([]);
+    // Keys and credentials likewise: hidden under ~/**, shown to a grant that names them, and
+    // then the user is asked (credentials.test.ts runs it). A folder that only starts alike is not one.
+    const keyReader = await loadPolicy({
+      'SKILL.md': md(),
+      'skill.yaml':
+        "permissions: { filesystem: { read: ['~/.aws/credentials', '~/.config/gh/**', '~/.sshd/**', '~/**'] }, network: { outbound: false } }\nexecution_policy: { approval: auto }\n",
+    });
+    expect(keyReader.reasons).toEqual([
+      'it declares approval: auto, but reads ~/.aws/credentials (keys and credentials), reads ~/.config/gh/** (keys and credentials), outside its own folders and the workspace',
+    ]);
     const everywhere = await loadPolicy({
       'SKILL.md': md(),
       'skill.yaml':

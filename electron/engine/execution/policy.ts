@@ -44,6 +44,28 @@ export interface PathContext {
   private?: string[];
 }
 
+/**
+ * Folders of the home that hold keys and credentials (SSH, cloud CLIs, GnuPG, kubeconfig, Docker
+ * and GitHub CLI logins, password stores, keyrings). Hidden under any grant around them, as
+ * $SKILLDECK_HOME is; a grant that names one shows it, and a skill's own `approval: auto` never
+ * covers that: what a run reads reaches its output, and an instruction skill's model.
+ */
+const CREDENTIAL_DIRS = [
+  '.ssh',
+  '.aws',
+  '.azure',
+  '.gnupg',
+  '.kube',
+  '.docker',
+  '.config/gcloud',
+  '.config/gh',
+  '.password-store',
+  '.local/share/keyrings',
+];
+
+/** The credential folders of `home` (whether or not they exist). */
+export const credentialDirs = (home: string): string[] => CREDENTIAL_DIRS.map((d) => path.join(home, d));
+
 /** Variables a skill may never set or receive: they change how every program loads. */
 const FORBIDDEN_ENV = /^(LD_|DYLD_)|^NODE_OPTIONS$|^PYTHONSTARTUP$|^BASH_ENV$|^ENV$/;
 
@@ -143,10 +165,13 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
     );
     const beyond = (g: GrantPath) => !near.some((d) => g.abs === d || g.abs.startsWith(`${d}${path.sep}`));
     const theirs = (g: GrantPath) => (ctx.private ?? []).some((p) => within(g.abs, path.resolve(p)));
+    const keys = (g: GrantPath) => credentialDirs(path.resolve(ctx.home)).some((d) => within(g.abs, d));
+    const whose = (g: GrantPath) =>
+      theirs(g) ? " (SkillDeck's own data or another skill's)" : keys(g) ? ' (keys and credentials)' : '';
     const far = [
       ...read
-        .filter((g) => beyond(g) && (network !== false || theirs(g)))
-        .map((g) => `reads ${g.declared}${theirs(g) ? " (SkillDeck's own data or another skill's)" : ''}`),
+        .filter((g) => beyond(g) && (network !== false || theirs(g) || keys(g)))
+        .map((g) => `reads ${g.declared}${whose(g)}`),
       ...write.filter(beyond).map((g) => `writes ${g.declared}`),
     ];
     if (network === true) far.push('reaches any host on the network');

@@ -8,7 +8,13 @@ import type { AttemptEnv, AttemptResult } from './attempt';
 import { classifyRun } from './classify';
 import type { ScriptChoice } from './entrypoints';
 import { confine } from './entrypoints';
-import { permissionsDigest, resolvePolicy, type ExecutionPolicy, type GrantPath } from './policy';
+import {
+  credentialDirs,
+  permissionsDigest,
+  resolvePolicy,
+  type ExecutionPolicy,
+  type GrantPath,
+} from './policy';
 import { resolveInterpreter, selectBackend } from './sandbox';
 import { isInside } from './sandbox/layout';
 import { buildRunEnv, cleanRunTmp, listRunFiles, makeRunDirs, stampRunFiles, writtenSince } from './workdir';
@@ -117,9 +123,10 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
 
   // $SKILLDECK_HOME holds grants, secrets and other runs: hidden even when it is outside the
   // home. So are the other skills (their files, tokens, configs): only this one is bound back.
+  // And the home's keys and credentials (~/.ssh, ~/.aws …), under a grant of the whole home too.
   const { backend, downgrade } = selectBackend(policy.sandbox, {
     home: env.userHome,
-    hide: [env.home, ...env.skillRoots],
+    hide: [env.home, ...env.skillRoots, ...credentialDirs(env.userHome)],
   });
   const command = [interp.command, ...interp.args, ...script.args, ...req.args];
   const runEnv = buildRunEnv({

@@ -43,6 +43,8 @@ describe('process backend', () => {
     expect(createProcessBackend({ tier: 'none' }).tier).toBe('none');
     expect(createProcessBackend().unenforced).toEqual(PROCESS_UNENFORCED);
     expect(PROCESS_UNENFORCED.join(' ')).toMatch(/file read and write permissions are not enforced/);
+    // A script of the same user reads /proc/<pid>/environ of the app that started it.
+    expect(PROCESS_UNENFORCED.join(' ')).toMatch(/the API keys in its environment included/);
     expect(PROCESS_UNENFORCED.join(' ')).toMatch(/network rules are not enforced/);
   });
 

@@ -16,7 +16,8 @@ import { findViolations } from './violations';
 
 /** What process isolation cannot enforce, in the words the approval request shows (DESIGN §4). */
 export const PROCESS_UNENFORCED = [
-  'file read and write permissions are not enforced: the script can read and change any file your user can',
+  // Any file includes /proc/<SkillDeck's pid>/environ: the API keys SkillDeck was started with.
+  "file read and write permissions are not enforced: the script can read and change any file your user can, SkillDeck's own data and the API keys in its environment included",
   'network rules are not enforced: the script can reach any host',
 ];
 

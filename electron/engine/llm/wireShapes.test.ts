@@ -1,61 +1,30 @@
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatTurn } from '../../../shared/contract';
-import { envWithoutModel, isolatedEngines, writeTree } from '../../testing/fixtures';
-import { messageText, startModelServer, type ModelServer } from '../../testing/modelServer';
+import { describe, expect, it } from 'vitest';
+import { docHelperChat, STYLE } from '../../testing/docHelperChat';
 
 // Streams as servers other than OpenAI shape them (found by driving the CLI against a scripted
 // server written apart from ours): the real engine, the real provider code, loopback HTTP.
-const engines = isolatedEngines();
-let server: ModelServer;
-beforeEach(async () => {
-  server = await startModelServer({ apiKey: 'k', models: ['m'] });
-});
-afterEach(async () => {
-  await engines.cleanup();
-  await server.close();
-});
+const chat = docHelperChat();
+const { send, toolResults } = chat;
 
-async function send(message: string): Promise<ChatTurn> {
-  const { engine, workspace } = await engines.open({
-    env: { ...envWithoutModel(), OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k', SKILLDECK_MODEL: 'm' },
-  });
-  writeTree(path.join(workspace, 'skills'), {
-    'doc-helper/SKILL.md':
-      '---\nname: doc-helper\ndescription: Writes documentation in the house style.\n---\nRead references/style.md.\n',
-    'doc-helper/references/style.md': 'Use sentence case headings.\n',
-    'doc-helper/skill.yaml': 'spec: { type: instruction }\n',
-  });
-  await engine.reloadSkills();
-  return engine.chat.send(undefined, message).done;
-}
-
-/** The tool results the model got back in chat request `index`. */
-const toolResults = (index: number) =>
-  server
-    .chatRequests()
-    .at(index)!
-    .messages.filter((m) => m.role === 'tool')
-    .map((m) => JSON.parse(messageText(m)) as Record<string, unknown>);
-
-const STYLE = { path: 'references/style.md', content: 'Use sentence case headings.\n' };
 const READ_STYLE = { name: 'read_skill_file', arguments: { path: 'references/style.md' } };
 const ASK = '$doc-helper which heading style do we use?';
 
 describe('a stream that ends with [DONE] but no finish reason', () => {
   it('is a finished answer, and a finished tool-call round', async () => {
-    server.enqueue(
-      { toolCalls: [READ_STYLE], finishReason: null },
-      { text: 'Sentence case.', finishReason: null },
-    );
+    chat
+      .server()
+      .enqueue(
+        { toolCalls: [READ_STYLE], finishReason: null },
+        { text: 'Sentence case.', finishReason: null },
+      );
     const turn = await send(ASK);
     expect(turn).toMatchObject({ status: 'success', answer: 'Sentence case.', skill: 'doc-helper' });
     expect(toolResults(1)).toEqual([STYLE]);
-    expect(server.chatRequests()).toHaveLength(2);
+    expect(chat.server().chatRequests()).toHaveLength(2);
   });
 
   it('in plain chat too', async () => {
-    server.enqueue({ text: 'Hello there.', finishReason: null });
+    chat.server().enqueue({ text: 'Hello there.', finishReason: null });
     const turn = await send('hello, how are you today?');
     expect(turn).toMatchObject({ status: 'success', answer: 'Hello there.' });
   });
@@ -63,7 +32,7 @@ describe('a stream that ends with [DONE] but no finish reason', () => {
 
 describe('a usage chunk without a choices field', () => {
   it('counts its tokens in the turn', async () => {
-    server.enqueue({
+    chat.server().enqueue({
       text: 'Hello there.',
       usage: { prompt_tokens: 12, completion_tokens: 3 },
       usageWithoutChoices: true,
@@ -75,12 +44,14 @@ describe('a usage chunk without a choices field', () => {
 
 describe('tool-call arguments sent as a JSON object, not as its text', () => {
   it('runs the call with them, streamed or not', async () => {
-    server.enqueue(
-      { toolCalls: [{ ...READ_STYLE, objectArguments: true }] },
-      { text: 'Sentence case.' },
-      { toolCalls: [{ ...READ_STYLE, objectArguments: true }], ignoreStream: true },
-      { text: 'Sentence case.' },
-    );
+    chat
+      .server()
+      .enqueue(
+        { toolCalls: [{ ...READ_STYLE, objectArguments: true }] },
+        { text: 'Sentence case.' },
+        { toolCalls: [{ ...READ_STYLE, objectArguments: true }], ignoreStream: true },
+        { text: 'Sentence case.' },
+      );
     expect(await send(ASK)).toMatchObject({ status: 'success', answer: 'Sentence case.' });
     expect(toolResults(1)).toEqual([STYLE]);
     expect(await send(ASK)).toMatchObject({ status: 'success', answer: 'Sentence case.' });
@@ -90,16 +61,16 @@ describe('tool-call arguments sent as a JSON object, not as its text', () => {
 
 describe('a 200 answer whose body is no chat completion', () => {
   it('says what the server sent: its error, or that it is no completion', async () => {
-    server.enqueue({ body: '{"error":{"message":"The model is overloaded."}}' });
+    chat.server().enqueue({ body: '{"error":{"message":"The model is overloaded."}}' });
     const overloaded = await send('hello, how are you today?');
     expect(overloaded.status).toBe('error');
     expect(overloaded.error).toBe(
-      `The model did not answer: The model call to ${server.baseURL} failed: it answered 200 with an error: The model is overloaded.`,
+      `The model did not answer: The model call to ${chat.server().baseURL} failed: it answered 200 with an error: The model is overloaded.`,
     );
-    server.enqueue({ body: '<html>Welcome to nginx!</html>' });
+    chat.server().enqueue({ body: '<html>Welcome to nginx!</html>' });
     const garbage = await send('hello, how are you today?');
     expect(garbage.error).toBe(
-      `The model did not answer: The model call to ${server.baseURL} failed: it answered 200 with a body that is no chat completion: <html>Welcome to nginx!</html>.`,
+      `The model did not answer: The model call to ${chat.server().baseURL} failed: it answered 200 with a body that is no chat completion: <html>Welcome to nginx!</html>.`,
     );
   });
 });

@@ -1,6 +1,18 @@
-import type { ChatStep } from '../../../shared/contract';
+import type { ModelMessage } from 'ai';
+import type { ChatStep, ChatTurn } from '../../../shared/contract';
 
 // What plain chat tells the model, and what a turn answers when there is no model to ask.
+
+/** The conversation so far as model messages (finished turns with an answer; the last 20). */
+export function historyOf(turns: ChatTurn[]): ModelMessage[] {
+  return turns
+    .filter((t) => t.answer.trim())
+    .slice(-20)
+    .flatMap((t): ModelMessage[] => [
+      { role: 'user', content: t.message },
+      { role: 'assistant', content: t.answer },
+    ]);
+}
 
 /** Plain chat (no skill matched, or the generic fallback): a short system prompt, no catalog of skills. */
 export const PLAIN_SYSTEM =

@@ -6,7 +6,8 @@ import type { ExecutionService } from '../execution/service';
 import type { RoutingService } from '../routing';
 import type { ModelChoice } from './modelLoop';
 import { ConversationStore } from './store';
-import { historyOf, runTurn } from './turn';
+import { historyOf } from './prompts';
+import { runTurn } from './turn';
 
 export interface ChatDeps {
   home: string;

@@ -43,17 +43,6 @@ const OFFERED_OUTPUT_CHARS = 8000;
 const LIVE_OUTPUT_MS = 200;
 const LIVE_OUTPUT_CHARS = 4000;
 
-/** The conversation so far as model messages (finished turns with an answer; the last 20). */
-export function historyOf(turns: ChatTurn[]): ModelMessage[] {
-  return turns
-    .filter((t) => t.answer.trim())
-    .slice(-20)
-    .flatMap((t): ModelMessage[] => [
-      { role: 'user', content: t.message },
-      { role: 'assistant', content: t.answer },
-    ]);
-}
-
 /**
  * One chat turn (issue 8 item 2): with a plan, the executor's fallback machine runs it
  * (instruction skills through the model and the four tools; script and direct skills

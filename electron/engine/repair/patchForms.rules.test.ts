@@ -72,6 +72,20 @@ describe('the lines of a Codex envelope', () => {
     );
   });
 
+  it('takes a Move to only at the start of a line, even before a hunk has begun', () => {
+    expect(diffOf(['*** Begin Patch', '*** Update File: a.md', ' *** Move to: b.md', '@@', ' x'])).toBe(
+      '--- a/a.md\n+++ b/a.md\n@@\n *** Move to: b.md\n@@\n x\n',
+    );
+  });
+
+  it('takes no file or Move to name that a lone CR cuts short, as no name may hold one', () => {
+    // The name runs to the line's end: a lone CR inside the line is no blank to trim after it.
+    expect(diffOf(['*** Begin Patch', '*** Update File: a.md\rjunk', '@@', ' x'])).toBe('\n');
+    expect(diffOf(['*** Begin Patch', '*** Update File: a.md', '*** Move to: b.md\rjunk', '@@', ' x'])).toBe(
+      '--- a/a.md\n+++ b/a.md\n@@\n *** Move to: b.md\rjunk\n@@\n x\n',
+    );
+  });
+
   it('takes the markers only at the start of a line, so a file that quotes them can be patched', () => {
     expect(
       diffOf([
@@ -131,6 +145,7 @@ describe('the markers of an Aider block', () => {
       'File : `x.py`',
       '"x.py":',
       '_x.py_',
+      '** x.py **',
     ])
       expect(otherPatchForm([pathLine, '~~~python', ...search, '~~~'].join('\n'))?.diff, pathLine).toBe(read);
     expect(otherPatchForm(['  ### x.py', '', '   ```python', ...search, '   ```'].join('\n'))?.diff).toBe(

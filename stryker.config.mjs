@@ -17,7 +17,8 @@ export const GROUPS = {
   },
   validator: {
     mutate: ['electron/engine/skills/validator.ts'],
-    testFiles: ['electron/engine/skills/validator*.test.ts'],
+    // hostileYaml: the frontmatter cap and the many-errors path of parseFrontmatter are tested there.
+    testFiles: ['electron/engine/skills/validator*.test.ts', 'electron/engine/skills/hostileYaml.test.ts'],
   },
   routing: {
     mutate: [

@@ -211,6 +211,37 @@ describe('skills validate on a frontmatter of thousands of YAML errors under the
     );
   });
 
+  it('words the first of 20 errors in full, and the first of 21 by its line and column', () => {
+    const quotes = (n: number) => `---\nname: x\ndescription: d\nx: ${'"'.repeat(n)}\n---\n`;
+    const twenty = thrown(quotes(42)).message;
+    expect(twenty).toMatch(
+      /^Invalid YAML in frontmatter: Unexpected double-quoted-scalar at node end at line 4, column 6:\n\n/,
+    );
+    expect(thrown(quotes(44)).message).toBe(
+      'Invalid YAML in frontmatter: Unexpected double-quoted-scalar at node end at line 4, column 6',
+    );
+  });
+
+  it('counts the line and column of an error at the very start, or on a character before a newline', () => {
+    expect(thrown(`---${']'.repeat(30)}\n---\n`).message).toBe(
+      'Invalid YAML in frontmatter: Unexpected flow-seq-end token in YAML document: "]" at line 1, column 1',
+    );
+    expect(thrown(`---\n${'&\n'.repeat(30)}---\n`).message).toBe(
+      'Invalid YAML in frontmatter: A node can have at most one anchor at line 3, column 1',
+    );
+  });
+
+  it('leaves stack traces as they were after reading errors without them', () => {
+    const limit = Error.stackTraceLimit;
+    try {
+      Error.stackTraceLimit = 7;
+      thrown(`---\nname: x\ndescription: d\nx: ${'"'.repeat(60)}\n---\n`);
+      expect(Error.stackTraceLimit).toBe(7);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  });
+
   it('words an ordinary error as the yaml package does, with its line and caret', () => {
     for (const yaml of ['name: x\nname: y', 'name: x\ndescription: "d\nx: 1', 'a: b: c']) {
       const expected = YAML.parseDocument(`\n${yaml}\n`, {

@@ -53,6 +53,19 @@ describe('file errors', () => {
     ).toEqual([{ path: '/etc/x', code: 'EROFS' }]);
   });
 
+  it("reads an open() mode from the line's open( to its end, the comma on that line", () => {
+    const rofs = "OSError: [Errno 30] Read-only file system: '/etc/x'";
+    const write = (...source: string[]) => fs([...traceback(...source), rofs].join('\n'))[0].write;
+    // A statement over two lines (Python 3.13 prints them all): the comma ends the open( line.
+    expect(write('with open(path,', "          'w') as f:")).toBe(true);
+    // A source line printed unindented, its open( at column 0.
+    expect(fs(["open(path, 'w')", rofs].join('\n'))[0].write).toBe(true);
+    // A quoted 'w' before the open( or on another line is no mode of it.
+    expect(write('print(p, "w"); open(p)')).toBe(false);
+    expect(write('open(p)', 'log(p, "w")')).toBe(false);
+    expect(write('log(p, "w")')).toBeUndefined();
+  });
+
   it("finds a bare Python error's path in the nearest source line, never in a frame header", () => {
     const bare = 'FileNotFoundError: [Errno 2] No such file or directory';
     expect(fs([...traceback('s.connect("/run/a.sock")', 'x = f("/run/b.sock")'), bare].join('\n'))).toEqual([

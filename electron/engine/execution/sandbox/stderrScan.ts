@@ -146,6 +146,7 @@ function opensForWriting(source: string): boolean {
     if (at >= 0) {
       PY_OPEN_MODE.lastIndex = start + at;
       const mode = PY_OPEN_MODE.exec(source);
+      // Stryker disable next-line EqualityOperator: at a line's end is its '\n', never the ',' a mode starts with
       if (mode && mode.index < start + line.length) return true;
     }
     start += line.length + 1;

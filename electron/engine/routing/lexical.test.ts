@@ -120,6 +120,13 @@ describe('lexical semantics (issue 10 §3)', () => {
     );
   });
 
+  it('knows that stepping through code is what a debugger does', () => {
+    const step = analyzeQuery('step through this failing test').find((g) => g.text === 'step');
+    expect(step?.variants).toEqual(
+      expect.arrayContaining([expect.objectContaining({ term: terms('debugger')[0], via: 'lexicon' })]),
+    );
+  });
+
   it('knows a README is documentation', () => {
     expect(find(run('could you draft a readme for my project?'), 'doc-writer')).toBeDefined();
     expect(evidence('could you draft a readme for my project?', 'doc-writer')).toEqual(

@@ -14,7 +14,7 @@ import { installHints } from '../skills/installHints';
 import { describeUnmet, unmetRequirements } from '../skills/readiness';
 import type { ApprovalAsk } from './approvals';
 import type { Outcome } from './classify';
-import { pickScript } from './entrypoints';
+import { fillArgs, pickScript } from './entrypoints';
 import type { GrantStore } from './grants';
 import { emptyAttempt, runScript, type Widening } from './scriptAttempt';
 import { fillTemplate } from './template';
@@ -157,8 +157,20 @@ export async function attemptSkill(
     }
     return fatal('failure', pick.error);
   }
+  const filled = fillArgs(pick.script, {
+    input,
+    system: { cwd: env.workspace, timestamp: new Date().toISOString() },
+  });
+  if ('error' in filled) return fatal('failure', filled.error);
   return runScript(
-    { skill: req.skill, script: pick.script, args: [], input, runId: req.runId, widen: req.widen },
+    {
+      skill: req.skill,
+      script: { ...pick.script, args: filled.args },
+      args: [],
+      input,
+      runId: req.runId,
+      widen: req.widen,
+    },
     env,
   );
 }

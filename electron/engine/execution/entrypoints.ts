@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parse as parseShell } from 'shell-quote';
 import type { FileEntry, SkillMetadata } from '../../../shared/contract';
 import { which } from './sandbox/probe';
+import { fillTemplate, type TemplateValues } from './template';
 
 /** A runnable script of a skill: its file inside the skill and the words around it. */
 export interface ScriptChoice {
@@ -11,6 +13,8 @@ export interface ScriptChoice {
   path: string;
   /** Arguments written after the file in the entrypoint. */
   args: string[];
+  /** Why the entrypoint as written cannot run (a pipe, a redirect), when it cannot. */
+  problem?: string;
 }
 
 export type ScriptPick = { ok: true; script: ScriptChoice } | { ok: false; error: string; choices: string[] };
@@ -38,17 +42,70 @@ export function confine(skillDir: string, rel: string): { abs: string } | { erro
 }
 
 /**
- * Split `python3 scripts/x.py --flag` into the file and its arguments. The interpreter comes
- * from the file's extension or shebang, resolved on the host (never a name the skill typed).
+ * The words of a command line as a POSIX shell splits them: quotes group, a backslash
+ * escapes, `$NAME` stays as written (the run's environment is the sandbox's, not ours).
+ * Operators (`|`, `>`, `&&`, `;`) need a shell, which SkillDeck never starts, so they are
+ * an error; a `#` comment ends the line.
+ */
+export function commandWords(line: string): { words: string[] } | { error: string } {
+  const words: string[] = [];
+  for (const token of parseShell(line, (name) => `$${name}`)) {
+    if (typeof token === 'string') words.push(token);
+    else if ('comment' in token) break;
+    else if (token.op === 'glob') words.push(token.pattern);
+    else
+      return {
+        error: `"${line}" uses the shell operator "${token.op}"; scripts run without a shell, so point the entrypoint at a script that does it`,
+      };
+  }
+  return { words };
+}
+
+/**
+ * Split `python3 scripts/x.py --flag "two words"` into the file and its arguments. The
+ * interpreter comes from the file's extension or shebang, resolved on the host (never a name
+ * the skill typed).
  */
 function parseEntrypoint(name: string, spec: string, skillDir: string): ScriptChoice {
-  const tokens = spec.trim().split(/\s+/);
+  const parsed = commandWords(spec.trim());
+  const tokens = 'words' in parsed && parsed.words.length > 0 ? parsed.words : spec.trim().split(/\s+/);
+  const problem = 'error' in parsed ? `The entrypoint ${name}: ${parsed.error}.` : undefined;
   const fileAt = tokens.findIndex((t) => {
     const found = confine(skillDir, t);
     return 'abs' in found && fs.existsSync(found.abs) && fs.statSync(found.abs).isFile();
   });
-  if (fileAt === -1) return { name, path: tokens[tokens.length - 1].replace(/^\.\//, ''), args: [] };
-  return { name, path: tokens[fileAt].replace(/^\.\//, ''), args: tokens.slice(fileAt + 1) };
+  const choice: ScriptChoice =
+    fileAt === -1
+      ? { name, path: tokens[tokens.length - 1].replace(/^\.\//, ''), args: [] }
+      : { name, path: tokens[fileAt].replace(/^\.\//, ''), args: tokens.slice(fileAt + 1) };
+  return problem ? { ...choice, problem } : choice;
+}
+
+/**
+ * An entrypoint's arguments with `{{input.x}}` and `{{system.cwd}}` filled in, as a direct
+ * skill's body is (DESIGN §2); a placeholder the input does not give is an error that says
+ * how to give it, never a literal `{{input.x}}` passed to the script.
+ */
+export function fillArgs(
+  script: ScriptChoice,
+  values: TemplateValues,
+): { args: string[] } | { error: string } {
+  const missing = new Set<string>();
+  const args = script.args.map((arg) => {
+    const filled = fillTemplate(arg, values);
+    filled.missing.forEach((m) => missing.add(m));
+    return filled.text;
+  });
+  if (missing.size === 0) return { args };
+  const names = [...missing].map((m) => `{{${m}}}`).join(', ');
+  const example = [...missing]
+    .filter((m) => m.startsWith('input.'))
+    .map((m) => `"${m.slice('input.'.length).split('.')[0]}": "…"`);
+  const how =
+    example.length > 0
+      ? ` Give it with --input '{${example.join(', ')}}', or in a chat the model passes it.`
+      : '';
+  return { error: `The entrypoint ${script.name} needs ${names}, and the run gave no value for it.${how}` };
 }
 
 /** Every script a user could run: declared entrypoints, else runnable files in `scripts/`. */
@@ -117,7 +174,7 @@ export function pickScript(
   if (wanted) {
     const w = wanted.replace(/^\.\//, '');
     const hit = scripts.find((s) => s.name === w || s.path === w);
-    if (hit) return { ok: true, script: hit };
+    if (hit) return hit.problem ? { ok: false, error: hit.problem, choices } : { ok: true, script: hit };
     return {
       ok: false,
       error: `${m.name} has no entrypoint or script "${wanted}"; it has: ${choices.join(', ') || 'none'}.`,
@@ -130,7 +187,10 @@ export function pickScript(
     return { ok: false, error, choices };
   }
   // A declared entrypoint list is ordered by the author; the first is the default.
-  if (m.entrypoints.length > 0 || scripts.length === 1) return { ok: true, script: scripts[0] };
+  if (m.entrypoints.length > 0 || scripts.length === 1)
+    return scripts[0].problem
+      ? { ok: false, error: scripts[0].problem, choices }
+      : { ok: true, script: scripts[0] };
   return {
     ok: false,
     error: `${m.name} has several scripts and no declared entrypoint; pick one: ${choices.join(', ')}.`,
@@ -160,7 +220,8 @@ export function resolveScriptCall(
   const whole = script.trim();
   const direct = find(whole);
   if (direct) return { path: direct, args };
-  const words = whole.split(/\s+/);
+  const parsed = commandWords(whole);
+  const words = 'words' in parsed ? parsed.words : whole.split(/\s+/);
   const start = INTERPRETERS.has(path.basename(words[0] ?? '')) ? 1 : 0;
   const named = words[start] === undefined ? undefined : find(words[start]);
   if (named) return { path: named, args: [...words.slice(start + 1), ...args] };

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parse as parseShell } from 'shell-quote';
 import { Fields, isMap, type YamlMap } from './fields';
 import type { LayerBuilder } from './layerBuilder';
 
@@ -67,6 +68,16 @@ function sandbox(f: Fields, v: unknown): 'none' | 'process' | 'os' | undefined {
 
 type Entrypoint = { name: string; path: string; description?: string };
 
+/**
+ * An entrypoint's default name: its script's base name without the extension, from a command
+ * line as a shell splits it (`python3 scripts/sum.py "{{input.file}}"` is `sum`).
+ */
+function scriptName(command: string): string {
+  const words = parseShell(command).filter((t): t is string => typeof t === 'string');
+  const script = words.find((w) => w.includes('/')) ?? words.find((w) => /\.[A-Za-z0-9]+$/.test(w));
+  return path.basename(script ?? words[words.length - 1] ?? command).replace(/\.[^.]+$/, '');
+}
+
 /** `entrypoints:` as a list of paths or `{ name, path|file|script|command }`, or a name → path map. */
 function entrypoints(f: Fields, v: unknown): Entrypoint[] | undefined {
   if (v === undefined || v === null || v === '') return undefined;
@@ -89,10 +100,7 @@ function entrypoints(f: Fields, v: unknown): Entrypoint[] | undefined {
       f.wrong('entrypoints[]', 'a path or `{ name, path }`', item);
       continue;
     }
-    const name =
-      f.str(spec.name, 'entrypoints[].name') ??
-      key ??
-      path.basename(file.split(/\s+/).pop() ?? file).replace(/\.[^.]+$/, '');
+    const name = f.str(spec.name, 'entrypoints[].name') ?? key ?? scriptName(file);
     const description = f.str(spec.description, 'entrypoints[].description');
     out.push(description ? { name, path: file, description } : { name, path: file });
   }

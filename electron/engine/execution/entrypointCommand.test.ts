@@ -93,4 +93,18 @@ describe('an entrypoint command runs as written (real engine, real bwrap)', () =
     expect(run.error).toContain('uses the shell operator "|"');
     expect(asked.requests).toHaveLength(0);
   });
+
+  it('runs a perl script by its extension, inside bwrap', async () => {
+    const root = tempDir('entry-pl-');
+    const skill = path.join(root, 'perl-hello');
+    writeTree(skill, {
+      'SKILL.md': '---\nname: perl-hello\ndescription: Says hello in perl.\n---\n# perl-hello\n',
+      'scripts/hello.pl':
+        'use strict; use POSIX qw(floor); print "hello ", floor(2.7), " $ENV{SKILL_NAME}\\n";\n',
+    });
+    const { engine } = await engines.open({ skillDirs: [root], noDefaultPaths: true });
+    answerWith(engine, () => 'allow_once');
+    const run = await engine.execution.start({ id: skill, task: 'go' }).done;
+    expect(run).toMatchObject({ status: 'success', sandbox: 'bwrap', output: 'hello 2 perl-hello\n' });
+  });
 });

@@ -129,6 +129,32 @@ describe('resolveInterpreter', () => {
   });
 });
 
+describe('resolveInterpreter: languages a host may lack', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir('skilldeck-interp-other-');
+    writeTree(dir, { 'e.pl': 'print 1;\n', 'f.rb': 'puts 1\n', 'g.pl': '#!/usr/bin/perl -w\nprint 1;\n' });
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('runs .pl with perl, and a shebang keeps its flags', () => {
+    const pl = resolveInterpreter(path.join(dir, 'e.pl'));
+    expect(pl.ok && [pl.command, ...pl.args]).toEqual([
+      fs.realpathSync('/usr/bin/perl'),
+      path.join(dir, 'e.pl'),
+    ]);
+    const flagged = resolveInterpreter(path.join(dir, 'g.pl'));
+    expect(flagged.ok && flagged.args).toEqual(['-w', path.join(dir, 'g.pl')]);
+  });
+
+  it('says which interpreter is missing, not that the file cannot run', () => {
+    expect(resolveInterpreter(path.join(dir, 'f.rb'), { env: { PATH: '/nonexistent' } })).toEqual({
+      ok: false,
+      error: 'ruby is not installed (not on PATH); the script f.rb needs it',
+    });
+  });
+});
+
 describe('selectBackend', () => {
   const none: SandboxProbe = {
     tier: 'process',

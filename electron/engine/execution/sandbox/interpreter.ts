@@ -39,6 +39,16 @@ const BY_EXTENSION: Record<string, string> = {
   '.cts': 'node',
 };
 
+/** Languages whose interpreter is often absent: a shebang names theirs first (with its flags). */
+const BY_EXTENSION_AFTER_SHEBANG: Record<string, string> = {
+  '.zsh': 'zsh',
+  '.pl': 'perl',
+  '.rb': 'ruby',
+  '.php': 'php',
+  '.lua': 'lua',
+  '.ps1': 'pwsh',
+};
+
 /**
  * Where a python really lives: the executable, its prefixes (a venv's and the base one)
  * and the user site-packages (`pip install --user`), which sits under the masked home.
@@ -140,8 +150,9 @@ function stripsTypes(version: string): boolean {
 
 /**
  * How to run a skill script (DESIGN §4): by extension (`.py` python3, `.sh` bash,
- * `.js/.mjs/.cjs` node, `.ts` node's type stripping), else by its shebang, else the file
- * itself when executable. Interpreters are resolved on the host to their real path and
+ * `.js/.mjs/.cjs` node, `.ts` node's type stripping), else by its shebang, else by the
+ * extensions of languages a host may lack (`.pl` perl, `.rb` ruby …), else the file itself
+ * when executable. Interpreters are resolved on the host to their real path and
  * prefix (a pyenv shim or an nvm node under the home vanishes inside the sandbox:
  * reference/sandbox-linux.md). In Electron, `process.execPath` is the app: a `node` on
  * PATH is preferred, else the app with ELECTRON_RUN_AS_NODE=1.
@@ -155,6 +166,8 @@ export function resolveInterpreter(scriptPath: string, opts: InterpreterOptions 
   const byExt = BY_EXTENSION[ext];
   if (byExt) return interpreterFor(byExt, [], script, ext, env, opts);
   if (shebang) return interpreterFor(shebang[0], shebang.slice(1), script, ext, env, opts);
+  const other = BY_EXTENSION_AFTER_SHEBANG[ext];
+  if (other) return interpreterFor(other, [], script, ext, env, opts);
   try {
     fs.accessSync(script, fs.constants.X_OK);
     return { ok: true, command: script, args: [], readPrefixes: [], env: {} };

@@ -185,7 +185,9 @@ describe('counting a process group (the process tier)', () => {
     const [file, ...args] = sleeps(5, mark);
     const child = spawn(file, args, { detached: true, stdio: 'ignore' });
     started.push(child);
-    await waitFor(() => processesWith(mark).length === 5);
+    // The shell's own command line holds the marker too: six is the shell and all five sleeps
+    // (five was the shell and four, so a slow machine could count while the fifth was forked).
+    await waitFor(() => processesWith(mark).length === 6, 10_000);
     // The shell and its five sleeps; this test's own group is another one.
     expect(processGroupCounter(child.pid!)()).toBe(6);
     expect(processGroupCounter(2 ** 22 + 7)()).toBe(0);

@@ -35,6 +35,8 @@ export function createHandlers(engine: Engine): Handlers {
     'activity.get': async ({ route_id }) => engine.routing.activityGet(route_id),
     'metrics.get': async () => engine.routing.metrics(),
     'evals.run': async ({ id }) => engine.routing.runEvals(id),
+    'evals.save': async ({ id, query, should_trigger }) => engine.routing.saveEval(id, query, should_trigger),
+    'evals.remove': async ({ id, query }) => engine.routing.removeEval(id, query),
     'run.start': async ({ id, task, entrypoint, input }) => ({
       run_id: engine.execution.start({
         id,

@@ -272,6 +272,28 @@ export function contractSuite(name: string, setup: () => ContractHarness) {
       expect((await rejection(client.invoke('activity.get', { route_id: 'nope' }))).code).toBe('not_found');
     });
 
+    it('saves and removes trigger-eval cases, runs them again, and refuses bad input', async () => {
+      const { client, transport, skillsDir } = setup();
+      const id = path.join(skillsDir, 'alpha');
+      try {
+        const saved = await client.invoke('evals.save', { id, query: '$alpha do it', should_trigger: true });
+        expect(saved).toMatchObject({ change: 'added', report: { passed: 1, failed: 0 } });
+        const again = await client.invoke('evals.save', { id, query: '$ALPHA  do it', should_trigger: true });
+        expect(again.change).toBe('unchanged');
+        const removed = await client.invoke('evals.remove', { id, query: '$alpha do it' });
+        expect(removed).toMatchObject({ change: 'removed', report: { cases: [] } });
+        const missing = client.invoke('evals.remove', { id, query: '$alpha do it' });
+        expect((await rejection(missing)).code).toBe('not_found');
+        const bad = await transport.request('evals.save', { id, query: 'x', should_trigger: 'yes' });
+        expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+        const unknown = client.invoke('evals.save', { id: '/nowhere', query: 'x', should_trigger: false });
+        expect((await rejection(unknown)).code).toBe('not_found');
+      } finally {
+        fs.rmSync(path.join(id, 'evals'), { recursive: true, force: true });
+        await client.invoke('skills.reload', {});
+      }
+    });
+
     it('runs a skill, streams its timeline, lists and gets the run, and answers approval requests strictly', async () => {
       const { client, transport, skillsDir } = setup();
       writeTree(skillsDir, {

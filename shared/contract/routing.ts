@@ -311,6 +311,14 @@ export const EvalReport = z.object({
 });
 export type EvalReport = z.infer<typeof EvalReport>;
 
+/** A saved or removed trigger-eval case, and the skill's evals run again with it. */
+export const EvalEdit = z.object({
+  /** `unchanged`: the file already held that query with that answer. */
+  change: z.enum(['added', 'updated', 'unchanged', 'removed']),
+  report: EvalReport,
+});
+export type EvalEdit = z.infer<typeof EvalEdit>;
+
 const Query = z
   .string()
   .min(1, 'query must not be empty')
@@ -346,6 +354,16 @@ export const routingRequests = {
   'metrics.get': { input: z.object({}).strict(), output: RouteMetrics },
   /** Run a skill's `evals/trigger_evals.json` against the router (nothing is recorded). */
   'evals.run': { input: z.object({ id: SkillId }).strict(), output: EvalReport },
+  /**
+   * Save a query as a trigger-eval case of a skill (its `evals/trigger_evals.json`, created when
+   * missing); the same query again changes its answer. Runs the evals again.
+   */
+  'evals.save': {
+    input: z.object({ id: SkillId, query: Query, should_trigger: z.boolean() }).strict(),
+    output: EvalEdit,
+  },
+  /** Remove a skill's trigger-eval case by its query; runs the evals again. */
+  'evals.remove': { input: z.object({ id: SkillId, query: Query }).strict(), output: EvalEdit },
 } as const;
 
 export const routingEvents = {

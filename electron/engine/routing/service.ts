@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type {
+  EvalEdit,
   EvalReport,
   RouteEvent,
   RouteMetrics,
@@ -13,6 +14,7 @@ import type { SettingsStore } from '../settings';
 import type { SkillCatalog } from '../skills';
 import { onPath } from '../skills/readiness';
 import { computeMetrics, RouteLog, SkillStats } from '../telemetry';
+import { removeTriggerEval, saveTriggerEval } from './evalCases';
 import { readTriggerEvals, runTriggerEvals } from './evals';
 import { indexedSkills, RoutingIndex } from './lexicon';
 import { applyArbiter, ModelRouting, type RoutingModel } from './model';
@@ -196,9 +198,7 @@ export class RoutingService {
 
   /** A listed skill's trigger evals through the router. */
   runEvals(id: string): EvalReport {
-    const index = this.index();
-    if (!index.all.has(id))
-      throw notFound(`No skill with id "${id.slice(0, 200)}"; list the skills to get valid ids.`);
+    const index = this.listedIndex(id);
     let evals;
     try {
       evals = readTriggerEvals(id);
@@ -206,5 +206,27 @@ export class RoutingService {
       throw new EngineError('invalid_params', (error as Error).message);
     }
     return runTriggerEvals(index, id, evals, this.config());
+  }
+
+  /** Saves a query as one of a listed skill's trigger-eval cases, then runs them (what-users-ask §15). */
+  saveEval(id: string, query: string, shouldTrigger: boolean): EvalEdit {
+    this.listedIndex(id);
+    const change = saveTriggerEval(id, query, shouldTrigger);
+    return { change, report: this.runEvals(id) };
+  }
+
+  /** Removes a listed skill's trigger-eval case by its query, then runs the rest. */
+  removeEval(id: string, query: string): EvalEdit {
+    this.listedIndex(id);
+    const change = removeTriggerEval(id, query);
+    return { change, report: this.runEvals(id) };
+  }
+
+  /** The routing index, once `id` is known to name a listed skill (its folder). */
+  private listedIndex(id: string): RoutingIndex {
+    const index = this.index();
+    if (!index.all.has(id))
+      throw notFound(`No skill with id "${id.slice(0, 200)}"; list the skills to get valid ids.`);
+    return index;
   }
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { readVersion, refuse, unstartedRun } from './cli/context';
+import type { EvalCaseFlag } from './cli/evals';
 
 // Commands load lazily: `skills list` is benchmarked as a whole process, and the browser
 // host's modules (http, ws, zlib) cost ~100 ms of start-up it does not need.
@@ -8,6 +9,7 @@ const commands = {
   install: () => import('./cli/install'),
   serve: () => import('./cli/serve'),
   route: () => import('./cli/route'),
+  evals: () => import('./cli/evals'),
   run: () => import('./cli/run'),
   chat: () => import('./cli/chat'),
   repair: () => import('./cli/repair'),
@@ -32,6 +34,8 @@ Usage:
   skilldeck repair SKILL "TASK" [--skills DIR]… [--no-default-paths] [--apply] [--deny] [--entry NAME] [--input JSON] [--json]
                             runs the task; on a near miss proposes replay-checked patches; --apply applies the best
   skilldeck eval SKILL      [--skills DIR]… [--no-default-paths] [--json]   trigger evals; exit 1 on a failure
+                            [--should-trigger Q]… [--should-not-trigger Q]… [--remove Q]… first stores those
+                            cases in the skill's evals/trigger_evals.json
   skilldeck serve           [--port N] [--open] [--skills DIR]… [--no-default-paths]
   skilldeck --version
 `;
@@ -53,14 +57,19 @@ const options = {
   apply: { type: 'boolean', default: false },
   port: { type: 'string', default: '0' },
   open: { type: 'boolean', default: false },
+  'should-trigger': { type: 'string', multiple: true, default: [] as string[] },
+  'should-not-trigger': { type: 'string', multiple: true, default: [] as string[] },
+  remove: { type: 'string', multiple: true, default: [] as string[] },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
 
+const CASE_FLAGS = new Set<string>(['should-trigger', 'should-not-trigger', 'remove']);
+
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     const message = `${(error as Error).message}\n\n${USAGE}`;
     // DESIGN §7: `run --json` answers with the run shape on stdout, a usage error included.
@@ -144,8 +153,15 @@ export async function main(argv: string[]): Promise<number> {
       input,
     });
   }
-  if (command === 'eval')
-    return (await commands.route()).evalCommand(sub, { ...discovery, json: values.json });
+  if (command === 'eval') {
+    // The case flags act in the order given: `--should-trigger Q … --remove Q` ends removed.
+    const cases = parsed.tokens.flatMap((t) =>
+      t.kind === 'option' && CASE_FLAGS.has(t.name)
+        ? [{ flag: t.name as EvalCaseFlag['flag'], query: t.value ?? '' }]
+        : [],
+    );
+    return (await commands.evals()).evalCommand(sub, { ...discovery, json: values.json, cases });
+  }
   if (command === 'serve') {
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {

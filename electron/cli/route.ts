@@ -1,9 +1,8 @@
-import type { EvalReport, RouteCandidate, RouteEvent } from '../../shared/contract';
-import { findSkill, openEngine, refuse, type DiscoveryFlags } from './context';
+import type { RouteCandidate, RouteEvent } from '../../shared/contract';
+import { openEngine, refuse, type DiscoveryFlags } from './context';
 
-const pad = (text: string, width: number) =>
+export const pad = (text: string, width: number) =>
   text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
-const pct = (x: number | null) => (x === null ? '—' : `${Math.round(x * 100)}%`);
 
 /** A 20-cell bar of the score, with T marked: the score panel, in a terminal. */
 function bar(score: number, threshold: number): string {
@@ -64,57 +63,6 @@ export async function routeCommand(
     if (flags.json) process.stdout.write(`${JSON.stringify(event)}\n`);
     else printRoute(event);
     return 0;
-  } finally {
-    await engine.close();
-  }
-}
-
-function printEval(report: EvalReport): void {
-  const out = [`Trigger evals for ${report.name} (${report.file})`, ''];
-  for (const c of report.cases) {
-    const expected = c.should_trigger ? 'should trigger' : 'should not';
-    const got = c.triggered ? 'triggered' : `${c.status}${c.primary ? ` → ${c.primary}` : ''}`;
-    out.push(
-      `  ${c.pass ? '✓' : '✗'} ${pad(expected, 15)} ${pad(got, 28)} ${c.score.toFixed(2)}  ${c.query.replace(/\s+/g, ' ')}`,
-    );
-  }
-  out.push(
-    '',
-    `${report.passed}/${report.cases.length} passed · precision ${pct(report.precision)} · recall ${pct(report.recall)}`,
-  );
-  process.stdout.write(`${out.join('\n')}\n`);
-}
-
-/**
- * `eval SKILL`: the skill's evals/trigger_evals.json through the router. Exit 0 when every
- * case passes, 1 when one fails or the skill has no trigger evals, 2 on usage errors.
- */
-export async function evalCommand(
-  skill: string | undefined,
-  flags: DiscoveryFlags & { json: boolean },
-): Promise<number> {
-  if (!skill) {
-    process.stderr.write('usage: skilldeck eval SKILL [--skills DIR]… [--no-default-paths] [--json]\n');
-    return 2;
-  }
-  const engine = await openEngine(flags);
-  try {
-    const match = findSkill(engine, skill);
-    if (!match) {
-      process.stderr.write(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.\n`);
-      return 2;
-    }
-    let report: EvalReport;
-    try {
-      report = engine.routing.runEvals(match.id);
-    } catch (error) {
-      process.stderr.write(`${(error as Error).message}\n`);
-      return 1;
-    }
-    if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-    else if (report.file === null) process.stderr.write(`${match.name} has no evals/trigger_evals.json.\n`);
-    else printEval(report);
-    return report.file !== null && report.failed === 0 ? 0 : 1;
   } finally {
     await engine.close();
   }

@@ -1,5 +1,6 @@
 import type { RouteEvent } from '../../../../../shared/contract';
 import { Badge } from '../../../ui/Badge';
+import { KeepAsEval } from '../../evals/components/KeepAsEval';
 import { CandidateList } from '../../routing/components/CandidateList';
 import { FactorLegend } from '../../routing/components/FactorLegend';
 import { PlanCard } from '../../routing/components/PlanCard';
@@ -47,6 +48,7 @@ export function RouteDetail({ event }: { event: RouteEvent }) {
       ) : (
         <p className="score-panel__none">No skill was recalled: the message went to plain chat.</p>
       )}
+      <KeepAsEval key={event.route_id} route={event} />
     </article>
   );
 }

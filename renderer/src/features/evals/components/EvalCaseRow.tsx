@@ -1,8 +1,17 @@
 import type { EvalCase } from '../../../../../shared/contract';
-import { CheckIcon, XIcon } from '../../../ui/icons';
-import { formatScore, STATUS_META } from '../../routing/format';
+import { CheckIcon, TrashIcon, XIcon } from '../../../ui/icons';
+import { formatScore } from '../../routing/format';
+import { statusInSentence } from '../words';
 
-export function EvalCaseRow({ evalCase }: { evalCase: EvalCase }) {
+export function EvalCaseRow({
+  evalCase,
+  onRemove,
+  busy,
+}: {
+  evalCase: EvalCase;
+  onRemove: (query: string) => void;
+  busy: boolean;
+}) {
   const { query, should_trigger, triggered, pass, status, score, primary } = evalCase;
   return (
     <tr className={pass ? 'is-pass' : 'is-fail'} data-testid="eval-case" data-pass={pass}>
@@ -12,10 +21,23 @@ export function EvalCaseRow({ evalCase }: { evalCase: EvalCase }) {
       <td className="evals-table__query">{query}</td>
       <td>{should_trigger ? 'triggers' : 'does not trigger'}</td>
       <td>
-        {triggered ? 'selected' : STATUS_META[status].label.toLowerCase()}
+        {triggered ? 'selected' : statusInSentence(status)}
         {!triggered && primary && <span className="muted"> · chose {primary}</span>}
       </td>
       <td className="evals-table__score">{formatScore(score)}</td>
+      <td className="evals-table__remove">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Remove the case “${query.slice(0, 80)}”`}
+          title="Remove this case from evals/trigger_evals.json"
+          disabled={busy}
+          onClick={() => onRemove(query)}
+          data-testid="eval-remove"
+        >
+          <TrashIcon size={13} />
+        </button>
+      </td>
     </tr>
   );
 }

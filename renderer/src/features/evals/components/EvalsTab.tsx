@@ -6,6 +6,7 @@ import { Spinner } from '../../../ui/Spinner';
 import { CheckIcon, ErrorIcon, PlayIcon } from '../../../ui/icons';
 import { formatRate } from '../../routing/format';
 import { reportOf, useEvalsStore } from '../store';
+import { EvalCaseForm } from './EvalCaseForm';
 import { EvalCaseRow } from './EvalCaseRow';
 import '../evals.css';
 
@@ -18,6 +19,8 @@ const EXAMPLE = `[
 export function EvalsTab({ detail }: { detail: SkillDetail }) {
   const run = useEvalsStore((s) => s.runs[detail.id]);
   const runEvals = useEvalsStore((s) => s.run);
+  const removeCase = useEvalsStore((s) => s.remove);
+  const saving = useEvalsStore((s) => s.saves[detail.id]?.status === 'saving');
   const report = reportOf(run);
 
   // Evals are instant (the router runs in well under a millisecond a query): run on open.
@@ -45,12 +48,13 @@ export function EvalsTab({ detail }: { detail: SkillDetail }) {
       <div className="evals-tab" data-testid="evals-tab" data-state="none">
         <Placeholder icon={<PlayIcon size={22} />} title="No trigger evals for this skill">
           <p>
-            Add <code>evals/trigger_evals.json</code> to the skill: queries that should and should not select
-            it. SkillDeck runs them against its router, here and with{' '}
+            Add messages that should and should not select it: they are kept in the skill's{' '}
+            <code>evals/trigger_evals.json</code>, and SkillDeck runs them against its router, here and with{' '}
             <code>skilldeck eval {detail.name}</code>.
           </p>
           <pre className="evals-tab__example">{EXAMPLE}</pre>
         </Placeholder>
+        <EvalCaseForm id={detail.id} />
       </div>
     );
   }
@@ -98,8 +102,10 @@ export function EvalsTab({ detail }: { detail: SkillDetail }) {
       </div>
       {run?.status === 'error' && <p className="tone-red">{run.error}</p>}
       <p className="muted evals-tab__file">
-        <code>{report.file}</code> · run against the current weights and T; nothing is recorded.
+        <code>{report.file}</code> · run against the current weights and T; nothing is recorded. Adding or
+        removing a case changes the skill, so an “always allow” for it asks again.
       </p>
+      <EvalCaseForm id={detail.id} />
       <table className="evals-table" data-testid="evals-table">
         <thead>
           <tr>
@@ -108,11 +114,17 @@ export function EvalsTab({ detail }: { detail: SkillDetail }) {
             <th>Expected</th>
             <th>Router</th>
             <th>Score</th>
+            <th />
           </tr>
         </thead>
         <tbody>
           {report.cases.map((c, i) => (
-            <EvalCaseRow key={i} evalCase={c} />
+            <EvalCaseRow
+              key={i}
+              evalCase={c}
+              busy={saving}
+              onRemove={(query) => void removeCase(detail.id, query)}
+            />
           ))}
         </tbody>
       </table>

@@ -2,6 +2,7 @@ import type { RouteEvent } from '../../../../../shared/contract';
 import { plural } from '../../../lib/format';
 import { XIcon } from '../../../ui/icons';
 import { formatMs, modelChoice, STATUS_META } from '../format';
+import { KeepAsEval } from '../../evals/components/KeepAsEval';
 import { CandidateList } from './CandidateList';
 import { FactorLegend } from './FactorLegend';
 import { PlanCard } from './PlanCard';
@@ -59,6 +60,7 @@ export function RecordedRoutePanel({ route, onClose }: RecordedRoutePanelProps) 
           chosenId={chosen?.id}
         />
       )}
+      <KeepAsEval key={route.route_id} route={route} />
     </section>
   );
 }

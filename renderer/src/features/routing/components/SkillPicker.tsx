@@ -11,10 +11,14 @@ interface SkillPickerProps {
   placeholder: string;
   /** Ids shown with a "candidate" mark, so the user sees which are already in the panel. */
   marked: ReadonlySet<string>;
+  /** What the picker is for: its test ids and its field's label (two pickers may share a view). */
+  purpose?: { testId: string; label: string };
 }
 
+const WHY_NOT = { testId: 'why-not', label: 'Skill to explain' };
+
 /** A searchable select over every loaded skill (thousands: it filters, then shows the first 40). */
-export function SkillPicker({ value, onChange, placeholder, marked }: SkillPickerProps) {
+export function SkillPicker({ value, onChange, placeholder, marked, purpose = WHY_NOT }: SkillPickerProps) {
   const index = useSkillsStore((s) => s.index);
   const selected = useSkillsStore((s) => (value ? s.byId[value] : undefined));
   const [text, setText] = useState('');
@@ -58,7 +62,7 @@ export function SkillPicker({ value, onChange, placeholder, marked }: SkillPicke
   };
 
   return (
-    <div className="skill-picker" data-testid="why-not-picker">
+    <div className="skill-picker" data-testid={`${purpose.testId}-picker`}>
       <div className="search skill-picker__field">
         <SearchIcon className="search__icon" size={15} />
         <input
@@ -68,7 +72,7 @@ export function SkillPicker({ value, onChange, placeholder, marked }: SkillPicke
           aria-expanded={open}
           aria-controls={listId}
           aria-autocomplete="list"
-          aria-label="Skill to explain"
+          aria-label={purpose.label}
           placeholder={selected ? selected.name : placeholder}
           value={text}
           spellCheck={false}
@@ -81,7 +85,7 @@ export function SkillPicker({ value, onChange, placeholder, marked }: SkillPicke
           onFocus={() => setOpen(true)}
           onBlur={() => setOpen(false)}
           onKeyDown={onKeyDown}
-          data-testid="why-not-search"
+          data-testid={`${purpose.testId}-search`}
         />
         {value && (
           <button
@@ -109,7 +113,7 @@ export function SkillPicker({ value, onChange, placeholder, marked }: SkillPicke
                 choose(item);
               }}
               onMouseEnter={() => setActive(i)}
-              data-testid="why-not-option"
+              data-testid={`${purpose.testId}-option`}
               data-skill-name={item.skill.name}
             >
               <span className="skill-picker__name">{item.skill.name}</span>

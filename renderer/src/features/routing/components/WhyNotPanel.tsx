@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Spinner } from '../../../ui/Spinner';
+import { SaveAsEval } from '../../evals/components/SaveAsEval';
 import { barScale, weightSum } from '../factors';
 import { formatScore } from '../format';
 import { useRoutingStore } from '../store';
@@ -13,15 +14,16 @@ import { ThresholdAxis } from './ThresholdAxis';
 
 /** "Why not X?" for any skill and the current draft (DESIGN §3). */
 export function WhyNotPanel() {
-  const { whyNotId, whyNot, setWhyNot, hasDraft, candidates } = useRoutingStore(
+  const { whyNotId, whyNot, setWhyNot, draft, candidates } = useRoutingStore(
     useShallow((s) => ({
       whyNotId: s.whyNotId,
       whyNot: s.whyNot,
       setWhyNot: s.setWhyNot,
-      hasDraft: s.draft.trim() !== '',
+      draft: s.draft,
       candidates: s.preview?.result.candidates,
     })),
   );
+  const hasDraft = draft.trim() !== '';
   const marked = useMemo(() => new Set((candidates ?? []).map((c) => c.id)), [candidates]);
 
   return (
@@ -71,6 +73,9 @@ export function WhyNotPanel() {
               ` ${whyNot.data.candidate.reason}`}
           </p>
           <FactorTable factors={whyNot.data.candidate.factors} />
+          {whyNotId && hasDraft && (
+            <SaveAsEval id={whyNotId} name={whyNot.data.candidate.name} query={draft} />
+          )}
         </div>
       )}
     </section>

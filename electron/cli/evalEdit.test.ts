@@ -86,6 +86,15 @@ describe('skilldeck eval SKILL with cases to store', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
   });
 
+  it('with --json, a usage error or an unknown skill still prints one { error } (exit 2)', () => {
+    for (const args of [['eval', 'no-such-skill'], ['eval']]) {
+      const refused = run(...args, '--should-trigger', 'weather in Paris', '--json');
+      expect(refused.status, args.join(' ')).toBe(2);
+      expect(JSON.parse(refused.stdout), args.join(' ')).toEqual({ error: expect.any(String) });
+    }
+    expect(JSON.parse(run('eval', 'no-such-skill', '--json').stdout).error).toContain('no-such-skill');
+  });
+
   it('refuses a blank query as a usage error, and a malformed file without rewriting it', () => {
     const blank = run('eval', 'weather-now', '--should-trigger', '  ');
     expect(blank.status).toBe(2);

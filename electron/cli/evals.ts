@@ -68,21 +68,18 @@ export async function evalCommand(
   skill: string | undefined,
   flags: DiscoveryFlags & { json: boolean; cases: EvalCaseFlag[] },
 ): Promise<number> {
-  if (!skill) {
-    process.stderr.write(
-      'usage: skilldeck eval SKILL [--should-trigger Q]… [--should-not-trigger Q]… [--remove Q]… [--skills DIR]… [--no-default-paths] [--json]\n',
+  if (!skill)
+    return refuse(
+      'usage: skilldeck eval SKILL [--should-trigger Q]… [--should-not-trigger Q]… [--remove Q]… [--skills DIR]… [--no-default-paths] [--json]',
+      flags.json,
     );
-    return 2;
-  }
   const blank = flags.cases.find((c) => !c.query.trim());
   if (blank) return refuse(`--${blank.flag}: the query is empty; give what a user would say.`, flags.json);
   const engine = await openEngine(flags);
   try {
     const match = findSkill(engine, skill);
-    if (!match) {
-      process.stderr.write(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.\n`);
-      return 2;
-    }
+    if (!match)
+      return refuse(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.`, flags.json);
     let changes: Change[] = [];
     let report: EvalReport;
     try {

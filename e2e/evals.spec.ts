@@ -34,6 +34,14 @@ test('the Evals tab adds, re-answers and removes cases, and runs them at once', 
   await skills.row('weather-now').click();
   await page.getByTestId('detail-tab-evals').click();
   await expect(page.getByTestId('evals-tab')).toHaveAttribute('data-state', 'none');
+  // Each save changes the skill on disk; the reload that follows must not blank the open pane.
+  await page.evaluate(() => {
+    const seen = { loading: false };
+    (window as unknown as { __detailBlanked: typeof seen }).__detailBlanked = seen;
+    new MutationObserver(() => {
+      if (document.querySelector('.detail__loading')) seen.loading = true;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
 
   // The first case creates the file; Enter saves as "should trigger".
   await page.getByTestId('eval-query').fill('weather in Paris tomorrow');
@@ -42,6 +50,13 @@ test('the Evals tab adds, re-answers and removes cases, and runs them at once', 
   await expect(page.getByTestId('eval-save-note')).toHaveAttribute('data-state', 'added');
   await expect(page.getByTestId('eval-save-note')).toHaveAttribute('data-pass', 'true');
   await expect(page.getByTestId('eval-query')).toHaveValue('');
+  // The new file shows in the Files tab once the changed skill is read again: the pane stayed up.
+  await expect(page.getByTestId('detail-tab-files')).toContainText('3');
+  expect(
+    await page.evaluate(() => (window as unknown as { __detailBlanked: object }).__detailBlanked),
+  ).toEqual({
+    loading: false,
+  });
 
   // A case the router fails is shown failing, with what it did instead.
   await page.getByTestId('eval-query').fill('tell me a joke');
@@ -72,6 +87,11 @@ test('the Evals tab adds, re-answers and removes cases, and runs them at once', 
     { query: 'weather in Paris tomorrow', should_trigger: true },
   ]);
   await shots(page, testInfo, 'evals-tab-after-remove');
+  expect(
+    await page.evaluate(() => (window as unknown as { __detailBlanked: object }).__detailBlanked),
+  ).toEqual({
+    loading: false,
+  });
   expect(problems).toEqual([]);
 });
 

@@ -85,6 +85,20 @@ export const useSkillsStore = create<SkillsState & SkillsActions & ManageSlice>(
       switches: reconcileSwitches(state.switches, list.skills),
     }));
 
+  /** Fetches a skill's detail; what was shown stays until the newest answer replaces it. */
+  const asked = new Map<string, number>();
+  const refreshDetail = async (id: string) => {
+    const ask = (asked.get(id) ?? 0) + 1;
+    asked.set(id, ask);
+    let next: Loadable<SkillDetail>;
+    try {
+      next = { status: 'ready', data: await client().invoke('skills.get', { id }) };
+    } catch (error) {
+      next = { status: 'error', error: errorMessage(error) };
+    }
+    // Two edits in a row: an answer to the first must not replace the second's.
+    if (asked.get(id) === ask) set((s) => ({ details: { ...s.details, [id]: next } }));
+  };
   const fail = (error: unknown) => {
     if (get().status !== 'ready') set({ status: 'error', error: errorMessage(error) });
   };
@@ -109,16 +123,24 @@ export const useSkillsStore = create<SkillsState & SkillsActions & ManageSlice>(
 
     start() {
       // Stale entries are dropped; whatever is on screen reloads them (the detail pane, the file viewer).
+      // The open skill's detail stays up until its new one arrives: an edit on disk, or an eval
+      // case saved from its own tab, must not blank the pane it is looked at in.
       const off = client().on('skills.changed', ({ removed, changed }) => {
         const stale = new Set([...removed, ...changed]);
+        const { selectedId, details } = get();
+        const shown =
+          selectedId && changed.includes(selectedId) && details[selectedId]?.status === 'ready'
+            ? selectedId
+            : null;
         set((s) => ({
-          details: omitKeys(s.details, (id) => stale.has(id)),
+          details: omitKeys(s.details, (id) => stale.has(id) && id !== shown),
           validations: omitKeys(s.validations, (id) => stale.has(id)),
           files: omitKeys(s.files, (key) => stale.has(key.slice(0, key.indexOf('\n')))),
           // Shadowing and readiness depend on the other skills too.
           diagnoses: {},
         }));
         void get().load();
+        if (shown) void refreshDetail(shown);
       });
       void get().load();
       return off;
@@ -167,16 +189,11 @@ export const useSkillsStore = create<SkillsState & SkillsActions & ManageSlice>(
 
     setTab: (tab) => set({ tab }),
 
-    async ensureDetail(id) {
+    ensureDetail(id) {
       const current = get().details[id];
-      if (current && current.status !== 'error') return;
+      if (current && current.status !== 'error') return Promise.resolve();
       set((s) => ({ details: { ...s.details, [id]: { status: 'loading' } } }));
-      try {
-        const data = await client().invoke('skills.get', { id });
-        set((s) => ({ details: { ...s.details, [id]: { status: 'ready', data } } }));
-      } catch (error) {
-        set((s) => ({ details: { ...s.details, [id]: { status: 'error', error: errorMessage(error) } } }));
-      }
+      return refreshDetail(id);
     },
 
     async openFile(id, path) {

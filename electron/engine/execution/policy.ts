@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { SkillMetadata } from '../../../shared/contract';
 
@@ -66,6 +67,54 @@ const CREDENTIAL_DIRS = [
 /** The credential folders of `home` (whether or not they exist). */
 export const credentialDirs = (home: string): string[] => CREDENTIAL_DIRS.map((d) => path.join(home, d));
 
+/**
+ * Files of the home whose purpose is to hold a password, token or key: tools' login stores, not
+ * ordinary dotfiles. Each one that exists is covered by an unreadable file under any grant around
+ * it (sandbox/layout.ts), and a grant that names one asks, as the folders above do.
+ */
+const CREDENTIAL_FILES = [
+  '.netrc', // curl, git, ftp, heroku logins
+  '.authinfo',
+  '.authinfo.gpg',
+  '.git-credentials',
+  '.config/git/credentials',
+  '.config/hub',
+  '.npmrc', // registry _authToken
+  '.pypirc',
+  '.pgpass',
+  '.my.cnf',
+  '.mylogin.cnf',
+  '.vault-token',
+  '.boto',
+  '.s3cfg',
+  '.dockercfg',
+  '.config/containers/auth.json',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.gem/credentials',
+  '.config/rclone/rclone.conf',
+  '.terraform.d/credentials.tfrc.json',
+  '.composer/auth.json',
+  '.config/composer/auth.json',
+  '.m2/settings-security.xml',
+  '.pulumi/credentials.json',
+  '.databrickscfg',
+  '.kaggle/kaggle.json',
+  '.huggingface/token',
+  '.cache/huggingface/token',
+  '.config/doctl/config.yaml',
+  '.config/hcloud/cli.toml',
+  '.config/stripe/config.toml',
+  '.config/configstore/firebase-tools.json',
+  '.ngrok2/ngrok.yml',
+  '.config/ngrok/ngrok.yml',
+  '.fetchmailrc',
+  '.msmtprc',
+];
+
+/** The credential files of `home` (whether or not they exist). */
+export const credentialFiles = (home: string): string[] => CREDENTIAL_FILES.map((f) => path.join(home, f));
+
 /** Variables a skill may never set or receive: they change how every program loads. */
 const FORBIDDEN_ENV = /^(LD_|DYLD_)|^NODE_OPTIONS$|^PYTHONSTARTUP$|^BASH_ENV$|^ENV$/;
 
@@ -119,6 +168,14 @@ const SYSTEM_DIRS = [
   '/dev',
 ];
 
+const realPath = (p: string): string => {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
 const within = (child: string, parent: string) => {
   const rel = path.relative(parent, child);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
@@ -160,14 +217,20 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
   // "Always allow" remembers the user's answer. Its own folder stays read-only for its runs
   // whatever it declares (sandbox/layout.ts), so auto never lets it rewrite its permissions.
   if (m.execution.approval === 'auto') {
-    const near = [ctx.workDir, ctx.skillDir, ...(projectFolder(ctx) ? [ctx.workspace] : [])].map((d) =>
-      path.resolve(d),
-    );
-    const beyond = (g: GrantPath) => !near.some((d) => g.abs === d || g.abs.startsWith(`${d}${path.sep}`));
-    const theirs = (g: GrantPath) => (ctx.private ?? []).some((p) => within(g.abs, path.resolve(p)));
-    const keys = (g: GrantPath) => credentialDirs(path.resolve(ctx.home)).some((d) => within(g.abs, d));
+    const near = [ctx.workDir, ctx.skillDir, ...(projectFolder(ctx) ? [ctx.workspace] : [])]
+      .map((d) => path.resolve(d))
+      .flatMap((d) => [d, realPath(d)]);
+    // As written and where its links lead: a link in its own folder to ~/.netrc reads ~/.netrc.
+    const ends = (g: GrantPath) => [g.abs, realPath(g.abs)];
+    const outside = (g: GrantPath) => ends(g).filter((a) => !near.some((d) => within(a, d)));
+    const beyond = (g: GrantPath) => outside(g).length > 0;
+    const privateDirs = (ctx.private ?? []).map((p) => path.resolve(p)).flatMap((p) => [p, realPath(p)]);
+    const theirs = (g: GrantPath) => outside(g).some((a) => privateDirs.some((p) => within(a, p)));
+    const home = path.resolve(ctx.home);
+    const credentials = [...credentialDirs(home), ...credentialFiles(home)].flatMap((k) => [k, realPath(k)]);
+    const keys = (g: GrantPath) => ends(g).some((a) => credentials.some((k) => within(a, k)));
     const whose = (g: GrantPath) =>
-      theirs(g) ? " (SkillDeck's own data or another skill's)" : keys(g) ? ' (keys and credentials)' : '';
+      keys(g) ? ' (keys and credentials)' : theirs(g) ? " (SkillDeck's own data or another skill's)" : '';
     const far = [
       ...read
         .filter((g) => beyond(g) && (network !== false || theirs(g) || keys(g)))

@@ -10,6 +10,7 @@ import type { ScriptChoice } from './entrypoints';
 import { confine } from './entrypoints';
 import {
   credentialDirs,
+  credentialFiles,
   permissionsDigest,
   resolvePolicy,
   type ExecutionPolicy,
@@ -123,10 +124,11 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
 
   // $SKILLDECK_HOME holds grants, secrets and other runs: hidden even when it is outside the
   // home. So are the other skills (their files, tokens, configs): only this one is bound back.
-  // And the home's keys and credentials (~/.ssh, ~/.aws …), under a grant of the whole home too.
+  // And the home's keys and credentials (~/.ssh, ~/.aws, ~/.netrc …), under a grant of the whole home too.
   const { backend, downgrade } = selectBackend(policy.sandbox, {
     home: env.userHome,
     hide: [env.home, ...env.skillRoots, ...credentialDirs(env.userHome)],
+    hideFiles: credentialFiles(env.userHome),
   });
   const command = [interp.command, ...interp.args, ...script.args, ...req.args];
   const runEnv = buildRunEnv({

@@ -34,6 +34,13 @@ describe.each(runners)('bwrap files and sockets, as $user', (runner) => {
       fx.plan('write_home', lang),
       fx.plan('read_ssh', lang),
       fx.plan('read_shadow', lang),
+      // A read grant of the whole home, as csv-summary declares: ~/.netrc stays unreadable.
+      fx.plan(
+        'read_creds',
+        lang,
+        { hideFiles: [path.join(fx.home, '.netrc')] },
+        { read: [fx.home], declared: { read: ['~/**'], write: ['./out/**'] } },
+      ),
       // Control: as root, the same read without the OS sandbox gets the password hashes.
       fx.plan('read_shadow', lang, { backend: 'process' }),
       fx.plan('allowed_files', lang, {}, readGrant),
@@ -84,6 +91,22 @@ describe.each(runners)('bwrap files and sockets, as $user', (runner) => {
     expect(r.stdout).not.toContain('FAKE PRIVATE KEY');
     expect(r.violations).toEqual([
       { kind: 'read', target, message: `tried to read ${target}, outside its read paths (none declared)` },
+    ]);
+  });
+
+  it.for(LANGS)('%s: ~/.netrc stays unreadable under a read grant of the whole home', (lang, ctx) => {
+    if (runner.unavailable) return ctx.skip(runner.unavailable);
+    const r = outcome(`read_creds-${lang}-bwrap`);
+    const target = path.join(fx.home, '.netrc');
+    expect(r.stdout).toContain('home notes');
+    expect(r.stdout).not.toContain('FAKE-NETRC-SECRET');
+    expect(r.exitCode).not.toBe(0);
+    expect(r.violations).toEqual([
+      {
+        kind: 'read',
+        target,
+        message: `tried to read ${target}, which holds keys, credentials or SkillDeck's own data: hidden under its read paths ~/**, shown only to a read path that names it`,
+      },
     ]);
   });
 

@@ -52,7 +52,8 @@ export function selectBackend(requested: RequestedSandbox, opts: SelectOptions =
   if (probe.tier === 'seatbelt' && probe.sandboxExec) {
     const backend = createSeatbeltBackend({
       home: opts.home,
-      hide: opts.hide,
+      // A file's path is a subpath of itself: the credential files hide like the folders.
+      hide: [...(opts.hide ?? []), ...(opts.hideFiles ?? [])],
       sandboxExec: probe.sandboxExec,
       resolveHost: opts.resolveHost,
     });

@@ -338,3 +338,35 @@ describe('isInside', () => {
     expect(isInside('/x/y', '/a/b')).toBe(false);
   });
 });
+
+describe('planLayout: credential files and links shown by another bind', () => {
+  const dot = path.join(home, 'dotfiles');
+  writeTree(dot, { netrc: 'machine x password p\n', 'git-credentials': 'https://u:t@x\n' });
+  const netrc = path.join(home, '.netrc');
+  const gitCredentials = path.join(home, '.git-credentials');
+  const pgpass = path.join(home, '.pgpass');
+  fs.symlinkSync(path.join(dot, 'netrc'), netrc);
+  fs.writeFileSync(gitCredentials, 't');
+  fs.symlinkSync(path.join(home, 'gone'), pgpass);
+  const hideFiles = [netrc, gitCredentials, pgpass, path.join(home, '.npmrc')];
+
+  it('covers each that exists under a grant around it, where its link leads, with nothing to cover for a dangling one', () => {
+    const layout = planLayout(spec({ read: [home] }), { home, deny: [], hideFiles });
+    expect(layout.deniedFiles).toEqual([path.join(dot, 'netrc'), gitCredentials]);
+    expect(visibleInside(path.join(home, 'docs/notes.txt'), layout)).toBe(true);
+  });
+
+  it('covers none a mask hides already, nor one a read grant names', () => {
+    expect(planLayout(spec(), { home, deny: [], hideFiles }).deniedFiles).toEqual([]);
+    const named = planLayout(spec({ read: [home, netrc] }), { home, deny: [], hideFiles });
+    expect(named.deniedFiles).toEqual([gitCredentials]);
+  });
+
+  it('binds a named link shown again by a bind around it at its target, where bwrap can make a bind point', () => {
+    const { binds } = planLayout(spec({ read: [home, netrc] }), { home, deny: [] });
+    expect(binds.map((b) => b.path)).toContain(path.join(dot, 'netrc'));
+    expect(binds.map((b) => b.path)).not.toContain(netrc);
+    // Alone under the mask the link is gone inside: its own path is the bind point.
+    expect(planLayout(spec({ read: [netrc] }), { home, deny: [] }).binds.map((b) => b.path)).toContain(netrc);
+  });
+});

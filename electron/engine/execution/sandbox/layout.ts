@@ -68,6 +68,12 @@ export interface LayoutOptions {
   keepHidden?: string[];
   /** Root-only files to make unreadable; `secretFiles()` when omitted. */
   deny?: string[];
+  /**
+   * Files of the home that hold credentials (~/.netrc, ~/.git-credentials …): covered by an
+   * unreadable file where they lead (a dotfile manager links them), wherever a grant around them
+   * would show them. A grant that names one, as written or through a link, shows it.
+   */
+  hideFiles?: string[];
 }
 
 /**
@@ -140,6 +146,15 @@ function realPath(p: string): string {
   }
 }
 
+/** A file, or a link that leads to one (a dangling link has nothing to cover, and bwrap could not bind over it). */
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function exists(p: string): boolean {
   try {
     fs.lstatSync(p);
@@ -196,10 +211,17 @@ export function planLayout(
   // Masks are real paths. A folder reached through a visible symlink (a linked node_modules,
   // a skills folder behind a link) lies where its target is, and bwrap cannot make a bind
   // point under a symlink: bind it at its target. Inside a mask the link is gone, so there
-  // the path itself is the bind point (bwrap follows the source's links).
+  // the path itself is the bind point (bwrap follows the source's links), unless another bind
+  // around it shows the link again (`~/**` and `~/.netrc` → dotfiles/netrc, a link in the skill's
+  // folder): bwrap cannot make a bind point of that link either ("Can't create file at …").
+  const given = [spec.cwd, spec.skillDir, ...spec.grants.write, ...spec.grants.read].map((p) =>
+    path.resolve(p),
+  );
   const placed = (p: string) => {
     const abs = path.resolve(p);
-    return hidden(abs) ? abs : realPath(abs);
+    if (!hidden(abs)) return realPath(abs);
+    const real = realPath(abs);
+    return real !== abs && given.some((o) => o !== abs && isInside(abs, o)) ? real : abs;
   };
   const skill = placed(spec.skillDir);
   const writes = [placed(spec.cwd), ...spec.grants.write.map(placed).filter((w) => !isInside(w, skill))];
@@ -238,7 +260,9 @@ export function planLayout(
   // too, and every bind costs bwrap a read of the mount table. A file gone since it was found
   // (rootOnly.ts finds them once per process) has nothing to hide, and bwrap cannot bind over a
   // missing file under the read-only root: the run would fail to start.
-  layout.deniedFiles = [...new Set(opts.deny ?? secretFiles())].filter(
+  const named = (f: string) => binds.has(placed(f)) || reads.includes(placed(f));
+  const credentials = (opts.hideFiles ?? []).filter((f) => isFile(f) && !named(f)).map(realPath);
+  layout.deniedFiles = [...new Set([...(opts.deny ?? secretFiles()), ...credentials])].filter(
     (f) => exists(f) && visibleInside(f, layout) && !binds.has(f) && !reads.includes(f),
   );
   return layout;

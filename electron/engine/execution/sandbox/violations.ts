@@ -115,12 +115,16 @@ function fsViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLa
   };
   const read = (): Violation => {
     const socket = isSocket(target);
+    // Inside a read grant yet hidden: keys, credentials, SkillDeck's data (policy.ts, layout.ts).
+    const kept = spec.grants.read.some((g) => isInside(target, path.resolve(g)));
     return {
       kind: 'read',
       target,
       message: socket
         ? `tried to connect to the socket ${target}, outside its read paths ${reads}`
-        : `tried to read ${target}, outside its read paths ${reads}`,
+        : kept
+          ? `tried to read ${target}, which holds keys, credentials or SkillDeck's own data: hidden under its read paths ${reads}, shown only to a read path that names it`
+          : `tried to read ${target}, outside its read paths ${reads}`,
     };
   };
 
@@ -134,7 +138,8 @@ function fsViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLa
     return pathExists(target) ? read() : write();
   }
   // EACCES/EPERM. sandbox-exec also answers a hidden path this way (bwrap gives ENOENT, above).
-  const hidden = !visibleInside(target, layout);
+  // A link (~/.netrc made by a dotfile manager) is covered where it leads.
+  const hidden = !visibleInside(target, layout) || !visibleInside(realPath(target), layout);
   const granted = [spec.cwd, spec.skillDir, ...spec.grants.read, ...spec.grants.write].some((g) =>
     isInside(target, path.resolve(g)),
   );

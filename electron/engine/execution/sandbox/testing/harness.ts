@@ -68,7 +68,12 @@ export async function openFixture(): Promise<ProbeFixture> {
   // By its real path: the sandbox masks real paths, and Stryker's copy of the repo reaches
   // node_modules through a symlink.
   const home = fs.mkdtempSync(path.join(fs.realpathSync(homesRoot), 'home-'));
-  writeTree(home, { '.ssh/id_rsa': 'FAKE PRIVATE KEY\n', 'docs/notes.txt': 'granted notes\n' });
+  writeTree(home, {
+    '.ssh/id_rsa': 'FAKE PRIVATE KEY\n',
+    '.netrc': 'machine example.com login me password FAKE-NETRC-SECRET\n',
+    'notes.txt': 'home notes\n',
+    'docs/notes.txt': 'granted notes\n',
+  });
 
   const served: string[] = [];
   const server = http.createServer((req, res) => {

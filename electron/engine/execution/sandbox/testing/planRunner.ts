@@ -25,6 +25,8 @@ export interface ProbePlan {
   hostMap?: Record<string, { host: string; port: number }>;
   /** Abort after this many ms (Stop). */
   cancelAfterMs?: number;
+  /** Credential files of the home to keep unreadable (scriptAttempt passes policy.ts's list). */
+  hideFiles?: string[];
   /** File-size and process limits (the backend's defaults when absent). */
   limits?: ResourceLimits;
 }
@@ -50,6 +52,7 @@ export async function runPlan(plan: ProbePlan): Promise<ProbeOutcome> {
       ? createProcessBackend()
       : createBwrapBackend({
           home: plan.home,
+          hideFiles: plan.hideFiles,
           resolveHost: (host, port) => hostMap[host] ?? { host, port },
         });
   const controller = new AbortController();

@@ -11,6 +11,7 @@ export type ProbeName =
   | 'write_outside'
   | 'write_home'
   | 'read_ssh'
+  | 'read_creds'
   | 'read_shadow'
   | 'allowed_files'
   | 'loopback'
@@ -45,6 +46,8 @@ const PY: Record<ProbeName, (c: ProbeContext) => string> = {
   write_outside: (c) => `open(${q(c.outsidePath)}, "w").write("x")\n`,
   write_home: () => `import os\nopen(os.path.expanduser("~/notes/new.txt"), "w").write("x")\n`,
   read_ssh: () => `import os\nprint(open(os.path.expanduser("~/.ssh/id_rsa")).read())\n`,
+  read_creds: () =>
+    `import os\nprint(open(os.path.expanduser("~/notes.txt")).read())\nprint(open(os.path.expanduser("~/.netrc")).read())\n`,
   read_shadow: () => `print(open("/etc/shadow").read())\n`,
   allowed_files: (c) =>
     `import os\nos.makedirs("out", exist_ok=True)\nopen("out/ok.txt", "w").write("ok")\nprint(open(${q(c.grantedFile)}).read().strip())\nprint(os.environ[${q(c.allowedVar)}])\n`,
@@ -79,6 +82,7 @@ const SH: Record<ProbeName, (c: ProbeContext) => string> = {
   write_outside: (c) => `echo x > ${c.outsidePath}\n`,
   write_home: () => `echo x > ~/notes/new.txt\n`,
   read_ssh: () => `cat ~/.ssh/id_rsa\n`,
+  read_creds: () => `set -e\ncat ~/notes.txt ~/.netrc\n`,
   read_shadow: () => `cat /etc/shadow\n`,
   allowed_files: (c) =>
     `set -e\nmkdir -p out\necho ok > out/ok.txt\ncat ${c.grantedFile}\necho "$${c.allowedVar}"\n`,
@@ -117,6 +121,8 @@ const JS: Record<ProbeName, (c: ProbeContext) => string> = {
   read_ssh: () =>
     `console.log(require('fs').readFileSync(require('os').homedir() + '/.ssh/id_rsa', 'utf8'));\n`,
   read_shadow: () => `console.log(require('fs').readFileSync('/etc/shadow', 'utf8'));\n`,
+  read_creds: () =>
+    `const fs = require('fs');\nconst home = require('os').homedir();\nconsole.log(fs.readFileSync(home + '/notes.txt', 'utf8'));\nconsole.log(fs.readFileSync(home + '/.netrc', 'utf8'));\n`,
   allowed_files: (c) =>
     `const fs = require('fs');\nfs.mkdirSync('out', { recursive: true });\nfs.writeFileSync('out/ok.txt', 'ok');\nconsole.log(fs.readFileSync(${q(c.grantedFile)}, 'utf8').trim());\nconsole.log(process.env[${q(c.allowedVar)}]);\n`,
   loopback: (c) =>

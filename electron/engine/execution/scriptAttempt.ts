@@ -54,6 +54,16 @@ const real = (p: string): string => {
 const inOwnFolder = (target: string, skillDir: string): boolean =>
   isInside(path.resolve(target), path.resolve(skillDir)) || isInside(real(target), real(skillDir));
 
+/**
+ * Whether `target` lies in $SKILLDECK_HOME (as written or where its links lead) outside this run's
+ * own folder: grants, secrets, settings, other runs' records. A skill that could write there
+ * could forge an "always allow" in approvals.json.
+ */
+const inOwnData = (target: string, home: string, work: string): boolean =>
+  [path.resolve(target), real(target)].some(
+    (t) => [home, real(home)].some((h) => isInside(t, h)) && ![work, real(work)].some((w) => isInside(t, w)),
+  );
+
 /** The policy with the grants added by an earlier "always allow this" and this run's widening. */
 function widened(
   policy: ExecutionPolicy,
@@ -115,6 +125,13 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     return fail(
       'denied',
       `${m.name} cannot be allowed to write ${req.widen.target}: a skill's own folder stays read-only while it runs, so that it cannot change its own instructions, permissions or code.`,
+    );
+  // Never writable, whoever approves: refused before anyone is asked, as its own folder is.
+  const data = policy.write.find((g) => inOwnData(g.abs, env.home, dirs.work));
+  if (data)
+    return fail(
+      'denied',
+      `${m.name} cannot be given write access to ${data.declared === data.abs ? data.abs : `${data.declared} (${data.abs})`}: that is SkillDeck's own data (settings, approvals, secrets, run records), which no skill may change, so that it cannot grant itself permissions; have it write to its run folder or a folder outside SkillDeck's.`,
     );
   const file = confine(skill.path, script.path);
   if ('error' in file) return fail('failure', `Cannot run ${script.path}: ${file.error}.`);

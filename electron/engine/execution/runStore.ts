@@ -3,6 +3,7 @@ import path from 'node:path';
 import { RunRecord, type RunSummary } from '../../../shared/contract';
 import { writeFileAtomicSync } from '../atomic';
 import { notFound } from '../errors';
+import { removeTree } from './workdir';
 
 /** How many runs the Runs view keeps; older run folders (and their outputs) are removed. */
 export const KEEP_RUNS = 200;
@@ -62,7 +63,8 @@ export class RunStore {
     const ids = this.ids();
     for (const id of ids.slice(0, Math.max(0, ids.length - keep))) {
       if (this.live.has(id)) continue;
-      fs.rmSync(path.join(this.dir, id), { recursive: true, force: true });
+      // A script may have locked folders of its run (chmod 500): removed anyway, never a throw that stops new runs.
+      removeTree(path.join(this.dir, id));
     }
   }
 

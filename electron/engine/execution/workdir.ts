@@ -143,7 +143,40 @@ function walkRunFiles(dirs: RunDirs, limit: number): StampedFile[] {
   return out;
 }
 
-/** Remove the run's TMPDIR (outputs stay for the user). */
+/** Remove the run's TMPDIR (outputs stay for the user). Never throws. */
 export function cleanRunTmp(dirs: RunDirs): void {
-  fs.rmSync(dirs.tmp, { recursive: true, force: true });
+  removeTree(dirs.tmp);
+}
+
+/**
+ * Remove a folder a script wrote, also when it took its own write permission away (`chmod 500`
+ * on a folder, `chmod 000` on TMPDIR): the engine runs as the same user and, unlike root, needs
+ * it to remove the entries. Folders are made 0700 again first, found by lstat, so no link out of
+ * the tree is ever followed. Never throws; false when something stayed.
+ */
+export function removeTree(dir: string): boolean {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+    return true;
+  } catch {
+    // Locked by the script: unlock below, then once more.
+  }
+  const stack = [dir];
+  while (stack.length > 0) {
+    const d = stack.pop()!;
+    try {
+      if (!fs.lstatSync(d).isDirectory()) continue;
+      fs.chmodSync(d, 0o700);
+      for (const e of fs.readdirSync(d, { withFileTypes: true }))
+        if (e.isDirectory()) stack.push(path.join(d, e.name));
+    } catch {
+      // Gone, or not ours: rmSync says what stayed.
+    }
+  }
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false;
+  }
 }

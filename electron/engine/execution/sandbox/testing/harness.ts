@@ -164,19 +164,7 @@ export async function nonRootRunner(): Promise<Runner> {
     const unavailable = `the tests run as uid ${process.getuid?.()}, not root: they cannot create the throwaway user the non-root probes run as`;
     return { ...base, unavailable, run: () => Promise.reject(new Error(unavailable)) };
   }
-  // Test files run in parallel: another one may be creating the user (useradd locks /etc/passwd).
-  const exists = async () => (await execa('id', ['-u', PROBE_USER], { reject: false })).exitCode === 0;
-  for (let attempt = 0; !(await exists()); attempt++) {
-    const add = await execa(
-      'useradd',
-      ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', PROBE_USER],
-      {
-        reject: false,
-      },
-    );
-    if (add.exitCode !== 0 && attempt >= 10) throw new Error(`useradd ${PROBE_USER} failed: ${add.stderr}`);
-    if (add.exitCode !== 0) await new Promise((done) => setTimeout(done, 200));
-  }
+  await ensureProbeUser();
   const driver = await buildDriver();
   return {
     ...base,
@@ -198,6 +186,23 @@ export async function nonRootRunner(): Promise<Runner> {
       return JSON.parse(run.stdout) as ProbeOutcome[];
     },
   };
+}
+
+/** Creates the throwaway user unless it exists (needs root). */
+export async function ensureProbeUser(): Promise<void> {
+  // Test files run in parallel: another one may be creating the user (useradd locks /etc/passwd).
+  const exists = async () => (await execa('id', ['-u', PROBE_USER], { reject: false })).exitCode === 0;
+  for (let attempt = 0; !(await exists()); attempt++) {
+    const add = await execa(
+      'useradd',
+      ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', PROBE_USER],
+      {
+        reject: false,
+      },
+    );
+    if (add.exitCode !== 0 && attempt >= 10) throw new Error(`useradd ${PROBE_USER} failed: ${add.stderr}`);
+    if (add.exitCode !== 0) await new Promise((done) => setTimeout(done, 200));
+  }
 }
 
 /** Bundles the probe driver into a temp folder anyone can read; returns the .cjs path. */

@@ -1,10 +1,12 @@
 import readline from 'node:readline';
 import type { ApprovalRequest } from '../../shared/contract';
 import type { Engine } from '../engine';
+import { oneLine } from './terminal';
 
 /** How the CLI answers approval requests (DESIGN §7). */
 export type ApprovalMode = 'approve' | 'deny' | 'ask';
 
+/** What the terminal asks about: each field on its line, whatever a skill put in its paths or arguments. */
 export function describeRequest(r: ApprovalRequest): string {
   const net = r.network === false ? 'none' : r.network === true ? 'any host' : r.network.join(', ');
   const lines = [
@@ -19,7 +21,7 @@ export function describeRequest(r: ApprovalRequest): string {
     `  because  ${r.reasons.join('; ')}`,
   ];
   if (r.widen) lines.push(`  WIDENS   ${r.widen.kind} ${r.widen.target}`);
-  return lines.join('\n');
+  return lines.map(oneLine).join('\n');
 }
 
 function prompt(question: string): Promise<string> {

@@ -1,6 +1,7 @@
 import type { ChatTurn } from '../../shared/contract';
 import { answerApprovals, type ApprovalMode } from './approve';
 import { openEngine, refuse, type DiscoveryFlags } from './context';
+import { forTerminal } from './terminal';
 
 export interface ChatFlags extends DiscoveryFlags {
   json: boolean;
@@ -26,7 +27,9 @@ function printTurn(turn: ChatTurn): void {
       ? `no skill; the model chose ${turn.skill}`
       : 'no skill (plain chat)';
   process.stderr.write(
-    `\n${turn.status === 'success' ? '✓' : '✗'} ${turn.status} · route: ${route} · tokens ${turn.usage.input_tokens} in / ${turn.usage.output_tokens} out\n${lines.join('\n')}${turn.error && turn.error !== turn.answer ? `\n${turn.error}` : ''}\n`,
+    forTerminal(
+      `\n${turn.status === 'success' ? '✓' : '✗'} ${turn.status} · route: ${route} · tokens ${turn.usage.input_tokens} in / ${turn.usage.output_tokens} out\n${lines.join('\n')}${turn.error && turn.error !== turn.answer ? `\n${turn.error}` : ''}\n`,
+    ),
   );
 }
 
@@ -58,7 +61,7 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
             streamed = '';
           }
           streamed += text;
-          process.stdout.write(text);
+          process.stdout.write(forTerminal(text));
         });
     let sent;
     try {
@@ -76,8 +79,9 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
     else {
       // An answer the turn set whole (no model, a skill that cannot run here) or started afresh
       // after a failed stream was not streamed: print what the terminal has not shown.
-      if (turn.answer.startsWith(streamed)) process.stdout.write(turn.answer.slice(streamed.length));
-      else process.stdout.write(`\n\n${RESTARTED}\n\n${turn.answer}`);
+      if (turn.answer.startsWith(streamed))
+        process.stdout.write(forTerminal(turn.answer.slice(streamed.length)));
+      else process.stdout.write(`\n\n${RESTARTED}\n\n${forTerminal(turn.answer)}`);
       if (!turn.answer.endsWith('\n')) process.stdout.write('\n');
       printTurn(turn);
     }

@@ -2,6 +2,7 @@ import type { RepairProposal, RepairRevision, RunResult } from '../../shared/con
 import { repairReport } from '../engine/repair';
 import { answerApprovals } from './approve';
 import { findSkill, openEngine, refuse, unstartedRun, type DiscoveryFlags } from './context';
+import { forTerminal } from './terminal';
 
 export interface RepairFlags extends DiscoveryFlags {
   json: boolean;
@@ -19,15 +20,17 @@ const proven = (proposals: RepairProposal[]) => proposals.find((p) => p.replay.v
 
 function printProposal(p: RepairProposal): void {
   process.stdout.write(
-    [
-      `── proposal (${p.source}) · ${p.patched_files.join(', ')}`,
-      `   error:    ${p.error_signature}`,
-      `   cause:    ${p.root_cause}`,
-      `   expected: ${p.expected_effect}`,
-      `   replay:   ${p.replay.verdict}${p.replay.error ? ` — ${p.replay.error.split('\n')[0]}` : ''}`,
-      p.diff,
-      '',
-    ].join('\n'),
+    forTerminal(
+      [
+        `── proposal (${p.source}) · ${p.patched_files.join(', ')}`,
+        `   error:    ${p.error_signature}`,
+        `   cause:    ${p.root_cause}`,
+        `   expected: ${p.expected_effect}`,
+        `   replay:   ${p.replay.verdict}${p.replay.error ? ` — ${p.replay.error.split('\n')[0]}` : ''}`,
+        p.diff,
+        '',
+      ].join('\n'),
+    ),
   );
 }
 
@@ -118,11 +121,11 @@ export async function repairCommand(
     };
     if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else {
-      process.stdout.write(`${report.reason}\n\n`);
+      process.stdout.write(`${forTerminal(report.reason)}\n\n`);
       outcome.proposals.forEach(printProposal);
       if (flags.apply && !best && report.eligible)
         process.stdout.write('Nothing applied: no proposal passed its replay.\n');
-      if (applyError) process.stdout.write(`${applyError}\n`);
+      if (applyError) process.stdout.write(`${forTerminal(applyError)}\n`);
       if (applied)
         process.stdout.write(
           `Applied as revision ${applied.revision}; the task ran again: ${retry?.status}.\n`,

@@ -1,6 +1,7 @@
 import type { RunResult } from '../../shared/contract';
 import { answerApprovals, type ApprovalMode } from './approve';
 import { findSkill, openEngine, refuse, unstartedRun, type DiscoveryFlags } from './context';
+import { forTerminal, oneLine } from './terminal';
 
 export interface RunFlags extends DiscoveryFlags {
   json: boolean;
@@ -27,9 +28,9 @@ function parseInput(text: string | undefined): Record<string, unknown> | string 
 function printSummary(r: RunResult): void {
   const mark = r.status === 'success' ? '✓' : '✗';
   const files = r.files.length
-    ? `\nfiles:\n${r.files.map((f) => `  ${f.abs} (${f.size} B)`).join('\n')}`
+    ? `\nfiles:\n${r.files.map((f) => `  ${oneLine(f.abs)} (${f.size} B)`).join('\n')}`
     : '';
-  const error = r.error ? `\n${r.error}` : '';
+  const error = r.error ? `\n${forTerminal(r.error)}` : '';
   process.stderr.write(
     `\n${mark} ${r.skill} ${r.status} · sandbox ${r.sandbox} · ${Math.round(r.duration_ms)} ms${r.exit_code !== null ? ` · exit ${r.exit_code}` : ''}${error}${files}\n`,
   );
@@ -61,7 +62,7 @@ export async function runCommand(skill: string | undefined, task: string, flags:
       : engine.events.subscribe((name, payload) => {
           if (name !== 'run.output') return;
           const { stream, chunk } = payload as { stream: 'stdout' | 'stderr'; chunk: string };
-          (stream === 'stdout' ? process.stdout : process.stderr).write(chunk);
+          (stream === 'stdout' ? process.stdout : process.stderr).write(forTerminal(chunk));
         });
     const { run_id, done } = engine.execution.start({
       id: match.id,
@@ -78,7 +79,8 @@ export async function runCommand(skill: string | undefined, task: string, flags:
     if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
     else {
       // Direct skills and instruction answers do not stream: print them whole.
-      if (result.command.length === 0 && result.output) process.stdout.write(`${result.output}\n`);
+      if (result.command.length === 0 && result.output)
+        process.stdout.write(`${forTerminal(result.output)}\n`);
       printSummary(result);
     }
     return result.status === 'success' ? 0 : 1;

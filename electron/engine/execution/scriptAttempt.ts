@@ -36,8 +36,22 @@ export interface ScriptRequest {
   widen?: Widening;
 }
 
-const quote = (arg: string): string =>
-  /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+/**
+ * One argument as a shell would take it. Control characters and bidi overrides (from a model's
+ * args or a skill's entrypoint line) go in bash's $'…' as escapes: raw, inside '…', a carriage
+ * return or ESC sequence would redraw the approval question itself.
+ */
+const quote = (arg: string): string => {
+  if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const unsafe = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+  if (!unsafe.test(arg)) return `'${arg.replace(/'/g, `'\\''`)}'`;
+  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  const body = arg
+    .replace(/[\\']/g, (c) => `\\${c}`)
+    .replace(unsafe, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `$'${body}'`;
+};
 
 const shown = (grants: GrantPath[]): string[] =>
   grants.map((g) => (g.declared === g.abs ? g.abs : `${g.declared} → ${g.abs}`));

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../testing/fixtures';
-import { listRunFiles, makeRunDirs } from './workdir';
+import { listRunFiles, makeRunDirs, removeTree } from './workdir';
 
 // What a run left is listed after every script, on the engine's thread: a script that leaves
 // more folders than anyone reads must not hold that thread (found probing the CLI with 100,000
@@ -52,6 +52,29 @@ describe('listRunFiles', () => {
       ['out/B.txt', 1],
       ['out/b.txt', 1],
     ]);
+  });
+});
+
+describe('removeTree', () => {
+  it('removes a tree deeper than PATH_MAX that a script left, locked at its bottom, and no link target', () => {
+    const dirs = run();
+    const outside = path.join(path.dirname(dirs.root), 'outside.txt');
+    fs.writeFileSync(outside, 'keep');
+    // Made one folder below the other by relative paths, as a script can (2,100 × 'dd/' > 4,096).
+    const made = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('fs'); process.chdir(${JSON.stringify(dirs.out)});
+         for (let i = 0; i < 2100; i++) { fs.mkdirSync('dd'); process.chdir('dd'); }
+         fs.writeFileSync('f', 'x'); fs.symlinkSync(${JSON.stringify(outside)}, 'link'); fs.chmodSync('.', 0o500);`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(made.stderr).toBe('');
+    expect(removeTree(dirs.root)).toBe(true);
+    expect(fs.existsSync(dirs.root)).toBe(false);
+    expect(fs.readFileSync(outside, 'utf8')).toBe('keep');
   });
 });
 

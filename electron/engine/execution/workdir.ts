@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunFile } from '../../../shared/contract';
@@ -165,7 +166,7 @@ export function cleanRunTmp(dirs: RunDirs): void {
  * Remove a folder a script wrote, also when it took its own write permission away (`chmod 500`
  * on a folder, `chmod 000` on TMPDIR): the engine runs as the same user and, unlike root, needs
  * it to remove the entries. Folders are made 0700 again first, found by lstat, so no link out of
- * the tree is ever followed. Never throws; false when something stayed.
+ * the tree is ever followed (chmod -R follows none either). Never throws; false when something stayed.
  */
 export function removeTree(dir: string): boolean {
   try {
@@ -190,6 +191,11 @@ export function removeTree(dir: string): boolean {
     fs.rmSync(dir, { recursive: true, force: true });
     return true;
   } catch {
-    return false;
+    // Deeper than PATH_MAX (folders made one below the other by relative paths): Node names each
+    // entry by its whole path (ENAMETOOLONG); chmod and rm walk the tree from inside.
   }
+  if (process.platform === 'win32') return false;
+  spawnSync('chmod', ['-R', 'u+rwx', '--', dir], { stdio: 'ignore' });
+  spawnSync('rm', ['-rf', '--', dir], { stdio: 'ignore' });
+  return !fs.existsSync(dir);
 }

@@ -78,6 +78,29 @@ const inOwnData = (target: string, home: string, work: string): boolean =>
     (t) => [home, real(home)].some((h) => isInside(t, h)) && ![work, real(work)].some((w) => isInside(t, w)),
   );
 
+/** Linux's cap on one argument or environment string (MAX_ARG_STRLEN, 32 pages), its NUL included. */
+const MAX_ARG_STRLEN = 32 * 4096;
+
+/**
+ * Why the command cannot be started with these strings, or null. Past the cap execve fails with
+ * E2BIG, which bwrap reports as its own failure ("could not start the sandbox: … Argument list
+ * too long"): a task of 130 KiB of pasted CSV, or a model's large `input`, failed that way.
+ */
+function overLong(env: Record<string, string>, args: string[]): string | null {
+  if (process.platform !== 'linux') return null;
+  const size = (s: string) => Buffer.byteLength(s) + 1;
+  const kib = (n: number) => `${Math.ceil(n / 1024)} KiB`;
+  for (const [name, value] of Object.entries(env))
+    if (size(`${name}=${value}`) > MAX_ARG_STRLEN)
+      return name === 'INPUT_JSON'
+        ? `the task and input take ${kib(size(value))} as INPUT_JSON, and Linux passes at most 128 KiB in one environment variable; save the data in a file the skill can read and give its path instead`
+        : `the environment variable ${name} holds ${kib(size(value))}, and Linux passes at most 128 KiB in one`;
+  const long = args.find((a) => size(a) > MAX_ARG_STRLEN);
+  return long === undefined
+    ? null
+    : `one argument holds ${kib(size(long))}, and Linux passes at most 128 KiB in one; save it in a file and pass its path instead`;
+}
+
 /** The policy with the grants added by an earlier "always allow this" and this run's widening. */
 function widened(
   policy: ExecutionPolicy,
@@ -173,6 +196,8 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     timeoutMs: policy.timeoutMs,
   });
   Object.assign(runEnv, interp.env);
+  const tooLong = overLong(runEnv, [...script.args, ...req.args]);
+  if (tooLong) return fail('failure', `Cannot run ${script.path}: ${tooLong}.`);
 
   const reasons = [...policy.reasons];
   if (policy.approval === 'ask') reasons.push(`${m.name} asks for approval before it runs a command`);

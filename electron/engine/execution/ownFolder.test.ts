@@ -72,3 +72,36 @@ describe('a skill and its own folder (real bwrap runs)', () => {
     );
   });
 });
+
+describe('a link in a skill’s folder that leads out of it (real bwrap runs)', () => {
+  it('is a write outside its folder: asked under auto, not called read-only, and written where it leads', async () => {
+    const { engine, workspace, root } = await engines.open();
+    const docs = path.join(root, 'user', 'Documents');
+    fs.mkdirSync(docs, { recursive: true });
+    fs.writeFileSync(path.join(docs, 'report.txt'), 'original\n');
+    const id = scriptSkill(
+      path.join(workspace, 'skills'),
+      'linker',
+      'echo changed > "$SKILL_PATH/cache/report.txt"',
+      [
+        "permissions: { filesystem: { write: ['{baseDir}/cache/**'] } }",
+        'execution_policy: { approval: auto }',
+      ],
+    );
+    fs.symlinkSync(docs, path.join(id, 'cache'));
+    await engine.reloadSkills();
+    const denied = answerWith(engine, () => 'deny');
+    expect((await engine.execution.start({ id, task: 'go' }).done).status).toBe('denied');
+    denied.stop();
+    expect(denied.requests).toHaveLength(1);
+    expect(denied.requests[0].reasons).toEqual([
+      'it declares approval: auto, but writes {baseDir}/cache/**, outside its own folders and the workspace',
+    ]);
+    expect(denied.requests[0].writes).toContain(`{baseDir}/cache/** → ${path.join(id, 'cache')}`);
+    expect(fs.readFileSync(path.join(docs, 'report.txt'), 'utf8')).toBe('original\n');
+    // What the question said is what happens once allowed.
+    answerWith(engine, () => 'allow_once');
+    expect((await engine.execution.start({ id, task: 'go' }).done).status).toBe('success');
+    expect(fs.readFileSync(path.join(docs, 'report.txt'), 'utf8')).toBe('changed\n');
+  });
+});

@@ -64,9 +64,12 @@ const real = (p: string): string => {
   }
 };
 
-/** Whether `target` lies in the skill's folder, which the sandbox keeps read-only for its runs (layout.ts). */
-const inOwnFolder = (target: string, skillDir: string): boolean =>
-  isInside(path.resolve(target), path.resolve(skillDir)) || isInside(real(target), real(skillDir));
+/**
+ * Whether `target` lies in the skill's folder, which the sandbox keeps read-only for its runs
+ * (layout.ts). Where its links lead: the sandbox binds a link in the folder (`cache` → ~/Documents)
+ * at its target, writable, so such a grant is no grant of its own folder.
+ */
+const inOwnFolder = (target: string, skillDir: string): boolean => isInside(real(target), real(skillDir));
 
 /**
  * Whether `target` lies in $SKILLDECK_HOME (as written or where its links lead) outside this run's

@@ -40,6 +40,19 @@ describe('listRunFiles', () => {
     expect(files[0].path).toBe('out/f000000');
   });
 
+  it('lists names that are no UTF-8, and files in folders so named, with U+FFFD for the bytes', () => {
+    const dirs = run();
+    // Made by bytes, as unzip leaves a name from another system: \xff is no UTF-8.
+    const bytes = (rel: string) => Buffer.concat([Buffer.from(`${dirs.out}/`), Buffer.from(rel, 'latin1')]);
+    fs.writeFileSync(bytes('bad\xff.txt'), 'abc');
+    fs.mkdirSync(bytes('dir\xfe'));
+    fs.writeFileSync(bytes('dir\xfe/inner.txt'), 'de');
+    expect(listRunFiles(dirs).map((f) => [f.path, f.size])).toEqual([
+      ['out/bad\ufffd.txt', 3],
+      ['out/dir\ufffd/inner.txt', 2],
+    ]);
+  });
+
   it('lists files in name order, skips links, FIFOs and TMPDIR', () => {
     const dirs = run();
     fs.writeFileSync(path.join(dirs.out, 'b.txt'), 'b');

@@ -122,38 +122,51 @@ type StampedFile = RunFile & { stamp: string };
 
 const unstamped = (f: StampedFile): RunFile => ({ path: f.path, abs: f.abs, size: f.size });
 
-/** By UTF-16 code units: locale-aware sorting cost a second per 100,000 names. */
-const byName = (a: fs.Dirent, b: fs.Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/** By bytes (code point order for UTF-8): locale-aware sorting cost a second per 100,000 names. */
+const byName = (a: fs.Dirent<Buffer>, b: fs.Dirent<Buffer>) => Buffer.compare(a.name, b.name);
 
+/**
+ * Names are read and used as bytes: a name that is no UTF-8 (`bad\xff.txt`, from a zip made on
+ * another system) decodes to U+FFFD, which names no file, and stat threw: the run came back
+ * "could not be loaded: ENOENT". Such a name is listed with U+FFFD in its path.
+ */
 function walkRunFiles(dirs: RunDirs, limit: number, maxEntries = MAX_WALK_ENTRIES): StampedFile[] {
   const out: StampedFile[] = [];
   let budget = maxEntries;
-  const walk = (dir: string, depth: number) => {
+  const tmp = Buffer.from(dirs.tmp);
+  const slash = Buffer.from(path.sep);
+  const walk = (dir: Buffer, depth: number) => {
     if (depth > 8 || out.length >= limit || budget <= 0) return;
-    let entries: fs.Dirent[];
+    let entries: fs.Dirent<Buffer>[];
     try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
+      entries = fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
     } catch {
       return;
     }
     budget -= entries.length;
     for (const e of entries.sort(byName)) {
-      const abs = path.join(dir, e.name);
-      if (abs === dirs.tmp) continue;
+      const abs = Buffer.concat([dir, slash, e.name]);
+      if (abs.equals(tmp)) continue;
       // Spent: the files of this folder are still listed, no folder below it is read.
       if (e.isDirectory()) walk(abs, depth + 1);
       else if (e.isFile() && out.length < limit) {
-        const stat = fs.statSync(abs, { bigint: true });
+        let stat: fs.BigIntStats;
+        try {
+          stat = fs.statSync(abs, { bigint: true });
+        } catch {
+          continue;
+        }
+        const name = abs.toString();
         out.push({
-          path: path.relative(dirs.work, abs).split(path.sep).join('/'),
-          abs,
+          path: path.relative(dirs.work, name).split(path.sep).join('/'),
+          abs: name,
           size: Number(stat.size),
           stamp: `${stat.size}:${stat.mtimeNs}`,
         });
       }
     }
   };
-  walk(dirs.work, 0);
+  walk(Buffer.from(dirs.work), 0);
   return out;
 }
 

@@ -21,11 +21,12 @@ beforeAll(async () => {
   writeTree(path.join(skills, 'shouty'), {
     'SKILL.md':
       '---\nname: shouty\ndescription: Prints terminal escapes and odd file names.\n---\n# shouty\n',
-    // YAML's "\e" is ESC, "\a" BEL: a declared path and an entrypoint argument carry them too.
+    // YAML's "\e" is ESC, "\a" BEL: the version and an entrypoint argument carry them too (a
+    // declared path with them is refused before the question: ownData.test.ts).
     'skill.yaml': [
       'spec: { type: script }',
       'entrypoints: [{ path: "scripts/run.sh \\e[2Jarg" }]',
-      'permissions: { filesystem: { read: ["./in\\e]0;PWNED\\a/**"] } }',
+      'version: "1.0\\e]0;PWNED\\a"',
     ].join('\n'),
     'scripts/run.sh': [
       '#!/bin/bash',
@@ -72,9 +73,9 @@ describe('skilldeck run: what a skill prints reaches the terminal as text', () =
       'evil\\nname.txt (0 B)',
       'rtl\\u202etxt.exe (0 B)',
     ]);
-    // The approval question: the argument in bash's $'…', the declared path escaped.
+    // The approval question: the argument in bash's $'…', the version escaped.
     expect(stderr).toContain(`scripts/run.sh $'\\u001b[2Jarg'\n`);
-    expect(stderr).toMatch(/reads .*\.\/in\\x1b\]0;PWNED\\x07\/\*\*/);
+    expect(stderr).toContain('shouty 1.0\\x1b]0;PWNED\\x07 wants to run:');
   });
 
   it('keeps every character with --json, where JSON escapes them', () => {

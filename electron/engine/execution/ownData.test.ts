@@ -92,3 +92,23 @@ describe("SkillDeck's own data and a skill's writes (real bwrap runs)", () => {
     expect(fs.readFileSync(approvals, 'utf8')).toBe('{}\n');
   });
 });
+
+describe('declared paths a question cannot show honestly', () => {
+  it.each([
+    ['a right-to-left override', '~/docs\\u202e/hss.', '~/docs\u202e/hss.'],
+    ['a carriage return', './out\\r~/.ssh', './out\r~/.ssh'],
+  ])('one with %s is refused before anyone is asked', async (_what, yaml, declared) => {
+    const { engine, workspace } = await engines.open();
+    const id = scriptSkill(path.join(workspace, 'skills'), 'disguised', 'echo ran', [
+      `permissions: { filesystem: { read: ["${yaml}"] } }`,
+    ]);
+    await engine.reloadSkills();
+    const { requests } = answerWith(engine, () => 'allow_once');
+    const result = await engine.execution.start({ id, task: 'go' }).done;
+    expect(requests).toEqual([]);
+    expect(result).toMatchObject({ status: 'denied', output: '' });
+    expect(result.error).toBe(
+      `disguised declares the path ${JSON.stringify(declared)}, with control or text-direction characters that would show it as something else when you are asked; fix the path in its skill.yaml.`,
+    );
+  });
+});

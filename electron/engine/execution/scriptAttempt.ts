@@ -81,6 +81,13 @@ const inOwnData = (target: string, home: string, work: string): boolean =>
     (t) => [home, real(home)].some((h) => isInside(t, h)) && ![work, real(work)].some((w) => isInside(t, w)),
   );
 
+/**
+ * Characters no path needs and a question cannot show honestly: controls (a carriage return
+ * redraws the line) and bidi overrides and isolates (`~/docs<U+202E>/hss.` shows as `~/docs/.ssh`).
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
 /** Linux's cap on one argument or environment string (MAX_ARG_STRLEN, 32 pages), its NUL included. */
 const MAX_ARG_STRLEN = 32 * 4096;
 
@@ -172,6 +179,12 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     return fail(
       'denied',
       `${m.name} cannot be given write access to ${data.declared === data.abs ? data.abs : `${data.declared} (${data.abs})`}: that is SkillDeck's own data (settings, approvals, secrets, run records), which no skill may change, so that it cannot grant itself permissions; have it write to its run folder or a folder outside SkillDeck's.`,
+    );
+  const disguised = [...base.read, ...base.write].find((g) => UNSEEN.test(g.declared));
+  if (disguised)
+    return fail(
+      'denied',
+      `${m.name} declares the path ${JSON.stringify(disguised.declared)}, with control or text-direction characters that would show it as something else when you are asked; fix the path in its skill.yaml.`,
     );
   const file = confine(skill.path, script.path);
   if ('error' in file) return fail('failure', `Cannot run ${script.path}: ${file.error}.`);

@@ -125,10 +125,24 @@ const TEMPERATURE = {
     'degrees celsius',
     '摄氏度',
     '摄氏',
+    '攝氏度',
+    '攝氏',
     '度c',
     '℃',
   ],
-  F: ['f', '°f', 'fahrenheit', 'degf', 'degrees f', 'degrees fahrenheit', '华氏度', '华氏', '℉'],
+  F: [
+    'f',
+    '°f',
+    'fahrenheit',
+    'degf',
+    'degrees f',
+    'degrees fahrenheit',
+    '华氏度',
+    '华氏',
+    '華氏度',
+    '華氏',
+    '℉',
+  ],
   K: ['k', 'kelvin', 'kelvins', '开尔文', '开'],
 };
 const COMMON = {
@@ -212,7 +226,13 @@ function parseNumber(raw) {
 
 /** Reads "5 miles to km", "how many km is 5 miles", "3斤是多少公斤", "100°F in C". */
 function parseTask(task) {
-  const text = task.replace(/[（(][^)）]*[)）]/g, ' ').trim();
+  // Asides, emoji and a closing "please" / "thanks" are not part of a unit ("5 miles in km, please 🙂").
+  const text = task
+    .replace(/[（(][^)）]*[)）]/g, ' ')
+    .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}]/gu, ' ')
+    .replace(/[,，]?\s*\b(?:please|pls|thanks|thank you)\b[\s.!。！]*$/i, '')
+    .replace(/[,，]?\s*(?:谢谢|谢了|多谢)[\s.!。！]*$/, '')
+    .trim();
   // English separators must be whole words ("5 minutes to h" is not "5 m" + "inutes ...").
   const sep =
     '(?:\\s+(?:to|in|into|as|in terms of)\\s+|\\s*(?:->|→|=|是多少|等于多少|等于|换算成|换算为|转换成|转换为|转成|合多少|折合|合)\\s*)';

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   completionBody,
   embeddingsBody,
+  type EmbeddingShape,
   messageText,
   openAiError,
   streamChunks,
@@ -39,6 +40,8 @@ export interface ModelScript {
   apiKey?: string;
   /** Length of `/v1/embeddings` vectors. Default 64. */
   embeddingDimensions?: number;
+  /** How `/v1/embeddings` answers when not as OpenAI does (see EmbeddingShape). */
+  embeddings?: EmbeddingShape;
 }
 
 /** Picks the reply to chat request number `index` (0-based); wins over replies and rules. */
@@ -230,11 +233,16 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
         if (typeof input !== 'string' && !Array.isArray(input)) {
           return sendJson(res, 400, openAiError(400, "'input' is a required property"));
         }
+        const shape = options.embeddings ?? {};
+        if (shape.delayMs) await sleep(shape.delayMs);
+        if (shape.error)
+          return sendJson(res, shape.error.status, openAiError(shape.error.status, shape.error.message));
         const encoded = embeddingsBody(
           input as string[],
           String(model),
           dimensions,
           encoding_format === 'base64',
+          shape.data,
         );
         return sendJson(res, 200, encoded);
       }

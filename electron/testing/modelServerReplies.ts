@@ -266,17 +266,45 @@ export function hashEmbedding(text: string, dimensions = 64): number[] {
   return norm === 0 ? vector : vector.map((value) => value / norm);
 }
 
+/** How `/v1/embeddings` answers, in shapes other servers send. */
+export interface EmbeddingShape {
+  /** Milliseconds before the answer. */
+  delayMs?: number;
+  /** Answer with this HTTP status and OpenAI's error JSON instead. */
+  error?: { status: number; message: string };
+  /**
+   * `empty`: `data: []`; `fewer`: one vector less than texts asked (none for one text);
+   * `mixedDimensions`: the n-th vector has `dimensions + n` numbers; `reversed`: the vectors
+   * last first, each with its own `index`, as the API allows.
+   */
+  data?: 'empty' | 'fewer' | 'mixedDimensions' | 'reversed';
+}
+
 /** A `/v1/embeddings` body for `input` (a string or a list), in float or base64 encoding. */
-export function embeddingsBody(input: string | string[], model: string, dimensions: number, base64: boolean) {
+export function embeddingsBody(
+  input: string | string[],
+  model: string,
+  dimensions: number,
+  base64: boolean,
+  shape?: EmbeddingShape['data'],
+) {
   const texts = Array.isArray(input) ? input : [input];
-  const data = texts.map((text, index) => {
-    const vector = hashEmbedding(text, dimensions);
+  const all = texts.map((text, index) => {
+    const vector = hashEmbedding(text, dimensions + (shape === 'mixedDimensions' ? index : 0));
     return {
       object: 'embedding',
       index,
       embedding: base64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector,
     };
   });
+  const data =
+    shape === 'empty'
+      ? []
+      : shape === 'fewer'
+        ? all.slice(0, -1)
+        : shape === 'reversed'
+          ? all.reverse()
+          : all;
   const promptTokens = texts.reduce((sum, text) => sum + embeddingTokens(text).length, 0);
   return { object: 'list', data, model, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } };
 }

@@ -3,6 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { ModelProvider } from '../../../shared/contract';
+import { embeddingFetch } from './embeddingFetch';
 import { streamingFetch } from './streamingFetch';
 
 /** What a provider needs to build a model: never read from `process.env` behind our back. */
@@ -45,11 +46,16 @@ export function createEmbeddingModel(
 ): EmbeddingModel | null {
   switch (provider) {
     case 'openai':
-      return createOpenAI({ baseURL, apiKey: apiKey ?? '' }).embedding(modelId);
+      return createOpenAI({ baseURL, apiKey: apiKey ?? '', fetch: embeddingFetch }).embedding(modelId);
     case 'anthropic':
       return null;
     case 'openai-compatible':
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey }).embeddingModel(modelId);
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL,
+        apiKey,
+        fetch: embeddingFetch,
+      }).embeddingModel(modelId);
   }
 }
 

@@ -239,17 +239,37 @@ export class ModelService {
     const model = createEmbeddingModel(this.config({ ...current, endpoint }), endpoint.embeddingModel);
     if (!model)
       return { ok: false, reason: `${PROVIDER_LABELS[endpoint.provider]} has no embeddings endpoint.` };
+    // The caller's timeout bounds the whole call, retry included: a send waits on it (issue 10 §4).
+    const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
+    const signals = [options.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
     try {
       const { embeddings, usage } = await embedMany({
         model,
         values: texts,
         maxRetries: 1,
-        abortSignal: options.signal,
+        abortSignal: signals.length > 0 ? AbortSignal.any(signals) : undefined,
       });
+      const problem = unusableVectors(embeddings, texts.length);
+      if (problem) return { ok: false, reason: `${endpoint.baseURL}/embeddings answered ${problem}.` };
       return { ok: true, vectors: embeddings, model: endpoint.embeddingModel, tokens: usage.tokens };
     } catch (error) {
       const context = { baseURL: endpoint.baseURL, hasKey: !!key.apiKey, apiKey: key.apiKey };
       return { ok: false, reason: describeModelError(error, context).message };
     }
   }
+}
+
+/**
+ * What is wrong with the vectors a server sent for `count` texts, or null: one vector per text,
+ * all of one length, every number finite. Fewer vectors left a skill without one (the route
+ * crashed), and vectors of different lengths gave cosines of their common prefix.
+ */
+function unusableVectors(vectors: number[][], count: number): string | null {
+  if (vectors.length !== count) return `${vectors.length} vectors for ${count} texts`;
+  const length = vectors[0]?.length ?? 0;
+  if (length === 0) return 'empty vectors';
+  if (vectors.some((v) => v.length !== length)) return 'vectors of different lengths';
+  if (vectors.some((v) => v.some((x) => !Number.isFinite(x))))
+    return 'vectors with numbers that are not finite';
+  return null;
 }

@@ -91,24 +91,31 @@ export class ModelRouting {
     fs.renameSync(tmp, this.file);
   }
 
-  /** Cached vectors of every routable skill for `model`; fetches the missing ones. */
+  /**
+   * Cached vectors of every routable skill for `model`; fetches the missing ones. With `length`,
+   * a cached vector of another length is missing too (the server behind the model name changed)
+   * and a fetched one of another length fails the lot: cosines need vectors of one length.
+   */
   async skillVectors(
     index: RoutingIndex,
     model: string | null,
     options: RequestOptions,
+    length?: number,
   ): Promise<Map<number, number[]> | null> {
     this.load();
     const out = new Map<number, number[]>();
     const missing: SkillDoc[] = [];
+    const fits = (v: number[] | undefined): v is number[] =>
+      Array.isArray(v) && (length === undefined || v.length === length);
     for (const doc of index.docs) {
       const cached = model ? this.vectors.get(`${model}:${hashOf(routingText(doc))}`) : undefined;
-      if (cached) out.set(doc.index, cached);
+      if (fits(cached)) out.set(doc.index, cached);
       else missing.push(doc);
     }
     for (let i = 0; i < missing.length; i += BATCH) {
       const batch = missing.slice(i, i + BATCH);
       const result = await this.deps.model.embed(batch.map(routingText), options);
-      if (!result.ok) return null;
+      if (!result.ok || !result.vectors.every(fits)) return null;
       batch.forEach((doc, j) => {
         this.vectors.set(`${result.model}:${hashOf(routingText(doc))}`, result.vectors[j]);
         out.set(doc.index, result.vectors[j]);
@@ -129,9 +136,9 @@ export class ModelRouting {
   ): Promise<{ recall: SemanticRecall; assist: NonNullable<ModelAssist['embedding']> } | null> {
     const first = await this.deps.model.embed([query], { timeoutMs });
     if (!first.ok) return null;
-    const skills = await this.skillVectors(index, first.model, { timeoutMs: timeoutMs * 4 });
-    if (!skills) return null;
     const [vector] = first.vectors;
+    const skills = await this.skillVectors(index, first.model, { timeoutMs: timeoutMs * 4 }, vector.length);
+    if (!skills) return null;
     const similarity: Record<string, number> = {};
     const ranked = [...skills].map(([d, v]) => ({ d, sim: cosine(vector, v) })).sort((a, b) => b.sim - a.sim);
     for (const { d, sim } of ranked.slice(0, 10))

@@ -47,6 +47,15 @@ export interface ScriptedReply {
   strayAfter?: { chunks: number; data: string };
   /** Answer with one JSON completion even when asked to stream, as some proxies and old servers do. */
   ignoreStream?: true;
+  /** The non-streamed `content` as a list of text parts (`[{ type: 'text', text }]`), as some servers send it. */
+  contentParts?: true;
+  /** The model refuses: `refusal` carries this (streamed in pieces), `content` stays empty. */
+  refusal?: string;
+  /**
+   * A second choice (index 1) beside the first, as a server that ignores `n` may send; streamed
+   * right after the first choice's role chunk.
+   */
+  secondChoice?: { text?: string; toolCalls?: ScriptedToolCall[] };
   /** Answer 200 with this text as an `application/json` body instead of a completion (a gateway's error, a wrong URL). */
   body?: string;
   /**
@@ -166,7 +175,9 @@ export function streamChunks(reply: ScriptedReply, request: ChatRequest, index: 
       ...(withUsage && { usage: null }),
     });
   const chunks = [chunk({ role: 'assistant', content: '', refusal: null })];
+  if (reply.secondChoice) chunks.push(...secondChoiceChunks(reply.secondChoice, index, base));
   for (const piece of textPieces(reply.text)) chunks.push(chunk({ content: piece }));
+  for (const piece of textPieces(reply.refusal)) chunks.push(chunk({ refusal: piece }));
   calls.forEach((call, n) => {
     if (call.wire) {
       const whole = {
@@ -205,6 +216,23 @@ export function streamChunks(reply: ScriptedReply, request: ChatRequest, index: 
   return chunks;
 }
 
+/** The chunks of choice 1 (secondChoice): its text, its calls whole, its finish. */
+function secondChoiceChunks(second: NonNullable<ScriptedReply['secondChoice']>, index: number, base: object) {
+  const calls = resolveCalls({ toolCalls: second.toolCalls }, index).map((call, n) => ({
+    index: n,
+    id: `${call.id}_b`,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
+  const of = (delta: object, finish: string | null = null) =>
+    JSON.stringify({ ...base, choices: [{ index: 1, delta, logprobs: null, finish_reason: finish }] });
+  return [
+    of({ role: 'assistant', content: second.text ?? '' }),
+    ...(calls.length > 0 ? [of({ tool_calls: calls })] : []),
+    of({}, calls.length > 0 ? 'tool_calls' : 'stop'),
+  ];
+}
+
 /** A non-streamed `chat.completion` body. */
 export function completionBody(reply: ScriptedReply, request: ChatRequest, index: number) {
   const calls = resolveCalls(reply, index);
@@ -220,8 +248,10 @@ export function completionBody(reply: ScriptedReply, request: ChatRequest, index
         index: 0,
         message: {
           role: 'assistant',
-          content: text || (calls.length > 0 ? null : ''),
-          refusal: null,
+          content: reply.contentParts
+            ? [{ type: 'text', text }]
+            : text || (calls.length > 0 || reply.refusal ? null : ''),
+          refusal: reply.refusal ?? null,
           ...(calls.length > 0 && {
             tool_calls: calls.map((call) => ({
               id: call.id,

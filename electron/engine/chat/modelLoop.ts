@@ -78,6 +78,12 @@ export interface LoopResult {
   refused?: true;
 }
 
+/** What an answer that stopped before its end says where it stops, by the SDK's finish reason. */
+const CUT_NOTES: Record<string, string> = {
+  length: "The answer was cut off at the model's output limit.",
+  'content-filter': "The provider's content filter stopped the answer here.",
+};
+
 /** Errors after which the same endpoint, asked again at once, answers the same (a 429 asks to wait). */
 const refusing = (info: { kind?: string; status?: number }) =>
   info.kind === 'unauthorized' || info.kind === 'unreachable' || info.status === 429;
@@ -175,7 +181,11 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
             args: parsedString ? JSON.stringify(part.input) : part.input,
           });
         } else if (part.type === 'finish-step') {
-          finish = part.finishReason;
+          // A refusal the server finished with 'stop' is whole: the SDK calls it a content filter too.
+          finish =
+            part.finishReason === 'content-filter' && part.rawFinishReason === 'stop'
+              ? 'stop'
+              : part.finishReason;
           usage.input_tokens += part.usage.inputTokens ?? 0;
           usage.output_tokens += part.usage.outputTokens ?? 0;
         } else if (part.type === 'error') {
@@ -233,12 +243,15 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
         return ended(
           calls.length > 0
             ? `it asked for ${[...new Set(calls.map((c) => c.toolName))].join(', ')}, which it was not offered here, instead of answering.`
-            : // No text and no call (an empty reply, a content filter): nothing to show as an answer.
-              `it returned an empty answer${finish && finish !== 'stop' ? ` (finish reason: ${finish})` : ''}.`,
+            : finish === 'content-filter'
+              ? "the provider's content filter stopped its answer before any text."
+              : // No text and no call (an empty reply): nothing to show as an answer.
+                `it returned an empty answer${finish && finish !== 'stop' ? ` (finish reason: ${finish})` : ''}.`,
         );
-      if (finish === 'length') {
+      const cut = CUT_NOTES[finish ?? ''];
+      if (cut) {
         // The answer stops mid-sentence: say so where it stops, not only in a step.
-        const note = `${text.endsWith('\n') ? '' : '\n\n'}_(The answer was cut off at the model's output limit.)_`;
+        const note = `${text.endsWith('\n') ? '' : '\n\n'}_(${cut})_`;
         text += note;
         o.onDelta(note);
       }

@@ -9,6 +9,9 @@ interface Chunk {
   [field: string]: unknown;
 }
 
+/** A choice index other than 0 outside a string (a string's quotes come escaped): another choice, maybe. */
+const OTHER_CHOICE = /(?<!\\)"index"\s*:\s*[1-9]/;
+
 /**
  * An OpenAI-style event stream in the shape the AI SDK reads, from servers that shape it their
  * own way (a scripted grader, gateways, small local servers); each of these failed a turn whose
@@ -17,6 +20,8 @@ interface Chunk {
  *   as malformed, and the turn reported 0 tokens;
  * - tool-call `arguments` sent as the JSON value instead of its text are sent as the text: the
  *   SDK dropped the chunk, and with it the call;
+ * - only the first choice is kept (the first `index` seen): a server that ignores `n` and sends
+ *   more had their texts run together into one answer and every choice's tool calls run;
  * - a stream that ends with `[DONE]` although no chunk said why it finished gets a finish chunk
  *   just before it (`tool_calls` when it called tools, else `stop`): the SDK called that stream
  *   broken ("ended without a finish reason"). `[DONE]` is the server saying it is complete; a
@@ -27,6 +32,7 @@ export function completeChunks(body: ReadableStream<Uint8Array>): ReadableStream
   let finished = false;
   let calledTools = false;
   let last: Chunk = {};
+  let kept: unknown;
   const rewrite = (line: string): string[] => {
     if (!line.startsWith('data:')) return [line];
     const data = line.slice(5).trim();
@@ -41,7 +47,9 @@ export function completeChunks(body: ReadableStream<Uint8Array>): ReadableStream
       return [`data: ${JSON.stringify({ ...chunk, choices })}`, '', line];
     }
     // Parse only what may need a change or says something: a long text delta passes unread.
-    const telling = ['"tool_calls"', '"finish_reason"', '"error"'].some((key) => data.includes(key));
+    const telling =
+      ['"tool_calls"', '"finish_reason"', '"error"'].some((key) => data.includes(key)) ||
+      OTHER_CHOICE.test(data);
     if (data.includes('"choices"') && !telling) return [line];
     let chunk: Chunk;
     try {
@@ -59,6 +67,13 @@ export function completeChunks(body: ReadableStream<Uint8Array>): ReadableStream
     let changed = false;
     if (!Array.isArray(chunk.choices)) {
       chunk.choices = [];
+      changed = true;
+    }
+    const choiceIndex = (choice: unknown) => (choice as { index?: unknown } | null)?.index ?? 0;
+    kept ??= chunk.choices.length > 0 ? choiceIndex(chunk.choices[0]) : undefined;
+    const others = chunk.choices.filter((choice) => choiceIndex(choice) !== kept);
+    if (others.length > 0) {
+      chunk.choices = chunk.choices.filter((choice) => choiceIndex(choice) === kept);
       changed = true;
     }
     for (const choice of chunk.choices) {

@@ -75,8 +75,10 @@ interface Completion {
   usage?: unknown;
   choices?: {
     message?: {
-      content?: string | null;
+      content?: string | Array<{ type?: string; text?: unknown }> | null;
       reasoning_content?: string | null;
+      reasoning?: string | null;
+      refusal?: string | null;
       tool_calls?: { id?: string; type?: string; function?: { name?: string; arguments?: string } }[];
     };
     finish_reason?: string | null;
@@ -93,7 +95,14 @@ function chunksOf(text: string): object[] | null {
   }
   const choice = body?.choices?.[0];
   if (!choice?.message || typeof choice.message !== 'object') return null;
-  const { content, reasoning_content, tool_calls } = choice.message;
+  const { reasoning_content, reasoning, refusal, tool_calls } = choice.message;
+  // Content as a list of parts (some servers send it so): its text parts, in order.
+  const content = Array.isArray(choice.message.content)
+    ? choice.message.content
+        .map((part) => ((part?.type ?? 'text') === 'text' && typeof part?.text === 'string' ? part.text : ''))
+        .join('')
+    : choice.message.content;
+  const thought = reasoning_content || reasoning;
   const head = {
     id: body.id ?? 'chatcmpl',
     object: 'chat.completion.chunk',
@@ -103,7 +112,9 @@ function chunksOf(text: string): object[] | null {
   const delta = {
     role: 'assistant',
     ...(typeof content === 'string' && content ? { content } : {}),
-    ...(typeof reasoning_content === 'string' && reasoning_content ? { reasoning_content } : {}),
+    ...(typeof thought === 'string' && thought ? { reasoning_content: thought } : {}),
+    // A refusal streams as `refusal`, which the SDK shows as the answer's text.
+    ...(typeof refusal === 'string' && refusal ? { refusal } : {}),
     ...(Array.isArray(tool_calls) && tool_calls.length > 0
       ? { tool_calls: tool_calls.map((call, index) => ({ index, type: 'function', ...call })) }
       : {}),

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { docHelperChat, STYLE } from '../../testing/docHelperChat';
+
+// More answers shaped the way servers other than OpenAI shape them (found by driving the CLI
+// against a scripted server written apart from ours): the real engine, provider code, loopback HTTP.
+const chat = docHelperChat();
+const { send, toolResults } = chat;
+
+const READ_STYLE = { name: 'read_skill_file', arguments: { path: 'references/style.md' } };
+const READ_OTHER = { name: 'read_skill_file', arguments: { path: 'SKILL.md' } };
+const ASK = '$doc-helper which heading style do we use?';
+const HELLO = 'hello, how are you today?';
+
+describe('a stream with more than one choice (a server that ignores n)', () => {
+  it('answers with the first choice only, its text alone', async () => {
+    chat.server().enqueue({ text: 'First answer.', secondChoice: { text: 'Second answer.' } });
+    expect(await send(HELLO)).toMatchObject({ status: 'success', answer: 'First answer.' });
+  });
+
+  it('runs only the first choice’s tool calls', async () => {
+    chat
+      .server()
+      .enqueue(
+        { toolCalls: [READ_STYLE], secondChoice: { toolCalls: [READ_OTHER] } },
+        { text: 'Sentence case.' },
+      );
+    const turn = await send(ASK);
+    expect(turn).toMatchObject({ status: 'success', answer: 'Sentence case.' });
+    expect(toolResults(1)).toEqual([STYLE]);
+    expect(turn.steps.filter((s) => s.kind === 'tool')).toHaveLength(1);
+  });
+});
+
+describe('one JSON completion where a stream was asked for', () => {
+  it('with its content as a list of text parts answers with their text', async () => {
+    chat.server().enqueue({ text: 'Hello there.', ignoreStream: true, contentParts: true });
+    expect(await send(HELLO)).toMatchObject({ status: 'success', answer: 'Hello there.' });
+  });
+
+  it('with a refusal shows the refusal, as a streamed one is shown', async () => {
+    chat.server().enqueue({ refusal: "I can't help with that.", ignoreStream: true });
+    expect(await send(HELLO)).toMatchObject({ status: 'success', answer: "I can't help with that." });
+    chat.server().enqueue({ refusal: "I can't help with that." });
+    expect(await send(HELLO)).toMatchObject({ status: 'success', answer: "I can't help with that." });
+  });
+});
+
+describe('an answer the provider’s content filter stopped', () => {
+  it('says so where the text stops', async () => {
+    chat.server().enqueue({ text: 'The first part', finishReason: 'content_filter' });
+    const turn = await send(HELLO);
+    expect(turn.status).toBe('success');
+    expect(turn.answer).toBe("The first part\n\n_(The provider's content filter stopped the answer here.)_");
+  });
+
+  it('with no text at all says the filter stopped it', async () => {
+    chat.server().enqueue({ finishReason: 'content_filter' }, { finishReason: 'content_filter' });
+    const turn = await send(ASK);
+    expect(turn.error).toContain("the provider's content filter stopped its answer before any text");
+  });
+});

@@ -218,7 +218,9 @@ export function applyFilePatch(
   hunks: StructuredPatchHunk[],
   keep?: (i: number) => boolean,
 ): string | null {
-  const chosen = keep ? hunks.filter((_h, i) => keep(i)) : hunks;
+  // In the file's order: jsdiff applies each hunk after the last and, given them out of order
+  // (models list them so), wrote a mangled file instead of failing.
+  const chosen = inFileOrder(keep ? hunks.filter((_h, i) => keep(i)) : hunks);
   const patch = {
     // Stryker disable StringLiteral: applyPatch reads only the hunks; the names fill the type
     oldFileName: '',
@@ -228,15 +230,27 @@ export function applyFilePatch(
     // Stryker restore StringLiteral
     hunks: chosen,
   };
-  for (const options of [{}, { compareLine: sameButTrailingBlanks, fuzzFactor: 1 }]) {
-    const result = applyPatch(source, patch, options);
-    if (result !== false) return result;
-  }
-  const respaced = matchWhitespace(source, chosen);
-  if (respaced === null) return null;
+  // Hunks whose stated lines overlap are placed by their context below: jsdiff, given them,
+  // applied the second over what the first had written.
+  if (!overlapping(chosen))
+    for (const options of [{}, { compareLine: sameButTrailingBlanks, fuzzFactor: 1 }]) {
+      const result = applyPatch(source, patch, options);
+      if (result !== false) return result;
+    }
+  const found = matchWhitespace(source, chosen);
+  // Placed by their context, hunks may sit in another order than their line numbers said.
+  const respaced = found && inFileOrder(found);
+  if (respaced === null || overlapping(respaced)) return null;
   const result = applyPatch(source, { ...patch, hunks: respaced });
   return result === false ? null : result;
 }
+
+/** Hunks sorted by where they start in the old file (a stable sort keeps ties as given). */
+const inFileOrder = (hunks: StructuredPatchHunk[]) => [...hunks].sort((a, b) => a.oldStart - b.oldStart);
+
+/** Whether two of the sorted hunks claim the same old lines: no order applies both. */
+const overlapping = (hunks: StructuredPatchHunk[]) =>
+  hunks.some((h, i) => i > 0 && hunks[i - 1].oldStart + hunks[i - 1].oldLines > h.oldStart);
 
 /** The hunks between two texts (3 lines of context, as `diff -u`). */
 export function hunksBetween(file: string, before: string | null, after: string): StructuredPatchHunk[] {

@@ -187,7 +187,10 @@ export const RouteResult = z.object({
   /**
    * What a configured model added on a send (issue 10 §4–5); absent for the local preview.
    * `embedding`: semantic recall's model, tokens and the best cosine similarities by skill id;
-   * `arbiter`: the chat model asked to choose in the gray zone, its choice (null = none), cost.
+   * `arbiter`: the chat model asked to choose in the gray zone, its choice (null = none), cost,
+   * and `outcome`: `chose` / `none` decided the route; `unclear` (an answer naming no listed
+   * skill, nor none) and `failed` (an error, a timeout; `note` says which) left the local route
+   * standing. Records from before `outcome` existed were all decisions.
    */
   model: z
     .object({
@@ -201,6 +204,8 @@ export const RouteResult = z.object({
           tokens_in: z.number(),
           tokens_out: z.number(),
           latency_ms: z.number(),
+          outcome: z.enum(['chose', 'none', 'unclear', 'failed']).optional(),
+          note: z.string().optional(),
         })
         .optional(),
     })

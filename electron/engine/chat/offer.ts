@@ -1,5 +1,6 @@
 import type { RouteEvent } from '../../../shared/contract';
 import type { ChoosableSkill } from '../routing';
+import { arbiterJudged } from '../routing/model';
 import { nameSlug } from '../routing/text';
 
 /** Plain chat offers the model at most this many of the skills the router found but did not pick. */
@@ -31,7 +32,8 @@ export interface SkillOffer {
  */
 export function skillOffer(route: RouteEvent, catalog: ChoosableSkill[]): SkillOffer {
   // The arbiter already judged the candidates; a message that asks for no skill gets none.
-  if (route.model?.arbiter || route.plan.no_skill) return { offerable: [], closest: [], others: [] };
+  if (arbiterJudged(route.model?.arbiter) || route.plan.no_skill)
+    return { offerable: [], closest: [], others: [] };
   const excluded = new Set(
     route.candidates.filter((c) => c.status === 'vetoed' || c.status === 'unavailable').map((c) => c.id),
   );

@@ -157,7 +157,7 @@ describe('the model arbiter (issue 10 §5)', () => {
     const asked = server.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
     expect(JSON.stringify(asked.body)).toContain('1. sky-report');
     expect(JSON.stringify(asked.body)).not.toContain('city-forecast');
-    expect(event.model?.arbiter).toBeUndefined();
+    expect(event.model?.arbiter).toMatchObject({ choice: null, outcome: 'unclear', note: 'city-forecast' });
     expect(event.plan.primary).not.toBe('city-forecast');
   });
 
@@ -179,6 +179,6 @@ describe('the model arbiter (issue 10 §5)', () => {
     const index = indexOf(catalog);
     const local = route(index, 'sunshine showers by city, cloud cover', defaultConfig(), readyContext());
     const arbiter = await new ModelRouting({ home, model: models }).arbitrate(local, index, 300);
-    expect(arbiter).toBeNull();
+    expect(arbiter).toMatchObject({ choice: null, outcome: 'failed' });
   });
 });

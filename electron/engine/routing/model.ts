@@ -7,6 +7,7 @@ import type { EmbedResult, ResolvedModel } from '../llm';
 import type { RequestOptions } from '../llm';
 import type { RoutingIndex, SkillDoc } from './lexicon';
 import type { SemanticRecall } from './recall';
+import { readArbiterAnswer } from './arbiterAnswer';
 
 /** What the router needs from the configured model (ModelService implements it). */
 export interface RoutingModel {
@@ -53,8 +54,18 @@ export interface ModelAssist {
     tokens_in: number;
     tokens_out: number;
     latency_ms: number;
+    /** `chose` / `none`: applied; `unclear` (no listed name, no "none") and `failed`: the local route stands. */
+    outcome: ArbiterOutcome;
+    /** An unclear answer as it came (cut at 200 characters), or why the call failed. */
+    note?: string;
   };
 }
+
+export type ArbiterOutcome = 'chose' | 'none' | 'unclear' | 'failed';
+
+/** Whether the arbiter's answer decides the route (an unclear or failed one leaves it standing). */
+export const arbiterJudged = (arbiter: { outcome?: ArbiterOutcome } | undefined): boolean =>
+  !!arbiter && (arbiter.outcome === undefined || arbiter.outcome === 'chose' || arbiter.outcome === 'none');
 
 /**
  * Semantic recall and the arbiter over the configured model (issue 10 §4–5). Skill vectors
@@ -189,6 +200,13 @@ export class ModelRouting {
       (c, i) => `${i + 1}. ${c.name}: ${(index.byId.get(c.id)?.metadata.description ?? '').slice(0, 300)}`,
     );
     const started = performance.now();
+    const asked = {
+      model: resolved.description.model,
+      choice: null,
+      tokens_in: 0,
+      tokens_out: 0,
+      latency_ms: 0,
+    };
     try {
       const { text, usage } = await generateText({
         model: resolved.model,
@@ -199,26 +217,42 @@ export class ModelRouting {
           'You route a user request to at most one skill. Answer with the exact skill name from the list, or with "none" when no skill fits. Answer with the name only.',
         prompt: `Request: ${result.query}\n\nSkills:\n${list.join('\n')}`,
       });
-      const answer = text
-        .trim()
-        .toLowerCase()
-        .replace(/[`"'.]/g, '');
-      const choice = choices.find(
-        (c) => answer === c.name.toLowerCase() || answer.endsWith(` ${c.name.toLowerCase()}`),
+      const answer = readArbiterAnswer(
+        text,
+        choices.map((c) => c.name),
       );
-      // An answer that is neither a listed name nor "none" is noise: the local result stands.
-      if (!choice && answer !== 'none') return null;
       return {
-        model: resolved.description.model,
-        choice: choice?.name ?? null,
+        ...asked,
+        choice: answer.kind === 'skill' ? answer.name : null,
         tokens_in: usage.inputTokens ?? 0,
         tokens_out: usage.outputTokens ?? 0,
         latency_ms: Math.round(performance.now() - started),
+        // An answer that is neither a listed name nor "none": the local result stands.
+        outcome: answer.kind === 'skill' ? 'chose' : answer.kind,
+        ...(answer.kind === 'unclear' ? { note: text.trim().slice(0, 200) } : {}),
       };
-    } catch {
-      return null;
+    } catch (error) {
+      const latency = Math.round(performance.now() - started);
+      const late = error instanceof DOMException && error.name === 'TimeoutError';
+      const why = late
+        ? `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`
+        : resolved.describeError(error).message;
+      return { ...asked, latency_ms: latency, outcome: 'failed', note: why.slice(0, 300) };
     }
   }
+}
+
+/** The local route, its reason saying the arbiter was asked and why its answer did not count. */
+export function arbiterIgnored(
+  result: RouteResult,
+  arbiter: NonNullable<ModelAssist['arbiter']>,
+): RouteResult {
+  const why =
+    arbiter.outcome === 'failed'
+      ? `could not answer (${arbiter.note ?? 'the call failed'})`
+      : 'answered with no listed skill and not "none"';
+  const routing_reason = `${result.plan.routing_reason} The model arbiter (${arbiter.model}) ${why}; the local result stands.`;
+  return { ...result, plan: { ...result.plan, routing_reason } };
 }
 
 /**

@@ -17,7 +17,7 @@ import { computeMetrics, RouteLog, SkillStats } from '../telemetry';
 import { removeTriggerEval, saveTriggerEval } from './evalCases';
 import { readTriggerEvals, runTriggerEvals } from './evals';
 import { indexedSkills, RoutingIndex } from './lexicon';
-import { applyArbiter, ModelRouting, type RoutingModel } from './model';
+import { applyArbiter, arbiterIgnored, arbiterJudged, ModelRouting, type RoutingModel } from './model';
 import { flaggedHold } from './held';
 import { autoSelectable } from './recall';
 import { configFromSettings, route, whyNot } from './router';
@@ -142,7 +142,8 @@ export class RoutingService {
     let result = route(index, query, config, this.context());
     const arbiter = await this.modelRouting.arbitrate(result, index, undefined, config.heldBack);
     if (arbiter) {
-      result = applyArbiter(result, arbiter);
+      // Asked is recorded with its cost whatever came back; only a clear answer decides.
+      result = arbiterJudged(arbiter) ? applyArbiter(result, arbiter) : arbiterIgnored(result, arbiter);
       model.arbiter = arbiter;
     }
     if (model.embedding || model.arbiter) result = { ...result, model };

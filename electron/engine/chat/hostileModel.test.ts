@@ -5,7 +5,7 @@ import type { ChatTurn } from '../../../shared/contract';
 import { envWithoutModel, isolatedEngines, writeTree } from '../../testing/fixtures';
 import { messageText, startModelServer, type ModelServer } from '../../testing/modelServer';
 import { answerWith } from '../execution/testSkills';
-import { MAX_TOOL_ROUNDS } from './modelLoop';
+import { MAX_TOOL_ROUNDS, REPEAT_LIMIT } from './modelLoop';
 
 // A model that misbehaves (breaks off, says nothing, never stops calling tools, floods the
 // context, delegates in chains) against the real engine and the scripted server on loopback.
@@ -111,7 +111,10 @@ describe('a model that breaks off or says nothing', () => {
 describe('a model that never stops calling tools', () => {
   it(`runs at most ${MAX_TOOL_ROUNDS} tool rounds, then ends with a clear status`, async () => {
     const { engine } = await setup();
-    server.setHandler(() => ({ toolCalls: [{ name: 'list_skill_files', arguments: {} }] }));
+    // A new call each round (the same one again would be stopped as a loop, below).
+    server.setHandler((_request, i) => ({
+      toolCalls: [{ name: 'read_skill_file', arguments: { path: `references/part${i}.md` } }],
+    }));
     const turn = await send(engine, '$doc-helper write the intro');
     const tools = turn.steps.filter((s) => s.kind === 'tool');
     expect(tools).toHaveLength(MAX_TOOL_ROUNDS);
@@ -124,10 +127,25 @@ describe('a model that never stops calling tools', () => {
   });
 });
 
+describe('a model that answers each tool result with the same call again', () => {
+  it(`is stopped at the ${REPEAT_LIMIT}th same call, which does not run`, async () => {
+    const { engine } = await setup();
+    server.setHandler(() => ({ toolCalls: [{ name: 'list_skill_files', arguments: {} }] }));
+    const turn = await send(engine, '$doc-helper write the intro');
+    expect(turn.steps.filter((s) => s.kind === 'tool')).toHaveLength(REPEAT_LIMIT - 1);
+    expect(turn.steps.find((s) => s.kind === 'run')).toMatchObject({
+      status: 'failure',
+      error: `Stopped: the model called list_skill_files with the same arguments ${REPEAT_LIMIT} times instead of answering.`,
+    });
+  });
+});
+
 describe('plain chat whose model never stops calling tools', () => {
   it('ends once with a clear status, and still offers skills on the next message', async () => {
     const { engine } = await setup();
-    server.setHandler(() => ({ toolCalls: [{ name: 'read_skill_file', arguments: { path: 'x' } }] }));
+    server.setHandler((_request, i) => ({
+      toolCalls: [{ name: 'read_skill_file', arguments: { path: `x${i}` } }],
+    }));
     const turn = await send(engine, 'could you write a guide for my project?');
     expect(turn.status).toBe('error');
     expect(turn.error).toBe(`Stopped after ${MAX_TOOL_ROUNDS} tool rounds without a final answer.`);

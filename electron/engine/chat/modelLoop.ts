@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { MODEL_SETTINGS_DEFAULTS, type ChatStep, type ChatUsage } from '../../../shared/contract';
 import { readModelEnv } from '../llm/config';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
+import { offeredToolName } from './toolNames';
 
 /** A configured chat model. */
 export interface ModelHandle {
@@ -35,6 +36,8 @@ export const timeoutOf = (signal: AbortSignal | undefined): string | undefined =
 
 /** issue 8: tool-call rounds are bounded. */
 export const MAX_TOOL_ROUNDS = 8;
+/** The same call (tool and arguments) made this often in one loop ends it: the model is going round. */
+export const REPEAT_LIMIT = 3;
 
 /**
  * How long a model may stay silent (no byte of its stream) before the turn stops waiting, for a
@@ -127,6 +130,8 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
   let text = '';
   const tools = o.callTool ? modelTools(o.tools) : undefined;
   let refused = false;
+  /** How often each call (tool and arguments) was made in this loop. */
+  const repeats = new Map<string, number>();
   const message = (error: unknown) => {
     const info = o.handle.describeError?.(error);
     if (info && refusing(info)) refused = true;
@@ -176,7 +181,8 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
           const parsedString = !('invalid' in part && part.invalid) && typeof part.input === 'string';
           calls.push({
             toolCallId: part.toolCallId,
-            toolName: part.toolName,
+            // `functions.read_skill_file`, `Read_Skill_File`: the offered tool meant (toolNames.ts).
+            toolName: offered ? offeredToolName(part.toolName, Object.keys(tools)) : part.toolName,
             input: part.input,
             args: parsedString ? JSON.stringify(part.input) : part.input,
           });
@@ -257,6 +263,17 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
       }
       o.onStep({ ...modelStep, status: 'success' });
       return { text, usage, status: 'success' };
+    }
+    // A model that answers each result with the same call again would run it every round.
+    const looping = calls.find((c) => {
+      const key = `${c.toolName}\u0000${typeof c.args === 'string' ? c.args : JSON.stringify(c.args)}`;
+      const times = (repeats.get(key) ?? 0) + 1;
+      repeats.set(key, times);
+      return times >= REPEAT_LIMIT;
+    });
+    if (looping) {
+      const stopped = `Stopped: the model called ${looping.toolName} with the same arguments ${REPEAT_LIMIT} times instead of answering.`;
+      return ended(stopped, stopped);
     }
     o.onStep({ ...modelStep, status: 'success' });
     messages.push({

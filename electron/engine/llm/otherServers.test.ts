@@ -59,3 +59,16 @@ describe('an answer the provider’s content filter stopped', () => {
     expect(turn.error).toContain("the provider's content filter stopped its answer before any text");
   });
 });
+
+describe('a tool named the way some servers and models name it', () => {
+  it.each(['functions.read_skill_file', 'functions.read_skill_file:0', 'Read_Skill_File', 'read-skill-file'])(
+    '%s runs the offered tool',
+    async (name) => {
+      chat.server().enqueue({ toolCalls: [{ ...READ_STYLE, name }] }, { text: 'Sentence case.' });
+      const turn = await send(ASK);
+      expect(turn).toMatchObject({ status: 'success', answer: 'Sentence case.' });
+      expect(toolResults(1)).toEqual([STYLE]);
+      expect(turn.steps.find((s) => s.kind === 'tool')?.name).toBe('read_skill_file');
+    },
+  );
+});

@@ -336,3 +336,29 @@ describe('skilldeck repair of a shell script that stops on its own bug', () => {
     });
   }, 60_000);
 });
+
+describe('skilldeck repair: an answer that thinks aloud in <think> first', () => {
+  it('proposes only the diff after its thinking, not a draft it rejected there', async () => {
+    // DeepSeek-R1, QwQ and Qwen3 behind servers without a reasoning parser send this as text.
+    const draft = [
+      '<think>Maybe the doc is wrong:',
+      '```diff',
+      '--- a/SKILL.md',
+      '+++ b/SKILL.md',
+      '@@ -4 +4 @@',
+      '-Run scripts/total.py.',
+      '+Run nothing.',
+      '```',
+      'No: the script reads the wrong column.</think>',
+      FIX,
+    ].join('\n');
+    const { code, report } = await repairWith([draft]);
+    expect(code).toBe(0);
+    expect(report.proposals).toHaveLength(1);
+    expect(report.proposals[0]).toMatchObject({
+      patched_files: ['scripts/total.py'],
+      replay: { status: 'success' },
+    });
+    expect(report.proposals[0].diff).not.toContain('Run nothing.');
+  }, 60_000);
+});

@@ -172,9 +172,12 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
       for await (const part of result.fullStream) {
         heard();
         if (part.type === 'text-delta') {
-          roundText += part.text;
-          text += part.text;
-          o.onDelta(part.text);
+          // Line breaks before any text (after a <think> block, say) are no part of the answer.
+          const piece = text ? part.text : part.text.replace(/^[\r\n]+/, '');
+          if (!piece) continue;
+          roundText += piece;
+          text += piece;
+          o.onDelta(piece);
         } else if (part.type === 'tool-call') {
           // A string the SDK parsed is a JSON string: it goes on as the text the model sent, so
           // callTool can tell it from arguments that were no JSON (the SDK passes those as text).

@@ -72,3 +72,12 @@ describe('a tool named the way some servers and models name it', () => {
     },
   );
 });
+
+describe('reasoning sent as text between <think> tags (no reasoning parser on the server)', () => {
+  it('is not part of the answer, whole or cut across chunks', async () => {
+    chat.server().enqueue({ text: ['<thi', 'nk>Greeting; ', 'be brief.</th', 'ink>\n\n', 'Hi! Fine.'] });
+    expect(await send(HELLO)).toMatchObject({ status: 'success', answer: 'Hi! Fine.' });
+    chat.server().enqueue({ text: '<think>Greeting.</think>Hi! Fine.', ignoreStream: true });
+    expect(await send(HELLO)).toMatchObject({ status: 'success', answer: 'Hi! Fine.' });
+  });
+});

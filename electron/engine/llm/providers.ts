@@ -1,7 +1,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { EmbeddingModel, LanguageModel } from 'ai';
+import { extractReasoningMiddleware, wrapLanguageModel, type EmbeddingModel, type LanguageModel } from 'ai';
 import type { ModelProvider } from '../../../shared/contract';
 import { embeddingFetch } from './embeddingFetch';
 import { streamingFetch } from './streamingFetch';
@@ -25,19 +25,32 @@ export function createChatModel(
   switch (provider) {
     case 'openai':
       // `apiKey` is always given (checked by the caller), so the SDK never falls back to the env.
-      return createOpenAI({ baseURL, apiKey: apiKey ?? '', fetch: streamingFetch }).chat(modelId);
+      return thinkingApart(
+        createOpenAI({ baseURL, apiKey: apiKey ?? '', fetch: streamingFetch }).chat(modelId),
+      );
     case 'anthropic':
       return createAnthropic({ baseURL, apiKey: apiKey ?? '' })(modelId);
     case 'openai-compatible':
-      return createOpenAICompatible({
-        name: 'openai-compatible',
-        baseURL,
-        apiKey,
-        includeUsage: true,
-        fetch: streamingFetch,
-      }).chatModel(modelId);
+      return thinkingApart(
+        createOpenAICompatible({
+          name: 'openai-compatible',
+          baseURL,
+          apiKey,
+          includeUsage: true,
+          fetch: streamingFetch,
+        }).chatModel(modelId),
+      );
   }
 }
+
+/**
+ * The model with `<think>…</think>` in its text read as reasoning, not answer: DeepSeek-R1, QwQ
+ * and Qwen3 behind a server without a reasoning parser (vLLM, llama.cpp, older Ollama) send
+ * their thinking so. It showed in chat answers, and a draft diff the model rejected while
+ * thinking was proposed by repair beside its real one.
+ */
+const thinkingApart = (model: Parameters<typeof wrapLanguageModel>[0]['model']): LanguageModel =>
+  wrapLanguageModel({ model, middleware: extractReasoningMiddleware({ tagName: 'think' }) });
 
 /** The `/v1/embeddings` model, or null where the provider has none (Anthropic). */
 export function createEmbeddingModel(

@@ -12,6 +12,8 @@ export interface ScriptedToolCall {
   nameLate?: true;
   /** Send `arguments` as the JSON object itself, in one piece, not as its text (some servers do). */
   objectArguments?: true;
+  /** Stream the name in two pieces, the second with the first piece of arguments (some servers split it). */
+  nameSplit?: true;
 }
 
 /** One scripted answer to a `/v1/chat/completions` request. */
@@ -131,6 +133,7 @@ interface ResolvedCall {
   name: string;
   arguments: string;
   nameLate?: true;
+  nameSplit?: true;
   /** What goes on the wire as `arguments` when it is not the text (objectArguments). */
   wire?: Record<string, unknown>;
 }
@@ -141,6 +144,7 @@ const resolveCalls = (reply: ScriptedReply, index: number): ResolvedCall[] =>
     name: call.name,
     arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
     ...(call.nameLate && { nameLate: call.nameLate }),
+    ...(call.nameSplit && { nameSplit: call.nameSplit }),
     ...(call.objectArguments && typeof call.arguments === 'object' && { wire: call.arguments }),
   }));
 
@@ -195,13 +199,25 @@ export function streamChunks(reply: ScriptedReply, request: ChatRequest, index: 
             index: n,
             id: call.id,
             type: 'function',
-            function: { name: call.nameLate ? '' : call.name, arguments: '' },
+            function: {
+              name: call.nameLate
+                ? ''
+                : call.nameSplit
+                  ? call.name.slice(0, call.name.length >> 1)
+                  : call.name,
+              arguments: '',
+            },
           },
         ],
       }),
     );
     for (const [p, piece] of splitInThree(call.arguments).entries()) {
-      const name = call.nameLate && p === 1 ? { name: call.name } : {};
+      const name =
+        call.nameLate && p === 1
+          ? { name: call.name }
+          : call.nameSplit && p === 0
+            ? { name: call.name.slice(call.name.length >> 1) }
+            : {};
       chunks.push(chunk({ tool_calls: [{ index: n, function: { ...name, arguments: piece } }] }));
     }
   });

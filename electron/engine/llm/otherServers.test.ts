@@ -81,3 +81,23 @@ describe('reasoning sent as text between <think> tags (no reasoning parser on th
     expect(await send(HELLO)).toMatchObject({ status: 'success', answer: 'Hi! Fine.' });
   });
 });
+
+describe('a tool name streamed in pieces', () => {
+  it('is one call by the whole name, streamed or alone in the reply', async () => {
+    chat
+      .server()
+      .enqueue(
+        { toolCalls: [{ ...READ_STYLE, nameSplit: true }] },
+        { text: 'Sentence case.' },
+        { text: 'Checking.', toolCalls: [{ ...READ_STYLE, nameSplit: true }, READ_OTHER] },
+        { text: 'Sentence case.' },
+      );
+    const turn = await send(ASK);
+    expect(turn).toMatchObject({ status: 'success', answer: 'Sentence case.' });
+    expect(toolResults(1)).toEqual([STYLE]);
+    expect(turn.steps.filter((s) => s.kind === 'tool').map((s) => s.name)).toEqual(['read_skill_file']);
+    await send(ASK);
+    expect(toolResults(3)[0]).toEqual(STYLE);
+    expect(toolResults(3)).toHaveLength(2);
+  });
+});

@@ -32,17 +32,28 @@ interface Held {
   choice: number;
   index: number;
   id?: string;
+  /** The name as far as it came ('' while none). */
+  name: string;
   arguments: string;
 }
 
 const named = (name: unknown): name is string => typeof name === 'string' && name.trim() !== '';
 
 /**
- * An OpenAI-style event stream in which every tool call has a name. The deltas of a call not
- * named yet are held back (a name may still come, as some vLLM models send it after an empty
- * one: it then gets everything held); a call still unnamed when its choice finishes or the
- * stream ends is sent as `UNNAMED_TOOL` with all its arguments. Every other line passes as it
- * came, byte for byte.
+ * The name so far and one more piece of it: a piece that repeats the name (or starts with it)
+ * replaces it, as servers that send the name in every delta do; any other piece continues it,
+ * as servers that split the name over deltas do.
+ */
+const grown = (name: string, piece: string) => (piece.startsWith(name) ? piece : name + piece);
+
+/**
+ * An OpenAI-style event stream in which every tool call has its whole name in its first delta,
+ * as the AI SDK needs. A call's deltas are held back until one comes without a name (the name is
+ * then whole) or its choice finishes: some vLLM models send the name after an empty one, and
+ * some servers split it over deltas ('run_skill', then '_script'), which the SDK read as two
+ * calls, 'run_skill' and '_script'. The call then goes on as one delta carrying all that was
+ * held; a call still unnamed when its choice finishes or the stream ends is sent as
+ * `UNNAMED_TOOL`. Every other line passes as it came, byte for byte.
  */
 export function nameToolCalls(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const namedCalls = new Set<string>();
@@ -62,7 +73,7 @@ export function nameToolCalls(body: ReadableStream<Uint8Array>): ReadableStream<
           index: h.index,
           id: h.id,
           type: 'function',
-          function: { name: UNNAMED_TOOL, arguments: h.arguments },
+          function: { name: h.name || UNNAMED_TOOL, arguments: h.arguments },
         },
       ]);
     const { choices: _choices, usage: _usage, ...head } = last;
@@ -95,29 +106,35 @@ export function nameToolCalls(body: ReadableStream<Uint8Array>): ReadableStream<
       const at = typeof choice?.index === 'number' ? choice.index : 0;
       const deltas = choice?.delta?.tool_calls;
       if (Array.isArray(deltas)) {
-        const kept = deltas.filter((delta) => {
-          if (typeof delta?.index !== 'number') return true;
+        const kept = deltas.flatMap((delta): ToolCallDelta[] => {
+          if (typeof delta?.index !== 'number') return [delta];
           const key = `${at}:${delta.index}`;
-          if (namedCalls.has(key)) return true;
+          if (namedCalls.has(key)) return [delta];
+          changed = true;
           const args = typeof delta.function?.arguments === 'string' ? delta.function.arguments : '';
-          const waiting = held.get(key);
-          if (named(delta.function?.name)) {
-            namedCalls.add(key);
-            if (!waiting) return true;
+          const piece = named(delta.function?.name) ? delta.function.name : '';
+          const waiting = held.get(key) ?? { choice: at, index: delta.index, name: '', arguments: '' };
+          if (waiting.name && !piece) {
+            // A delta without a name: the name came whole before it.
             held.delete(key);
-            delta.id ??= waiting.id;
-            delta.function = { ...delta.function, arguments: waiting.arguments + args };
-            changed = true;
-            return true;
+            namedCalls.add(key);
+            const { name } = waiting;
+            const id = waiting.id ?? delta.id;
+            const whole = {
+              index: delta.index,
+              id,
+              type: 'function',
+              function: { name, arguments: waiting.arguments + args },
+            };
+            return [whole];
           }
           held.set(key, {
-            choice: at,
-            index: delta.index,
-            id: waiting?.id ?? delta.id,
-            arguments: (waiting?.arguments ?? '') + args,
+            ...waiting,
+            id: waiting.id ?? delta.id,
+            name: piece ? grown(waiting.name, piece) : waiting.name,
+            arguments: waiting.arguments + args,
           });
-          changed = true;
-          return false;
+          return [];
         });
         if (kept.length > 0) choice.delta!.tool_calls = kept;
         else delete choice.delta!.tool_calls;

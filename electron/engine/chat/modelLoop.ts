@@ -112,6 +112,28 @@ function modelTools(only?: readonly string[]): ToolSet {
   return tools;
 }
 
+/** Arguments whose text is no JSON: with finish reason `length`, the output limit cut them. */
+const cutOff = (args: unknown): args is string => {
+  if (typeof args !== 'string') return false;
+  try {
+    JSON.parse(args);
+    return false;
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * A call the model's output limit cut off mid-arguments, answered without running it: its
+ * arguments are no JSON, and the schema error they got said only 'Unterminated string', which
+ * did not tell the model that it ran out of room.
+ */
+function cutCall(name: string, args: string, id: string, o: LoopOptions): ToolOutput {
+  const error = `The call was cut off at the model's output limit before its arguments ended (${args.length} characters came), so it was not run. Send it again with shorter arguments, or answer without it.`;
+  o.onStep({ id, kind: 'tool', name, status: 'error', input: args, error });
+  return { status: 'error', error };
+}
+
 const fallbackMessage = (error: unknown): string => {
   const e = error as { message?: string; statusCode?: number };
   const status = e?.statusCode ? `HTTP ${e.statusCode}: ` : '';
@@ -293,7 +315,10 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     });
     const outputs = [];
     for (const [i, c] of calls.entries()) {
-      const output = await callTool(c.toolName, c.args, `${stepId}t${i}`);
+      const output =
+        finish === 'length' && cutOff(c.args)
+          ? cutCall(c.toolName, c.args, `${stepId}t${i}`, o)
+          : await callTool(c.toolName, c.args, `${stepId}t${i}`);
       outputs.push({
         type: 'tool-result' as const,
         toolCallId: c.toolCallId,

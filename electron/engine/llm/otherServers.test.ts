@@ -101,3 +101,26 @@ describe('a tool name streamed in pieces', () => {
     expect(toolResults(3)).toHaveLength(2);
   });
 });
+
+describe('a tool call the output limit cut off mid-arguments (finish reason length)', () => {
+  it('is not run, and the model hears it ran out of room', async () => {
+    chat
+      .server()
+      .enqueue(
+        {
+          toolCalls: [{ name: 'read_skill_file', arguments: '{"path": "references/sty' }],
+          finishReason: 'length',
+        },
+        { text: 'Sentence case.' },
+      );
+    const turn = await send(ASK);
+    expect(turn).toMatchObject({ status: 'success', answer: 'Sentence case.' });
+    const [result] = toolResults(1);
+    expect(result).toMatchObject({ status: 'error' });
+    expect(result.error).toContain("cut off at the model's output limit before its arguments ended");
+    expect(turn.steps.find((s) => s.kind === 'tool')).toMatchObject({
+      name: 'read_skill_file',
+      status: 'error',
+    });
+  });
+});

@@ -106,3 +106,11 @@ describe('a slow embeddings endpoint', () => {
     expect(scores(event)).toEqual(scores(await localRoute()));
   }, 20_000);
 });
+
+describe('a query whose vector shares nothing with any skill’s', () => {
+  it('recalls no skill by embedding (a cosine of 0 is no match)', async () => {
+    const event = await (await routing(await serve())).commitWithModel('?! …', 'api');
+    expect(event.candidates.filter((c) => c.evidence?.some((e) => e.kind === 'embedding'))).toEqual([]);
+    expect(scores(event)).toEqual({});
+  });
+});

@@ -154,8 +154,11 @@ export class ModelRouting {
     const ranked = [...skills].map(([d, v]) => ({ d, sim: cosine(vector, v) })).sort((a, b) => b.sim - a.sim);
     for (const { d, sim } of ranked.slice(0, 10))
       similarity[index.docs[d].id] = Math.round(sim * 1000) / 1000;
+    // A skill whose vector shares nothing with the query's (cosine 0 or less: a query of no
+    // words, a degenerate server) is no match; top k took such skills to fill its places.
     const recall: SemanticRecall = (_instruction, k, accept) =>
       ranked
+        .filter(({ sim }) => sim > 0)
         .map(({ d }) => index.docs[d])
         .filter(accept)
         .slice(0, k);

@@ -55,6 +55,36 @@ describe('skilldeck run: the bundled script skills', () => {
     expect(code).toBe(0);
   });
 
+  it('csv-summary finds a file the task names relative to the folder it was asked in, outside the home', () => {
+    const workspace = tempDir('skilldeck-cli-ws-');
+    writeTree(workspace, { 'people.csv': 'name,age\nann,31\nbo,42\n' });
+    const asked = spawnSync(
+      process.execPath,
+      [
+        cli,
+        'run',
+        'csv-summary',
+        'give me stats on people.csv',
+        '--json',
+        '--no-default-paths',
+        '--skills',
+        bundled,
+      ],
+      {
+        env: { ...envWithoutModel(), SKILLDECK_HOME: path.join(root, 'home'), HOME: root },
+        encoding: 'utf8',
+        input: '',
+        cwd: workspace,
+      },
+    );
+    const result = RunResult.parse(JSON.parse(asked.stdout));
+    // approval: auto, no --approve: its project folder is one of its own, with no network.
+    expect(result).toMatchObject({ status: 'success', sandbox: 'bwrap' });
+    expect(result.output).toContain(`CSV summary: ${fs.realpathSync(workspace)}/people.csv`);
+    expect(result.output).toMatch(/2 rows × 2 columns/);
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
   it('save-note leaves its file in the run folder, listed with its path', () => {
     const { run: result } = json(['save-note', 'save a note: remember the keys', '--approve']);
     const [file] = result.files;

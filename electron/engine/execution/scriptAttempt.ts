@@ -208,6 +208,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     dirs,
     skillName: m.name,
     skillDir: skill.path,
+    workspace: env.workspace,
     input: req.input,
     timeoutMs: policy.timeoutMs,
   });

@@ -52,6 +52,8 @@ export interface RunEnvInput {
   dirs: RunDirs;
   skillName: string;
   skillDir: string;
+  /** The user's project folder, where a task's relative paths ("data.csv") are meant. */
+  workspace: string;
   input: Record<string, unknown>;
   timeoutMs: number;
 }
@@ -59,7 +61,9 @@ export interface RunEnvInput {
 /**
  * The exact environment inside a run (DESIGN §4, apex-bridge convention): the plumbing,
  * the skill's allow-listed variables that are set here, and `SKILL_NAME`, `SKILL_PATH`,
- * `INPUT_JSON`, `TIMEOUT` (seconds), `OUTPUT_DIR`. Nothing else of the app's environment.
+ * `INPUT_JSON`, `TIMEOUT` (seconds), `OUTPUT_DIR`, `WORKSPACE` (the user's project folder, to
+ * resolve a task's relative paths; readable only when a grant covers it). Nothing else of the
+ * app's environment.
  */
 export function buildRunEnv(o: RunEnvInput): Record<string, string> {
   const env: Record<string, string> = {
@@ -85,6 +89,7 @@ export function buildRunEnv(o: RunEnvInput): Record<string, string> {
     INPUT_JSON: JSON.stringify(o.input),
     TIMEOUT: String(Math.max(1, Math.round(o.timeoutMs / 1000))),
     OUTPUT_DIR: o.dirs.out,
+    WORKSPACE: o.workspace,
   });
   return env;
 }

@@ -37,6 +37,18 @@ def fail(message, code=1):
     sys.exit(code)
 
 
+def locate(path):
+    """A path as the user meant it: ~ expanded, and a relative one found in the run's folder
+    or else in the user's project folder (SkillDeck's WORKSPACE), where "data.csv" lives."""
+    path = os.path.expanduser(path.strip())
+    if os.path.isabs(path) or os.path.exists(path):
+        return path
+    workspace = os.environ.get("WORKSPACE")
+    if workspace and os.path.exists(os.path.join(workspace, path)):
+        return os.path.join(workspace, path)
+    return path
+
+
 def read_input():
     raw = os.environ.get("INPUT_JSON", "").strip()
     if not raw:
@@ -56,7 +68,7 @@ def source_text(data):
         path = data["path"]
         if not isinstance(path, str) or not path.strip():
             fail('"path" must be a non-empty string.')
-        path = os.path.expanduser(path.strip())
+        path = locate(path)
         if not os.path.isfile(path):
             fail(f"file not found: {path}")
         with open(path, "rb") as fh:
@@ -74,7 +86,7 @@ def source_text(data):
         if fence:
             return "CSV from the message", fence.group(1)
         for token in re.findall(r"[\w~./\\-]+\.(?:csv|tsv|txt)\b", task):
-            candidate = os.path.expanduser(token)
+            candidate = locate(token)
             if os.path.isfile(candidate):
                 with open(candidate, "rb") as fh:
                     return candidate, decode(fh.read())

@@ -79,6 +79,18 @@ def fail(message, code=1):
     sys.exit(code)
 
 
+def locate(path):
+    """A path as the user meant it: ~ expanded, and a relative one found in the run's folder
+    or else in the user's project folder (SkillDeck's WORKSPACE), where "data.csv" lives."""
+    path = os.path.expanduser(path.strip())
+    if os.path.isabs(path) or os.path.exists(path):
+        return path
+    workspace = os.environ.get("WORKSPACE")
+    if workspace and os.path.exists(os.path.join(workspace, path)):
+        return os.path.join(workspace, path)
+    return path
+
+
 def read_input():
     raw = os.environ.get("INPUT_JSON", "").strip()
     if not raw:
@@ -297,7 +309,7 @@ def documents_from_input(data):
     if path is not None:
         if not isinstance(path, str) or not path.strip():
             fail('"path" must be a non-empty string (a file or a folder).')
-        path = os.path.expanduser(path)
+        path = locate(path)
         if not os.path.exists(path):
             fail(f"path not found: {path}")
         files = collect_files(path, data.get("recursive", True) is not False)

@@ -33,6 +33,18 @@ def fail(message, code=1):
     sys.exit(code)
 
 
+def locate(path):
+    """A path as the user meant it: ~ expanded, and a relative one found in the run's folder
+    or else in the user's project folder (SkillDeck's WORKSPACE), where "data.csv" lives."""
+    path = os.path.expanduser(path.strip())
+    if os.path.isabs(path) or os.path.exists(path):
+        return path
+    workspace = os.environ.get("WORKSPACE")
+    if workspace and os.path.exists(os.path.join(workspace, path)):
+        return os.path.join(workspace, path)
+    return path
+
+
 def read_input():
     raw = os.environ.get("INPUT_JSON", "").strip()
     if not raw:
@@ -55,7 +67,7 @@ def pdf_path(data):
         fail('no PDF given. Pass "path" with the location of a .pdf file.')
     if not isinstance(path, str) or not path.strip():
         fail('"path" must be a non-empty string.')
-    return os.path.expanduser(path.strip())
+    return locate(path)
 
 
 def page_number(data, key):

@@ -104,15 +104,13 @@ describe('a tool name streamed in pieces', () => {
 
 describe('a tool call the output limit cut off mid-arguments (finish reason length)', () => {
   it('is not run, and the model hears it ran out of room', async () => {
-    chat
-      .server()
-      .enqueue(
-        {
-          toolCalls: [{ name: 'read_skill_file', arguments: '{"path": "references/sty' }],
-          finishReason: 'length',
-        },
-        { text: 'Sentence case.' },
-      );
+    chat.server().enqueue(
+      {
+        toolCalls: [{ name: 'read_skill_file', arguments: '{"path": "references/sty' }],
+        finishReason: 'length',
+      },
+      { text: 'Sentence case.' },
+    );
     const turn = await send(ASK);
     expect(turn).toMatchObject({ status: 'success', answer: 'Sentence case.' });
     const [result] = toolResults(1);

@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type ScriptedReply } from '../../testing/modelServer';
 import { tempDir, writeTree } from '../../testing/fixtures';
-import { EngineEvents } from '../events';
-import { ModelService, SecretStore } from '../llm';
-import { SettingsStore } from '../settings';
-import { SkillCatalog } from '../skills';
 import { ModelRouting } from './model';
 import { route } from './router';
-import { RoutingService } from './service';
-import { defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
+import { defaultConfig, indexOf, modelRouting, readyContext, skillMd } from './testHelpers';
 
 // The arbiter's question answered in every form real models answer it (found driving
 // `route --json` against an outside scripted server): the right candidate or none comes out,
@@ -30,26 +25,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function routing() {
-  const home = tempDir('skilldeck-arbiter-home-');
-  const env = { OPENAI_BASE_URL: server.baseURL, SKILLDECK_MODEL: 'm', SKILLDECK_ARBITER: '1' };
-  const events = new EngineEvents();
-  const settings = SettingsStore.at(home);
-  const models = new ModelService({ settings, secrets: new SecretStore(home), events, env });
-  const catalog = await SkillCatalog.open({
-    home,
-    userHome: home,
-    workspace: home,
-    extraDirs: [skillsDir],
-    noDefaultPaths: true,
-  });
-  return {
-    home,
-    models,
-    catalog,
-    svc: new RoutingService({ home, catalog, settings, events, models, env: {} }),
-  };
-}
+const routing = () =>
+  modelRouting({ OPENAI_BASE_URL: server.baseURL, SKILLDECK_MODEL: 'm', SKILLDECK_ARBITER: '1' }, [
+    skillsDir,
+  ]);
 
 const ask = async (text: string) => {
   reply = { text, usage: { prompt_tokens: 120, completion_tokens: 7 } };

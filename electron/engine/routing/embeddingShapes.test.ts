@@ -3,11 +3,10 @@ import type { EmbeddingShape } from '../../testing/modelServer';
 import { startModelServer, type ModelServer } from '../../testing/modelServer';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import { EngineEvents } from '../events';
-import { ModelService, SecretStore } from '../llm';
 import { SettingsStore } from '../settings';
 import { SkillCatalog } from '../skills';
 import { RoutingService } from './service';
-import { skillMd } from './testHelpers';
+import { modelRouting, skillMd } from './testHelpers';
 
 // `/v1/embeddings` as servers other than OpenAI answer it (found by driving `route --json`
 // against a scripted server written apart from ours): a send's recall never crashes, never
@@ -34,17 +33,7 @@ async function serve(embeddings?: EmbeddingShape, embeddingDimensions?: number) 
 /** A routing service over the three skills, its model the scripted server's. */
 async function routing(server: ModelServer, home = tempDir('skilldeck-embed-home-')) {
   const env = { OPENAI_BASE_URL: server.baseURL, SKILLDECK_MODEL: 'm', SKILLDECK_EMBEDDING_MODEL: 'e' };
-  const events = new EngineEvents();
-  const settings = SettingsStore.at(home);
-  const models = new ModelService({ settings, secrets: new SecretStore(home), events, env });
-  const catalog = await SkillCatalog.open({
-    home,
-    userHome: home,
-    workspace: home,
-    extraDirs: [skillsDir],
-    noDefaultPaths: true,
-  });
-  return new RoutingService({ home, catalog, settings, events, models, env: {} });
+  return (await modelRouting(env, [skillsDir], home)).svc;
 }
 
 /** The local route of QUERY, without any model: what a failed recall must leave standing. */

@@ -5,13 +5,11 @@ import type { RouteEvent } from '../../../shared/contract';
 import { EngineEvents } from '../events';
 import { ModelService, SecretStore } from '../llm';
 import { SettingsStore } from '../settings';
-import { SkillCatalog } from '../skills';
 import { startModelServer, type ModelServer } from '../../testing/modelServer';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import { ModelRouting } from './model';
 import { route } from './router';
-import { RoutingService } from './service';
-import { defaultConfig, indexOf, readyContext, skillMd } from './testHelpers';
+import { defaultConfig, indexOf, modelRouting, readyContext, skillMd } from './testHelpers';
 
 /**
  * Issue 10 §4–5 against the scripted OpenAI-compatible server: deterministic embedding vectors
@@ -47,21 +45,15 @@ function service(baseURL: string, extraEnv: NodeJS.ProcessEnv = {}) {
 }
 
 async function routing(baseURL: string, extraEnv: NodeJS.ProcessEnv = {}, dir = skillsDir) {
-  const { home, models, settings, events } = service(baseURL, extraEnv);
-  const catalog = await SkillCatalog.open({
-    home,
-    userHome: home,
-    workspace: home,
-    extraDirs: [dir],
-    noDefaultPaths: true,
-  });
+  const env = { OPENAI_BASE_URL: baseURL, SKILLDECK_MODEL: 'scripted-model', ...extraEnv };
+  const { home, events, svc } = await modelRouting(env, [dir]);
   const recorded: RouteEvent[] = [];
   events.subscribe((name, payload) => {
     if (name === 'route.recorded') recorded.push(payload as RouteEvent);
   });
   return {
     home,
-    routing: new RoutingService({ home, catalog, settings, events, models, env: {} }),
+    routing: svc,
     recorded,
   };
 }
@@ -168,14 +160,8 @@ describe('the model arbiter (issue 10 §5)', () => {
     expect(clear.model).toBeUndefined();
     expect(server.requests.filter((r) => r.path === '/v1/chat/completions').length).toBe(chats);
 
-    const { home, models } = service(slow.baseURL, ARBITER_ON);
-    const catalog = await SkillCatalog.open({
-      home,
-      userHome: home,
-      workspace: home,
-      extraDirs: [skillsDir],
-      noDefaultPaths: true,
-    });
+    const slowEnv = { OPENAI_BASE_URL: slow.baseURL, SKILLDECK_MODEL: 'scripted-model', ...ARBITER_ON };
+    const { home, models, catalog } = await modelRouting(slowEnv, [skillsDir]);
     const index = indexOf(catalog);
     const local = route(index, 'sunshine showers by city, cloud cover', defaultConfig(), readyContext());
     const arbiter = await new ModelRouting({ home, model: models }).arbitrate(local, index, 300);

@@ -1,10 +1,14 @@
 import path from 'node:path';
+import { EngineEvents } from '../events';
+import { ModelService, SecretStore } from '../llm';
+import { SettingsStore } from '../settings';
 import { SkillCatalog } from '../skills';
 import { tempDir } from '../../testing/fixtures';
 import { flaggedHold, flaggedOnDisk } from './held';
 import { indexedSkills, RoutingIndex } from './lexicon';
 import { configFromSettings, type RouterConfig } from './router';
 import type { ScoreContext } from './score';
+import { RoutingService } from './service';
 import { Settings } from '../../../shared/contract';
 
 /** The repository's bundled `skills/` folder. */
@@ -14,6 +18,29 @@ export const BUNDLED_DIR = path.resolve(__dirname, '../../../skills');
 export async function catalogOf(...dirs: string[]): Promise<SkillCatalog> {
   const home = tempDir('skilldeck-route-');
   return SkillCatalog.open({ home, userHome: home, workspace: home, extraDirs: dirs, noDefaultPaths: true });
+}
+
+/**
+ * A routing service over exactly `dirs` whose model comes from `env` (a scripted server's
+ * OPENAI_BASE_URL and SKILLDECK_MODEL), everything in a throwaway home.
+ */
+export async function modelRouting(
+  env: NodeJS.ProcessEnv,
+  dirs: string[],
+  home = tempDir('skilldeck-model-routing-'),
+) {
+  const events = new EngineEvents();
+  const settings = SettingsStore.at(home);
+  const models = new ModelService({ settings, secrets: new SecretStore(home), events, env });
+  const catalog = await SkillCatalog.open({
+    home,
+    userHome: home,
+    workspace: home,
+    extraDirs: dirs,
+    noDefaultPaths: true,
+  });
+  const svc = new RoutingService({ home, catalog, settings, events, models, env: {} });
+  return { home, events, settings, models, catalog, svc };
 }
 
 /** The routing index over a catalog. */

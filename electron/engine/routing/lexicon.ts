@@ -89,6 +89,8 @@ export class RoutingIndex {
   private readonly triggerKeys = new Map<string, TriggerRef[]>();
   /** Term → skills whose name holds it (the name bonus looks only at these). */
   private readonly names = new Map<string, number[]>();
+  /** Terms that are some skill's whole name as one word (activecampaign, hubspot). */
+  private readonly wholeNames = new Set<string>();
   avgLength = 1;
   avgTextLength = 1;
   private readonly neighbours = new Map<string, SpellingNeighbour[]>();
@@ -136,6 +138,7 @@ export class RoutingIndex {
         for (const [term, tf] of doc.textTf) if (!doc.tf.has(term)) post(term, doc.index, tf * textNorm, 0);
       for (const phrase of doc.implicit) {
         if (phrase.origin !== 'name') continue;
+        if (phrase.terms.length === 1) this.wholeNames.add(phrase.terms[0]);
         for (const term of phrase.terms) {
           const list = this.names.get(term);
           if (!list) this.names.set(term, [doc.index]);
@@ -249,6 +252,11 @@ export class RoutingIndex {
   /** The postings of a term (docs and field-weighted tfs), or undefined. */
   postingsOf(term: string): Postings | undefined {
     return this.postings.get(term);
+  }
+
+  /** True when some skill's name, as one word, is the term (activecampaign-automation, hubspot). */
+  namesWhole(term: string): boolean {
+    return this.wholeNames.has(term);
   }
 
   /** Skills whose name (or display name) holds the term. */

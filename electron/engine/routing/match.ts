@@ -247,8 +247,8 @@ function productTerms(index: RoutingIndex, groups: QueryGroup[]): Set<string> {
     if (exact?.via !== 'exact' || !/^(?=[a-z0-9]*[a-z])[a-z0-9]{3,}$/u.test(group.surface)) continue;
     // Typed in small letters, a word is a product where it is a skill's whole name as one word
     // (activecampaign, hubspot): users type names so.
-    if (!group.cased && !(group.lower && namesWhole(index, exact.term))) continue;
     if (isEnglishWord(group.surface) && !group.site) continue;
+    if (!group.cased && !(group.lower && index.namesWhole(exact.term))) continue;
     // The word as typed, and a name it was glued or cut to (withBrands: perplexityai, highlevel).
     for (const variant of group.variants)
       if (variant.via === 'exact' && (index.postingsOf(variant.term)?.docs.length ?? 0) <= PRODUCT_DF)
@@ -256,14 +256,6 @@ function productTerms(index: RoutingIndex, groups: QueryGroup[]): Set<string> {
   }
   return out;
 }
-
-/** True when some skill's name, as one word, is the term (activecampaign-automation, hubspot). */
-const namesWhole = (index: RoutingIndex, term: string): boolean =>
-  index
-    .namedBy(term)
-    .some((d) =>
-      index.docs[d].implicit.some((p) => p.origin === 'name' && p.terms.length === 1 && p.terms[0] === term),
-    );
 
 /**
  * True when one of the skill's names starts with a product the query names (productTerms), its

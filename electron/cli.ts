@@ -6,6 +6,7 @@ import type { EvalCaseFlag } from './cli/evals';
 // host's modules (http, ws, zlib) cost ~100 ms of start-up it does not need.
 const commands = {
   skills: () => import('./cli/skills'),
+  deps: () => import('./cli/deps'),
   install: () => import('./cli/install'),
   serve: () => import('./cli/serve'),
   route: () => import('./cli/route'),
@@ -26,6 +27,8 @@ Usage:
                             SOURCE: a folder, a .zip / .skill archive, or a git URL (URL#ref works)
   skilldeck skills remove   NAME [--json]            moves a managed skill to the trash
   skilldeck skills restore  [TRASH_ID]               undo a remove or replace; lists the trash without one
+  skilldeck skills deps     NAME [--install N] [--json]   programs it misses and its install commands;
+                            --install N runs the Nth (outside the sandbox); exit 1 while one is missing
   skilldeck route "QUERY"   [--skills DIR]… [--no-default-paths] [--json]   records a route event
   skilldeck run SKILL "TASK" [--skills DIR]… [--no-default-paths] [--approve|--deny] [--entry NAME] [--input JSON] [--json]
                             runs in the sandbox; without --approve/--deny a terminal is asked, none → deny
@@ -60,6 +63,7 @@ const options = {
   'should-trigger': { type: 'string', multiple: true, default: [] as string[] },
   'should-not-trigger': { type: 'string', multiple: true, default: [] as string[] },
   remove: { type: 'string', multiple: true, default: [] as string[] },
+  install: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -113,6 +117,12 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'skills' && sub === 'remove') {
     return (await commands.install()).skillsRemove(arg, { ...discovery, json: values.json });
   }
+  if (command === 'skills' && sub === 'deps')
+    return (await commands.deps()).skillsDeps(arg, {
+      ...discovery,
+      json: values.json,
+      install: values.install,
+    });
   if (command === 'skills' && sub === 'restore')
     return (await commands.install()).skillsRestore(arg, discovery);
   if (command === 'route') {

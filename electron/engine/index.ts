@@ -194,7 +194,16 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     }
     return withSwitches(list);
   };
-  const install = createInstallApi({ home, skills, settings, events, reload: reloadSkills, updateSettings });
+  const install = createInstallApi({
+    home,
+    skills,
+    settings,
+    events,
+    reload: reloadSkills,
+    updateSettings,
+    env: options.env,
+    programsChanged: () => routing.forgetPrograms(),
+  });
   // Issue 9: pass `runs` (the executor) and `complete` (the model) here once they land.
   const repair = new RepairService({ home, catalog: skills, events, reload: reloadSkills });
   repair.connect({

@@ -15,6 +15,7 @@ export function createHandlers(engine: Engine): Handlers {
     'skills.get': async ({ id }) => engine.skills.get(id),
     'skills.readFile': async ({ id, path }) => engine.skills.readFile(id, path),
     'skills.validate': async ({ id }) => engine.skills.validate(id),
+    'skills.installDependency': async ({ id, command }) => engine.install.installDependency(id, command),
     'settings.get': async () => engine.settings.get(),
     'settings.update': async (patch) => engine.updateSettings(patch),
     'install.preview': async ({ source, previewId }) => engine.install.preview(source, previewId),

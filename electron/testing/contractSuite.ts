@@ -76,6 +76,18 @@ export function contractSuite(name: string, setup: () => ContractHarness) {
       expect(report.valid).toBe(true);
     });
 
+    it('runs no install command a renderer makes up, only a skill’s own runnable hint', async () => {
+      const { client, transport, skillsDir } = setup();
+      const id = path.join(skillsDir, 'alpha');
+      // alpha misses nothing: there is nothing to install, whatever the command.
+      const nothing = client.invoke('skills.installDependency', { id, command: 'npm install -g x' });
+      expect((await rejection(nothing)).code).toBe('invalid_params');
+      const bad = await transport.request('skills.installDependency', { id, command: ['rm', '-rf', '/'] });
+      expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+      const unknown = client.invoke('skills.installDependency', { id: '/nowhere', command: 'x' });
+      expect((await rejection(unknown)).code).toBe('not_found');
+    });
+
     it('refuses an unknown method with a structured error and keeps serving', async () => {
       const { client, transport } = setup();
       const response = await transport.request('skills.delete_everything', {});

@@ -221,6 +221,24 @@ export type SkillList = z.infer<typeof SkillList>;
 
 const SkillRef = z.object({ id: z.string().min(1).max(4096) }).strict();
 
+/** What running one of a skill's install hints did (`skills.installDependency`). */
+export const DependencyInstall = z.object({
+  /** The hint's command, as it ran. */
+  command: z.string(),
+  /** The installer exited 0. */
+  ok: z.boolean(),
+  /** null when it did not exit on its own (it could not start, or was stopped). */
+  exit_code: z.number().int().nullable(),
+  /** The end of what the installer printed (stdout and stderr), terminal escapes removed. */
+  output: z.string(),
+  duration_ms: z.number(),
+  /** The programs the skill still misses after it (checked on PATH again). */
+  missing: z.array(z.string()),
+  /** Why it did not finish, when it did not (could not start, timed out). */
+  error: z.string().optional(),
+});
+export type DependencyInstall = z.infer<typeof DependencyInstall>;
+
 export const skillsRequests = {
   /** Every skill found, with its problems and shadowing, and the folders searched. */
   'skills.list': { input: z.object({}).strict(), output: SkillList },
@@ -235,6 +253,14 @@ export const skillsRequests = {
   },
   /** The strict reference validator's report for one skill. */
   'skills.validate': { input: SkillRef, output: ValidationReport },
+  /**
+   * Run one of the skill's `runnable` install hints (by its exact command) for a program it
+   * misses, outside the sandbox, as the user asked; then check its requirements again.
+   */
+  'skills.installDependency': {
+    input: z.object({ id: z.string().min(1).max(4096), command: z.string().min(1).max(2000) }).strict(),
+    output: DependencyInstall,
+  },
 } as const;
 
 export const skillsEvents = {
@@ -248,7 +274,13 @@ export const skillsEvents = {
 
 /**
  * One way to install a program a skill needs, from the skill's own `install` entries (OpenClaw
- * metadata): its label and the command to type. Shown with a copy button, never run.
+ * metadata): its label and the command to type. Shown with a copy button; `runnable` ones (the
+ * user's package manager, found on PATH, no sudo) the app can run when the user asks
+ * (`skills.installDependency`), and `command` is then exactly what runs.
  */
-export const InstallHint = z.object({ label: z.string().optional(), command: z.string() });
+export const InstallHint = z.object({
+  label: z.string().optional(),
+  command: z.string(),
+  runnable: z.boolean().optional(),
+});
 export type InstallHint = z.infer<typeof InstallHint>;

@@ -1,4 +1,5 @@
 import type {
+  DependencyInstall,
   Diagnosis,
   InstallPreview,
   InstallResult,
@@ -11,7 +12,8 @@ import type { EngineEvents } from '../events';
 import type { SettingsStore } from '../settings';
 import type { SkillCatalog } from '../skills';
 import { diagnoseSkill } from '../skills/diagnose';
-import { notFound } from '../errors';
+import { installDependency } from '../skills/dependencies';
+import { EngineError, notFound } from '../errors';
 import { Installer } from './installer';
 
 export { recoverInstalls } from './installer';
@@ -33,6 +35,8 @@ export interface InstallApi {
   emptyTrash(trashId?: string): number;
   setSwitches(name: string, change: { enabled?: boolean; autoSelect?: boolean }): SkillSwitches;
   diagnose(id: string): Diagnosis;
+  /** Runs one of the skill's runnable install hints, by its exact command (users' ask #13). */
+  installDependency(id: string, command: string): Promise<DependencyInstall>;
   /** Drops open previews' staging dirs (called by `engine.close()`). */
   close(): Promise<void>;
 }
@@ -48,6 +52,10 @@ export interface InstallApiDeps {
   updateSettings(patch: {
     skills: { disabled?: string[]; neverAutoSelect?: string[]; allowFlagged?: string[] };
   }): void;
+  /** The environment installers run in and requirements are checked against; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** What is on PATH may have changed (an installer ran): drop what was cached about it. */
+  programsChanged?(): void;
 }
 
 const toggle = (list: string[], name: string, present: boolean): string[] =>
@@ -64,6 +72,8 @@ export function autoSelectOf(s: Settings['skills'], name: string, flagged: boole
 /** Wires the installer to the catalog, settings and events; every change ends in a reload. */
 export function createInstallApi(deps: InstallApiDeps): InstallApi {
   const { skills, settings } = deps;
+  /** The command of the dependency install that is running; one at a time. */
+  let installing: string | null = null;
   const installer = new Installer({
     home: deps.home,
     versionOf: (dir) => skills.metadata(dir)?.version,
@@ -132,6 +142,20 @@ export function createInstallApi(deps: InstallApiDeps): InstallApi {
       return switches(name);
     },
     close: () => installer.cancelAll(),
+    async installDependency(id, command) {
+      const s = summary(id);
+      if (installing)
+        throw new EngineError('unavailable', `An install is running (${installing}); wait for it to finish.`);
+      installing = command.slice(0, 200);
+      try {
+        const result = await installDependency(skills.metadata(id)!, command, deps.env);
+        deps.programsChanged?.();
+        deps.events.emit('skills.changed', { added: [], removed: [], changed: [s.id] });
+        return result;
+      } finally {
+        installing = null;
+      }
+    },
     diagnose(id) {
       const s = summary(id);
       // A listed skill has metadata: both come from the same catalog entry.
@@ -143,6 +167,7 @@ export function createInstallApi(deps: InstallApiDeps): InstallApi {
         metadata,
         disabled: !sw.enabled,
         neverAutoSelect: never,
+        env: deps.env,
         // Held back only while the user has not allowed it (a never-auto-select says enough then).
         flagged: !never && !sw.autoSelect ? skills.flagged(id) : null,
       });

@@ -2,6 +2,7 @@ import type { RouteCandidate, RouteResult, Settings, WhyNot } from '../../../sha
 import type { Calibration } from './calibration';
 import { notFound } from '../errors';
 import { installHints } from '../skills/installHints';
+import { onPath } from '../skills/readiness';
 import { buildDoc, type RoutingIndex, type SkillDoc } from './lexicon';
 import { buildPlan, decide, type Decided } from './plan';
 import { autoSelectable, MAX_RULE_CANDIDATES, recall, type Recalled, type SemanticRecall } from './recall';
@@ -130,7 +131,8 @@ export function toCandidate(c: Decided): RouteCandidate {
   if (c.missing.length > 0) {
     candidate.missing = c.missing;
     const bins = c.missing.filter((m) => m.startsWith('bin:')).flatMap((m) => m.slice(4).split('|'));
-    const install = bins.length > 0 ? installHints(doc.metadata.install, bins) : [];
+    const install =
+      bins.length > 0 ? installHints(doc.metadata.install, bins, process.platform, 2, (b) => onPath(b)) : [];
     if (install.length > 0) candidate.install = install;
   }
   // Issue 10 §6: the reason names what matched, so a user sees why a paraphrase routed.

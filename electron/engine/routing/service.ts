@@ -68,6 +68,11 @@ export class RoutingService {
     return this.cached.index;
   }
 
+  /** Forget which programs were on PATH (an installer ran): readiness is checked afresh. */
+  forgetPrograms(): void {
+    this.bins.clear();
+  }
+
   private context(): ScoreContext {
     const env = this.deps.env ?? process.env;
     const ttl = this.deps.binCacheMs ?? 10_000;

@@ -7,7 +7,7 @@ import type {
 } from '../../../shared/contract';
 import { flaggedClause } from '../routing/held';
 import { installHints } from './installHints';
-import { unmetRequirements } from './readiness';
+import { onPath, unmetRequirements } from './readiness';
 
 export interface DiagnoseInput {
   summary: SkillSummary;
@@ -43,7 +43,7 @@ export function diagnoseSkill(input: DiagnoseInput): Diagnosis {
       message: `Needs programs that are not on PATH: ${unmet.bins.join(', ')}.`,
       fix: 'Install them, or add their folder to PATH, then reload.',
       detail: unmet.bins,
-      ...withInstall(m.install, unmet.bins),
+      ...withInstall(m.install, unmet.bins, input.env),
     });
   if (unmet.anyBins.length)
     reasons.push({
@@ -52,7 +52,7 @@ export function diagnoseSkill(input: DiagnoseInput): Diagnosis {
       message: `Needs one of these programs on PATH, and none is: ${unmet.anyBins.join(', ')}.`,
       fix: 'Install any one of them.',
       detail: unmet.anyBins,
-      ...withInstall(m.install, unmet.anyBins),
+      ...withInstall(m.install, unmet.anyBins, input.env),
     });
   if (unmet.env.length)
     reasons.push({
@@ -112,7 +112,7 @@ export function diagnoseSkill(input: DiagnoseInput): Diagnosis {
 }
 
 /** The skill's own ways to install the programs it misses, when it names any. */
-function withInstall(install: readonly Record<string, unknown>[], bins: string[]) {
-  const hints = installHints(install, bins);
+function withInstall(install: readonly Record<string, unknown>[], bins: string[], env?: NodeJS.ProcessEnv) {
+  const hints = installHints(install, bins, process.platform, 2, (b) => onPath(b, env));
   return hints.length > 0 ? { install: hints } : {};
 }

@@ -1,12 +1,23 @@
+import type { ReactNode } from 'react';
 import type { InstallHint } from '../../../shared/contract';
 import { CopyButton } from './CopyButton';
 import './installHints.css';
 
 /**
- * How to install what a skill misses, from its own install entries: label, command, copy. The
- * score panel, the chat notice and the skill's Availability tab show it alike.
+ * How to install what a skill misses, from its own install entries: label, command, copy, and
+ * what `action` offers (running it). The score panel, the chat notice and the skill's
+ * Availability tab show it alike.
  */
-export function InstallHints({ name, install = [] }: { name: string; install?: InstallHint[] }) {
+export function InstallHints({
+  name,
+  install = [],
+  action,
+}: {
+  name: string;
+  install?: InstallHint[];
+  /** What to offer under a hint besides copying it (the skills feature's Install button). */
+  action?: (hint: InstallHint) => ReactNode;
+}) {
   if (install.length === 0) return null;
   return (
     <ul
@@ -25,6 +36,7 @@ export function InstallHints({ name, install = [] }: { name: string; install?: I
               testId="install-hint-copy"
             />
           </span>
+          {action?.(hint)}
         </li>
       ))}
     </ul>

@@ -1,5 +1,6 @@
 import type { ChatTurn } from '../../../../../shared/contract';
 import { InstallHints } from '../../../ui/InstallHints';
+import { InstallDependency } from '../../skills/components/InstallDependency';
 import { InlineCode } from '../../../ui/InlineCode';
 import { ErrorIcon, InfoIcon, RefreshIcon, SlidersIcon, WarningIcon } from '../../../ui/icons';
 import { needsModel, turnNotice } from '../turnView';
@@ -49,7 +50,11 @@ export function TurnNoticeView({ turn, canRetry, onRetry }: TurnNoticeViewProps)
               </span>
             ))}
             .
-            <InstallHints name={unready.name} install={unready.install} />
+            <InstallHints
+              name={unready.name}
+              install={unready.install}
+              action={(hint) => <InstallDependency id={unready.id} name={unready.name} hint={hint} />}
+            />
           </div>
         )}
         {/* The engine's no-model message already says where to go; the hint would repeat it. */}

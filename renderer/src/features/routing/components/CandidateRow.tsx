@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { RouteCandidate } from '../../../../../shared/contract';
 import { InlineCode } from '../../../ui/InlineCode';
 import { InstallHints } from '../../../ui/InstallHints';
+import { InstallDependency } from '../../skills/components/InstallDependency';
 import { ChevronIcon } from '../../../ui/icons';
 import { formatScore, STATUS_META, statusReason } from '../format';
 import { EvidenceList } from './EvidenceList';
@@ -73,7 +74,11 @@ export function CandidateRow({ candidate, threshold, primary, chosenByModel = fa
           </span>
         )}
       </p>
-      <InstallHints name={name} install={candidate.install} />
+      <InstallHints
+        name={name}
+        install={candidate.install}
+        action={(hint) => <InstallDependency id={candidate.id} name={name} hint={hint} />}
+      />
       <EvidenceList evidence={candidate.evidence ?? []} />
       {open && <FactorTable factors={candidate.factors} />}
     </li>

@@ -6,6 +6,7 @@ import { CheckIcon, ErrorIcon, WarningIcon } from '../../../../ui/icons';
 import { useSkillsStore } from '../../store';
 import { RoutingSwitches } from './RoutingSwitches';
 import { ReasonItem } from './ReasonItem';
+import { InstalledNotes } from '../InstalledNotes';
 import './availability.css';
 
 const VERDICTS = {
@@ -64,10 +65,20 @@ export function AvailabilityTab({ summary }: { summary: SkillSummary }) {
         {diagnosis?.status === 'ready' && (
           <div data-testid="diagnosis" data-auto-selectable={diagnosis.data.autoSelectable}>
             <Verdict diagnosis={diagnosis.data} />
+            <InstalledNotes
+              id={summary.id}
+              name={summary.name}
+              shown={diagnosis.data.reasons.flatMap((r) => (r.install ?? []).map((h) => h.command))}
+            />
             {diagnosis.data.reasons.length > 0 && (
               <ul className="why-reason-list">
                 {diagnosis.data.reasons.map((reason, i) => (
-                  <ReasonItem key={`${reason.code}-${i}`} reason={reason} skillName={summary.name} />
+                  <ReasonItem
+                    key={`${reason.code}-${i}`}
+                    reason={reason}
+                    skillId={summary.id}
+                    skillName={summary.name}
+                  />
                 ))}
               </ul>
             )}

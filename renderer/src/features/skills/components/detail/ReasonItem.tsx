@@ -4,6 +4,7 @@ import { ErrorIcon, WarningIcon } from '../../../../ui/icons';
 import { useSkillsStore } from '../../store';
 import { InstallHints } from '../../../../ui/InstallHints';
 import { SkillLink } from './ShadowLinks';
+import { InstallDependency } from '../InstallDependency';
 
 const BINS = new Set<DiagnosisReason['code']>(['missing-bin', 'missing-any-bin']);
 
@@ -75,7 +76,15 @@ function QuickFix({ reason, skillName }: { reason: DiagnosisReason; skillName: s
   return null;
 }
 
-export function ReasonItem({ reason, skillName }: { reason: DiagnosisReason; skillName: string }) {
+export function ReasonItem({
+  reason,
+  skillId,
+  skillName,
+}: {
+  reason: DiagnosisReason;
+  skillId: string;
+  skillName: string;
+}) {
   return (
     <li
       className={`why-reason why-reason--${reason.blocks}`}
@@ -98,7 +107,11 @@ export function ReasonItem({ reason, skillName }: { reason: DiagnosisReason; ski
             <InlineCode text={reason.fix} />
           </div>
         )}
-        <InstallHints name={skillName} install={reason.install} />
+        <InstallHints
+          name={skillName}
+          install={reason.install}
+          action={(hint) => <InstallDependency id={skillId} name={skillName} hint={hint} />}
+        />
       </div>
       <QuickFix reason={reason} skillName={skillName} />
     </li>

@@ -11,6 +11,7 @@ const commands = {
   serve: () => import('./cli/serve'),
   route: () => import('./cli/route'),
   evals: () => import('./cli/evals'),
+  tune: () => import('./cli/tune'),
   run: () => import('./cli/run'),
   chat: () => import('./cli/chat'),
   repair: () => import('./cli/repair'),
@@ -39,6 +40,9 @@ Usage:
   skilldeck eval SKILL      [--skills DIR]… [--no-default-paths] [--json]   trigger evals; exit 1 on a failure
                             [--should-trigger Q]… [--should-not-trigger Q]… [--remove Q]… first stores those
                             cases in the skill's evals/trigger_evals.json
+  skilldeck eval SKILL --improve [--rounds N] [--apply] [--json]
+                            tunes the description with the model against the trigger evals, judged
+                            on held-out cases; --apply writes the best into SKILL.md
   skilldeck serve           [--port N] [--open] [--skills DIR]… [--no-default-paths]
   skilldeck --version
 `;
@@ -64,6 +68,8 @@ const options = {
   'should-not-trigger': { type: 'string', multiple: true, default: [] as string[] },
   remove: { type: 'string', multiple: true, default: [] as string[] },
   install: { type: 'string' },
+  improve: { type: 'boolean', default: false },
+  rounds: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -163,6 +169,13 @@ export async function main(argv: string[]): Promise<number> {
       input,
     });
   }
+  if (command === 'eval' && values.improve && sub)
+    return (await commands.tune()).tuneCommand(sub, {
+      ...discovery,
+      json: values.json,
+      rounds: values.rounds,
+      apply: values.apply,
+    });
   if (command === 'eval') {
     // The case flags act in the order given: `--should-trigger Q … --remove Q` ends removed.
     const cases = parsed.tokens.flatMap((t) =>

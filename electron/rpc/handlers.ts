@@ -38,6 +38,12 @@ export function createHandlers(engine: Engine): Handlers {
     'evals.run': async ({ id }) => engine.routing.runEvals(id),
     'evals.save': async ({ id, query, should_trigger }) => engine.routing.saveEval(id, query, should_trigger),
     'evals.remove': async ({ id, query }) => engine.routing.removeEval(id, query),
+    'evals.improve': async ({ id, rounds }) => engine.routing.improveDescription(id, rounds),
+    'evals.applyDescription': async ({ id, description, content_hash }) => {
+      engine.routing.writeDescription(id, description, content_hash);
+      await engine.reloadSkills();
+      return engine.routing.runEvals(id);
+    },
     'run.start': async ({ id, task, entrypoint, input }) => ({
       run_id: engine.execution.start({
         id,

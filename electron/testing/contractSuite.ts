@@ -76,6 +76,23 @@ export function contractSuite(name: string, setup: () => ContractHarness) {
       expect(report.valid).toBe(true);
     });
 
+    it('tunes a description only with cases and a model, and writes one only over the version tuned', async () => {
+      const { client, transport, skillsDir } = setup();
+      const id = path.join(skillsDir, 'alpha');
+      const skillMd = fs.readFileSync(path.join(id, 'SKILL.md'), 'utf8');
+      const improve = client.invoke('evals.improve', { id });
+      expect((await rejection(improve)).code).toBe('invalid_params');
+      const rounds = await transport.request('evals.improve', { id, rounds: 50 });
+      expect(rounds).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
+      const stale = client.invoke('evals.applyDescription', {
+        id,
+        description: 'Does everything.',
+        content_hash: '0'.repeat(64),
+      });
+      expect((await rejection(stale)).message).toMatch(/changed since/);
+      expect(fs.readFileSync(path.join(id, 'SKILL.md'), 'utf8')).toBe(skillMd);
+    });
+
     it('runs no install command a renderer makes up, only a skill’s own runnable hint', async () => {
       const { client, transport, skillsDir } = setup();
       const id = path.join(skillsDir, 'alpha');

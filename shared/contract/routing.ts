@@ -324,6 +324,43 @@ export const EvalEdit = z.object({
 });
 export type EvalEdit = z.infer<typeof EvalEdit>;
 
+/** How many of a split's trigger-eval cases a description gets right. */
+const SplitScore = z.object({ passed: z.number().int(), total: z.number().int() });
+
+/** One description judged by the router on the train and test cases (`evals.improve`). */
+export const DescriptionCandidate = z.object({
+  /** 0 for the skill's current description, then the model's round. */
+  round: z.number().int(),
+  description: z.string(),
+  train: SplitScore,
+  test: SplitScore,
+  /** The cases, train and test, it gets wrong. */
+  failing: z.array(z.string()),
+});
+export type DescriptionCandidate = z.infer<typeof DescriptionCandidate>;
+
+/** Description tuning: the current description and the model's, judged on held-out cases too. */
+export const DescriptionTuning = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** SKILL.md, and its SHA-256 as read: `evals.applyDescription` writes only that version. */
+  file: z.string(),
+  content_hash: z.string(),
+  /** The queries the model saw, and those held out to judge (a stratified 60/40 split). */
+  train: z.array(z.string()),
+  test: z.array(z.string()),
+  baseline: DescriptionCandidate,
+  candidates: z.array(DescriptionCandidate),
+  /** The candidate that beats the current description on train, best first; null when none does. */
+  best: z.number().int().nullable(),
+  model: z.string(),
+  tokens_in: z.number().int(),
+  tokens_out: z.number().int(),
+  /** Rounds that gave nothing usable, and why. */
+  notes: z.array(z.string()),
+});
+export type DescriptionTuning = z.infer<typeof DescriptionTuning>;
+
 const Query = z
   .string()
   .min(1, 'query must not be empty')
@@ -369,6 +406,21 @@ export const routingRequests = {
   },
   /** Remove a skill's trigger-eval case by its query; runs the evals again. */
   'evals.remove': { input: z.object({ id: SkillId, query: Query }).strict(), output: EvalEdit },
+  /**
+   * Tune the skill's description with the configured model against its trigger evals, train and
+   * held-out test halves (agentskills.io "Optimizing descriptions"). Writes nothing.
+   */
+  'evals.improve': {
+    input: z.object({ id: SkillId, rounds: z.number().int().min(1).max(5).optional() }).strict(),
+    output: DescriptionTuning,
+  },
+  /** Write a description into SKILL.md (the version `content_hash` names), reload, run the evals. */
+  'evals.applyDescription': {
+    input: z
+      .object({ id: SkillId, description: z.string().min(1).max(1024), content_hash: z.string().length(64) })
+      .strict(),
+    output: EvalReport,
+  },
 } as const;
 
 export const routingEvents = {

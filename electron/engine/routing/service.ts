@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type {
+  DescriptionTuning,
   EvalEdit,
   EvalReport,
   RouteEvent,
@@ -16,6 +17,7 @@ import { onPath } from '../skills/readiness';
 import { computeMetrics, RouteLog, SkillStats } from '../telemetry';
 import { removeTriggerEval, saveTriggerEval } from './evalCases';
 import { readTriggerEvals, runTriggerEvals } from './evals';
+import { improveDescription, writeDescription } from './describeTuning';
 import { indexedSkills, RoutingIndex } from './lexicon';
 import { applyArbiter, arbiterIgnored, arbiterJudged, ModelRouting, type RoutingModel } from './model';
 import { flaggedHold } from './held';
@@ -226,6 +228,19 @@ export class RoutingService {
     this.listedIndex(id);
     const change = removeTriggerEval(id, query);
     return { change, report: this.runEvals(id) };
+  }
+
+  /** Tunes a listed skill's description against its trigger evals with the configured model. */
+  improveDescription(id: string, rounds = 3): Promise<DescriptionTuning> {
+    this.listedIndex(id);
+    const skills = indexedSkills(this.deps.catalog);
+    return improveDescription({ skills, id, config: this.config(), models: this.deps.models, rounds });
+  }
+
+  /** Writes a tuned description into a listed skill's SKILL.md (the version the tuning read). */
+  writeDescription(id: string, description: string, contentHash: string): void {
+    const listed = this.listedIndex(id).all.get(id)!;
+    writeDescription(listed.summary.file, description, contentHash);
   }
 
   /** The routing index, once `id` is known to name a listed skill (its folder). */

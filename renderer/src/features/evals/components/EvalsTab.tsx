@@ -8,6 +8,7 @@ import { formatRate } from '../../routing/format';
 import { reportOf, useEvalsStore } from '../store';
 import { EvalCaseForm } from './EvalCaseForm';
 import { EvalCaseRow } from './EvalCaseRow';
+import { DescriptionTuner } from './DescriptionTuner';
 import '../evals.css';
 
 const EXAMPLE = `[
@@ -128,6 +129,7 @@ export function EvalsTab({ detail }: { detail: SkillDetail }) {
           ))}
         </tbody>
       </table>
+      <DescriptionTuner id={detail.id} cases={report.cases.length} />
     </div>
   );
 }

@@ -55,9 +55,7 @@ test.describe('installing what a skill needs', () => {
   }, testInfo) => {
     const problems = watchConsole(page);
     const skills = new SkillsPage(page);
-    await skills.open(workspace.url);
-    await skills.row('desk-lamp').click();
-    await skills.tab('availability').click();
+    await skills.openSkill(workspace.url, 'desk-lamp', 'availability');
     const reason = page.locator('[data-testid="diagnosis-reason"][data-code="missing-bin"]');
     const hints = reason.getByTestId('install-hints');
     await expect(hints).toContainText(`npm install -g ${tarball}`);

@@ -30,9 +30,7 @@ test('the Evals tab adds, re-answers and removes cases, and runs them at once', 
 }, testInfo) => {
   const problems = watchConsole(page);
   const skills = new SkillsPage(page);
-  await skills.open(workspace.url);
-  await skills.row('weather-now').click();
-  await page.getByTestId('detail-tab-evals').click();
+  await skills.openSkill(workspace.url, 'weather-now', 'evals');
   await expect(page.getByTestId('evals-tab')).toHaveAttribute('data-state', 'none');
   // Each save changes the skill on disk; the reload that follows must not blank the open pane.
   await page.evaluate(() => {

@@ -49,9 +49,7 @@ test('the Evals tab tunes the description and writes the best one into SKILL.md'
 }, testInfo) => {
   const problems = watchConsole(page);
   const skills = new SkillsPage(page);
-  await skills.open(workspace.url);
-  await skills.row('greenhouse').click();
-  await page.getByTestId('detail-tab-evals').click();
+  await skills.openSkill(workspace.url, 'greenhouse', 'evals');
   await expect(page.getByTestId('evals-verdict')).toContainText('fail');
 
   await page.getByTestId('tuner-start').click();

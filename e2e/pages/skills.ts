@@ -19,8 +19,15 @@ export class SkillsPage {
   instructions = () => this.page.getByTestId('detail-instructions');
   findings = () => this.instructions().getByTestId('instruction-finding');
   dangerBadge = () => this.page.getByTestId('instructions-danger-badge');
-  tab = (name: 'overview' | 'metadata' | 'files' | 'problems' | 'availability') =>
+  tab = (name: 'overview' | 'metadata' | 'files' | 'problems' | 'availability' | 'evals') =>
     this.page.getByTestId(`detail-tab-${name}`);
+
+  /** Opens the app on the Skills view with one skill's detail on one of its tabs. */
+  async openSkill(url: string, name: string, tab: Parameters<SkillsPage['tab']>[0]) {
+    await this.open(url);
+    await this.row(name).click();
+    await this.tab(tab).click();
+  }
 
   async rowNames(): Promise<string[]> {
     return this.rows().evaluateAll((rows) => rows.map((row) => row.getAttribute('data-skill-name') ?? ''));

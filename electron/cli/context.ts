@@ -58,6 +58,23 @@ export function findSkill(engine: Engine, skill: string): SkillSummary | undefin
   );
 }
 
+/** Opens the engine, finds the named skill (or refuses: exit 2), runs `body`, closes the engine. */
+export async function withSkill(
+  flags: DiscoveryFlags & { json: boolean },
+  skill: string,
+  body: (engine: Engine, match: SkillSummary) => Promise<number>,
+): Promise<number> {
+  const engine = await openEngine(flags);
+  try {
+    const match = findSkill(engine, skill);
+    if (!match)
+      return refuse(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.`, flags.json);
+    return await body(engine, match);
+  } finally {
+    await engine.close();
+  }
+}
+
 /**
  * A command that cannot start (no such skill, bad `--input`, an unknown conversation): the
  * message on stderr and exit 2, and with `--json` also one JSON document on stdout, so a

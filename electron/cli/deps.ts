@@ -1,6 +1,6 @@
 import type { DependencyInstall, InstallHint } from '../../shared/contract';
 import type { Engine } from '../engine';
-import { findSkill, openEngine, refuse, type DiscoveryFlags } from './context';
+import { refuse, withSkill, type DiscoveryFlags } from './context';
 import { forTerminal, oneLine } from './terminal';
 
 /** What a skill misses and its own ways to install it, as the Availability tab shows them. */
@@ -34,11 +34,7 @@ export async function skillsDeps(
     process.stderr.write('usage: skilldeck skills deps NAME [--install N] [--json]\n');
     return 2;
   }
-  const engine = await openEngine(flags);
-  try {
-    const match = findSkill(engine, skill);
-    if (!match)
-      return refuse(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.`, flags.json);
+  return withSkill(flags, skill, async (engine, match) => {
     const before = missingOf(engine, match.id);
     let installed: DependencyInstall | undefined;
     if (flags.install !== undefined) {
@@ -85,7 +81,5 @@ export async function skillsDeps(
       }
     }
     return after.missing.length === 0 ? 0 : 1;
-  } finally {
-    await engine.close();
-  }
+  });
 }

@@ -1,6 +1,6 @@
 import type { EvalEdit, EvalReport } from '../../shared/contract';
 import type { Engine } from '../engine';
-import { findSkill, openEngine, refuse, type DiscoveryFlags } from './context';
+import { refuse, withSkill, type DiscoveryFlags } from './context';
 import { pad } from './route';
 
 const pct = (x: number | null) => (x === null ? '—' : `${Math.round(x * 100)}%`);
@@ -75,12 +75,8 @@ export async function evalCommand(
     );
   const blank = flags.cases.find((c) => !c.query.trim());
   if (blank) return refuse(`--${blank.flag}: the query is empty; give what a user would say.`, flags.json);
-  const engine = await openEngine(flags);
-  try {
-    const match = findSkill(engine, skill);
-    if (!match)
-      return refuse(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.`, flags.json);
-    let changes: Change[] = [];
+  return withSkill(flags, skill, async (engine, match) => {
+    let changes: Change[];
     let report: EvalReport;
     try {
       changes = storeCases(engine, match.id, flags.cases);
@@ -100,7 +96,5 @@ export async function evalCommand(
       else printEval(report);
     }
     return report.file !== null && report.failed === 0 ? 0 : 1;
-  } finally {
-    await engine.close();
-  }
+  });
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { InstructionFinding, SkillDetail, SkillSummary, ValidationReport } from '../../shared/contract';
 import { SkillCatalog, validateSkillDir } from '../engine';
 import { flaggedClause } from '../engine/routing/held';
-import { findSkill, openEngine, refuse, type DiscoveryFlags } from './context';
+import { openEngine, withSkill, type DiscoveryFlags } from './context';
 import { findingLines } from './findings';
 
 const pad = (text: string, width: number) =>
@@ -118,15 +118,9 @@ export async function skillsShow(
     process.stderr.write('usage: skilldeck skills show NAME [--skills DIR]… [--no-default-paths] [--json]\n');
     return 2;
   }
-  const engine = await openEngine(flags);
-  try {
-    const match = findSkill(engine, skill);
-    if (!match)
-      return refuse(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.`, flags.json);
+  return withSkill(flags, skill, async (engine, match) => {
     const detail = await engine.skills.get(match.id);
     process.stdout.write(flags.json ? `${JSON.stringify(detail)}\n` : describeDetail(detail));
     return 0;
-  } finally {
-    await engine.close();
-  }
+  });
 }

@@ -1,5 +1,5 @@
 import type { DescriptionCandidate, DescriptionTuning, EvalReport } from '../../shared/contract';
-import { findSkill, openEngine, refuse, type DiscoveryFlags } from './context';
+import { refuse, withSkill, type DiscoveryFlags } from './context';
 import { oneLine } from './terminal';
 
 const score = (c: DescriptionCandidate) =>
@@ -36,11 +36,7 @@ export async function tuneCommand(
   const rounds = flags.rounds === undefined ? 3 : Number(flags.rounds);
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 5)
     return refuse('--rounds takes a whole number from 1 to 5.', flags.json);
-  const engine = await openEngine(flags);
-  try {
-    const match = findSkill(engine, skill);
-    if (!match)
-      return refuse(`No skill named "${skill}"; \`skilldeck skills list\` shows what was found.`, flags.json);
+  return withSkill(flags, skill, async (engine, match) => {
     let tuning: DescriptionTuning;
     try {
       tuning = await engine.routing.improveDescription(match.id, rounds);
@@ -67,7 +63,5 @@ export async function tuneCommand(
       else if (best) process.stdout.write('Nothing was written; --apply writes it into SKILL.md.\n');
     }
     return best ? 0 : 1;
-  } finally {
-    await engine.close();
-  }
+  });
 }

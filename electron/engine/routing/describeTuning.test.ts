@@ -78,6 +78,8 @@ describe('tuning a skill’s description against its trigger evals', () => {
     const asked = JSON.stringify(server.chatRequests().slice(seen));
     for (const query of tuning.train) expect(asked).toContain(query);
     for (const query of tuning.test) expect(asked).not.toContain(query);
+    // It hears what the router did with each case that fails now.
+    expect(asked).toMatch(/FAILS now \((?:went to [\w-]+|this skill: [a-z ]+)\)/);
     // Nothing is written by tuning.
     expect(fs.readFileSync(path.join(id, 'SKILL.md'), 'utf8')).toBe(SKILL_MD);
   });

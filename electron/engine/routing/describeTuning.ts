@@ -61,7 +61,7 @@ function judge(
   split: { train: Cases; test: Cases },
   config: RouterConfig,
   round: number,
-): DescriptionCandidate {
+): Judged {
   const index = indexWith(skills, id, description);
   const run = (cases: Cases) => runTriggerEvals(index, id, { file: '', cases }, config).cases;
   const train = run(split.train);
@@ -72,8 +72,16 @@ function judge(
     train: { passed: train.filter((c) => c.pass).length, total: train.length },
     test: { passed: test.filter((c) => c.pass).length, total: test.length },
     failing: [...train, ...test].filter((c) => !c.pass).map((c) => c.query),
+    // What the router did with each train case that fails: what the model needs to hear.
+    [WENT]: new Map(
+      train.filter((c) => !c.pass).map((c) => [c.query, { primary: c.primary, status: c.status }]),
+    ),
   };
 }
+
+/** Where the router sent the train cases a description fails (kept out of the contract's shape). */
+const WENT = Symbol('went');
+type Judged = DescriptionCandidate & { [WENT]?: Map<string, { primary: string | null; status: string }> };
 
 /** The model's answer as a description: no reasoning, fences, label or quotes; no angle brackets; ≤ 1024. */
 export function readDescription(answer: string): string | null {
@@ -95,14 +103,19 @@ const SYSTEM = `You write the description field of an agent skill's SKILL.md. A 
 function prompt(o: {
   name: string;
   body: string;
-  current: DescriptionCandidate;
+  current: Judged;
   tried: DescriptionCandidate[];
   train: Cases;
 }): string {
-  const failing = new Set(o.current.failing);
+  const went = o.current[WENT];
+  const fails = (c: Cases[number]) => {
+    const where = went?.get(c.query);
+    if (!where) return '';
+    if (!c.should_trigger) return ' — FAILS now (this skill was chosen)';
+    return ` — FAILS now (${where.primary ? `went to ${where.primary}` : `this skill: ${where.status.replace(/_/g, ' ')}`})`;
+  };
   const lines = o.train.map(
-    (c) =>
-      `- ${c.should_trigger ? 'should use it' : 'should NOT use it'}: "${c.query}"${failing.has(c.query) ? ' — FAILS now' : ''}`,
+    (c) => `- ${c.should_trigger ? 'should use it' : 'should NOT use it'}: "${c.query}"${fails(c)}`,
   );
   const tried = o.tried.map((t) => `- (${t.train.passed}/${t.train.total}) ${t.description}`);
   return [
@@ -156,7 +169,7 @@ export async function improveDescription(o: TuningInput): Promise<DescriptionTun
   const skillMd = fs.readFileSync(skill.summary.file, 'utf8');
   const split = splitCases(cases);
   const baseline = judge(o.skills, o.id, skill.metadata.description, split, o.config, 0);
-  const candidates: DescriptionCandidate[] = [];
+  const candidates: Judged[] = [];
   const notes: string[] = [];
   let tokensIn = 0;
   let tokensOut = 0;

@@ -15,6 +15,7 @@ const commands = {
   run: () => import('./cli/run'),
   chat: () => import('./cli/chat'),
   repair: () => import('./cli/repair'),
+  trust: () => import('./cli/trust'),
 };
 
 const USAGE = `skilldeck — agent skills: list, validate, serve (DESIGN §7)
@@ -44,6 +45,10 @@ Usage:
                             tunes the description with the model against the trigger evals, judged
                             on held-out cases; --apply writes the best into SKILL.md
   skilldeck serve           [--port N] [--open] [--skills DIR]… [--no-default-paths]
+  skilldeck trust [DIR]     [--untrust] [--list] [--json]
+                            trust a folder (default: here) for the app and serve, so the skills in its
+                            skills/, .claude/skills, .agents/skills run as they declare; one-shot commands
+                            trust the folder they run in without it
   skilldeck --version
 `;
 
@@ -70,6 +75,8 @@ const options = {
   install: { type: 'string' },
   improve: { type: 'boolean', default: false },
   rounds: { type: 'string' },
+  untrust: { type: 'boolean', default: false },
+  list: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -184,6 +191,10 @@ export async function main(argv: string[]): Promise<number> {
         : [],
     );
     return (await commands.evals()).evalCommand(sub, { ...discovery, json: values.json, cases });
+  }
+  if (command === 'trust') {
+    const { untrust, list, json } = values;
+    return (await commands.trust()).trustCommand(sub, { untrust, list, json });
   }
   if (command === 'serve') {
     const port = Number(values.port);

@@ -24,7 +24,11 @@ export function readVersion(): string {
   }
 }
 
-/** The engine over the user's folders; `watch` only for long-running commands (`serve`). */
+/**
+ * The engine over the user's folders; `watch` only for long-running commands (`serve`). A one-shot
+ * command trusts the folder it runs in (as Claude Code's headless `-p` skips the trust dialog:
+ * running the CLI there is the user's act); `serve` opens a window, which asks for trust instead.
+ */
 export function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine> {
   const bundledDir = path.join(appRoot(), 'skills');
   // A mistyped folder finds no skill: say so, on stderr (stdout stays the command's JSON).
@@ -36,6 +40,7 @@ export function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine
     noDefaultPaths: flags['no-default-paths'],
     version: readVersion(),
     watch,
+    trustWorkspace: !watch,
   });
 }
 

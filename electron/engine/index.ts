@@ -14,6 +14,7 @@ import { RoutingService } from './routing';
 import { SettingsStore } from './settings';
 import { SkillCatalog } from './skills';
 import { watchSkillRoots, type SkillWatcher } from './skills/watcher';
+import { WorkspaceScope } from './workspace/scope';
 
 export { EngineError } from './errors';
 export { resolveHome } from './paths';
@@ -49,6 +50,12 @@ export interface EngineOptions {
   approvalGraceMs?: number;
   /** The OS keychain for API keys (Electron's safeStorage); without it keys go in a 0600 file. */
   cipher?: SecretCipher;
+  /**
+   * Trust the workspace for this engine's life without asking or storing it: the one-shot CLI in
+   * its own folder (what-users-ask §14). The app and `serve` leave it off: there the user trusts
+   * a folder in the window, remembered per folder.
+   */
+  trustWorkspace?: boolean;
   /** The environment the engine reads (`OPENAI_BASE_URL`, `OPENAI_API_KEY`, `SKILLDECK_MODEL`, PATH); default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
@@ -71,6 +78,8 @@ export interface Engine {
   readonly repair: RepairService;
   /** Model settings, keys, `resolve()` for the agent loop, connection tests, embeddings (issue 8). */
   readonly models: ModelService;
+  /** The open workspace's trust and its per-workspace skill switches (what-users-ask §14). */
+  readonly workspace: WorkspaceScope;
   /** Resolves once the file watcher (option `watch`) reports changes; at once without it. */
   readonly watching: Promise<void>;
   /** The skill list with each skill's settings switches (`enabled`, `autoSelect`) filled in. */
@@ -102,13 +111,28 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     noDefaultPaths: options.noDefaultPaths ?? false,
   });
   const events = new EngineEvents();
+  const scope = new WorkspaceScope({
+    home,
+    workspace,
+    cliTrust: options.trustWorkspace ?? false,
+    skills: () => skills.list().skills,
+    events,
+  });
   const models = new ModelService({
     settings,
     secrets: new SecretStore(home, options.cipher),
     events,
     env: options.env,
   });
-  const routing = new RoutingService({ home, catalog: skills, settings, events, env: options.env, models });
+  const routing = new RoutingService({
+    home,
+    catalog: skills,
+    settings,
+    events,
+    env: options.env,
+    models,
+    workspaceDisabled: () => scope.disabled(),
+  });
   const execution = new ExecutionService({
     home,
     workspace,
@@ -119,6 +143,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     hostEnv: options.env,
     approvalTimeoutMs: options.approvalTimeoutMs,
     approvalGraceMs: options.approvalGraceMs,
+    untrustedWorkspace: () => scope.untrustedFolder(),
   });
   // The chat model, resolved at each use (settings and keys can change while the app runs).
   const model = async (): Promise<ModelChoice> => {
@@ -142,6 +167,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   });
   const withSwitches = (list: SkillList): SkillList => {
     const switches = settings.get().skills;
+    const untrusted = !scope.trusted();
+    const offHere = new Set(scope.disabled());
     return {
       ...list,
       skills: list.skills.map((s) => {
@@ -152,6 +179,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
           enabled: !switches.disabled.includes(s.name),
           autoSelect: autoSelectOf(switches, s.name, flagged !== null),
           ...(flagged ? { flagged } : {}),
+          ...(untrusted && s.source === 'workspace' ? { untrusted: true } : {}),
+          ...(offHere.has(s.name) ? { workspaceEnabled: false } : {}),
         };
       }),
     };
@@ -245,6 +274,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     chat,
     repair,
     models,
+    workspace: scope,
     watching: watcher?.ready ?? Promise.resolve(),
     listSkills: () => {
       scheduleFlagRead();

@@ -90,5 +90,10 @@ export function createHandlers(engine: Engine): Handlers {
     'models.clearKey': async () => engine.models.clearKey(),
     'models.test': async () => engine.models.test(),
     'models.list': async () => engine.models.list(),
+    'workspace.status': async () => engine.workspace.status(),
+    'workspace.trust': async ({ path }) => engine.workspace.trust(path),
+    'workspace.untrust': async ({ path }) => engine.workspace.untrust(path),
+    'workspace.trusted': async () => ({ folders: engine.workspace.trustedFolders() }),
+    'workspace.setSkillEnabled': async ({ name, enabled }) => engine.workspace.setSkillEnabled(name, enabled),
   };
 }

@@ -106,6 +106,9 @@ export function isolatedEngines() {
         userHome: path.join(root, 'user'),
         workspace,
         env: envWithoutModel(),
+        // The tests of other features run skills from the workspace as the user's own project, as
+        // the CLI does; the trust tests pass false to open it as an untrusted folder.
+        trustWorkspace: true,
         ...extra,
       });
       engines.push(engine);

@@ -229,6 +229,8 @@ export const ApprovalRequest = z.object({
   reasons: z.array(z.string()),
   /** Set when this asks to widen a grant after a blocked run ("allow this for this skill?"). */
   widen: z.object({ kind: WidenKind, target: z.string(), grant: z.string() }).optional(),
+  /** Set when the skill comes from the open workspace's folder, which the user has not trusted. */
+  untrusted_workspace: z.string().optional(),
   requested_at: z.string(),
   /** After this moment no answer is a deny. */
   expires_at: z.string(),

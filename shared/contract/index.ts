@@ -8,6 +8,7 @@ import { modelsEvents, modelsRequests } from './models';
 import { routingEvents, routingRequests } from './routing';
 import { settingsEvents, settingsRequests } from './settings';
 import { skillsEvents, skillsRequests } from './skills';
+import { workspaceEvents, workspaceRequests } from './workspace';
 
 export * from './common';
 export * from './app';
@@ -19,6 +20,7 @@ export * from './execution';
 export * from './chat';
 export * from './repair';
 export * from './models';
+export * from './workspace';
 
 /** Every request method: `feature.verb` → input and output schemas. */
 export const requests = {
@@ -31,6 +33,7 @@ export const requests = {
   ...chatRequests,
   ...repairRequests,
   ...modelsRequests,
+  ...workspaceRequests,
 } as const;
 /** Every pushed event: past-tense fact → payload schema. */
 export const events = {
@@ -43,6 +46,7 @@ export const events = {
   ...chatEvents,
   ...repairEvents,
   ...modelsEvents,
+  ...workspaceEvents,
 } as const;
 
 export type Method = keyof typeof requests;

@@ -152,6 +152,13 @@ export const SkillSummary = z.object({
    * allows it (`skills.setAutoSelect`). Filled in with the switches; the bare catalog list omits it.
    */
   flagged: InstructionFinding.optional(),
+  /**
+   * True for a skill of the open workspace's own skill folders while the user has not trusted the
+   * folder: it never runs without asking (its `approval: auto` counts as `ask`).
+   */
+  untrusted: z.boolean().optional(),
+  /** False when the user turned it off in this workspace only (`workspace.setSkillEnabled`). */
+  workspaceEnabled: z.boolean().optional(),
 });
 export type SkillSummary = z.infer<typeof SkillSummary>;
 

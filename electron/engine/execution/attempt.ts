@@ -60,6 +60,11 @@ export interface AttemptEnv {
   /** Every skill discovery folder: hidden inside the sandbox, but for the running skill's own folder. */
   skillRoots: string[];
   hostEnv: NodeJS.ProcessEnv;
+  /**
+   * The workspace folder when the user has not trusted it: its own skills (source `workspace`)
+   * then ask before every run, whatever their `approval: auto` (what-users-ask §14).
+   */
+  untrustedWorkspace?: string;
   grants: GrantStore;
   maxOutputBytes: number;
   signal?: AbortSignal;

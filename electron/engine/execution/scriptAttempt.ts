@@ -217,7 +217,11 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
   if (tooLong) return fail('failure', `Cannot run ${script.path}: ${tooLong}.`);
 
   const reasons = [...policy.reasons];
+  // A folder's own skills came with the folder (a cloned repository), not from the user: until
+  // the folder is trusted their `approval: auto` counts as `ask` (what-users-ask §14).
+  const untrusted = skill.source === 'workspace' ? env.untrustedWorkspace : undefined;
   if (policy.approval === 'ask') reasons.push(`${m.name} asks for approval before it runs a command`);
+  if (untrusted) reasons.push(untrustedReason(skill, policy.approval, untrusted));
   // DESIGN §4: never a silent downgrade; the user is told before the run and must approve.
   if (downgrade) reasons.push(downgrade);
   else if (backend.unenforced.length)
@@ -260,6 +264,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
         ),
         reasons,
         ...(req.widen ? { widen: { ...req.widen, grant: req.widen.target } } : {}),
+        ...(untrusted ? { untrusted_workspace: untrusted } : {}),
       },
     });
     // The run view still shows what would have run, and where.
@@ -312,6 +317,16 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     violations: result.violations,
     duration_ms: result.durationMs,
   };
+}
+
+/** Why a skill of an untrusted workspace asks, in the user's words. */
+function untrustedReason(skill: SkillDetail, approval: ExecutionPolicy['approval'], folder: string): string {
+  const replaces =
+    skill.shadows.length > 0
+      ? `; it has the same name as ${skill.shadows.length === 1 ? 'another skill' : `${skill.shadows.length} other skills`} of yours (${skill.shadows.join(', ')}) and takes its place here`
+      : '';
+  const auto = approval === 'auto' ? ': its approval: auto counts only once you trust the folder' : '';
+  return `${skill.name} comes from the workspace folder ${folder}, which you have not trusted${auto}${replaces}`;
 }
 
 export function emptyAttempt(sandbox: AttemptResult['sandbox'], durationMs: number): AttemptResult {

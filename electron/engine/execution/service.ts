@@ -40,6 +40,8 @@ export interface ExecutionDeps {
   approvalGraceMs?: number;
   /** stdout + stderr bytes kept per run (default 1 MiB). */
   maxOutputBytes?: number;
+  /** The open workspace's folder while the user has not trusted it, else undefined (read per run). */
+  untrustedWorkspace?: () => string | undefined;
 }
 
 export interface RunRequest {
@@ -369,6 +371,7 @@ export class ExecutionService {
         .folders.filter((f) => f.exists)
         .map((f) => f.path),
       hostEnv: this.deps.hostEnv ?? process.env,
+      untrustedWorkspace: this.deps.untrustedWorkspace?.(),
       grants: this.grants,
       maxOutputBytes: this.deps.maxOutputBytes ?? 1024 * 1024,
       signal,

@@ -22,6 +22,8 @@ export interface RouterConfig {
   topK: number;
   maxParallel: number;
   disabled: ReadonlySet<string>;
+  /** The part of `disabled` turned off in the open workspace only (for the reason "why not" gives). */
+  workspaceDisabled?: ReadonlySet<string>;
   neverAutoSelect: ReadonlySet<string>;
   /** Optional embedding recall; the lexical index is always used. */
   semanticRecall?: SemanticRecall;
@@ -174,7 +176,9 @@ export function whyNot(
         : 'not routable on this machine';
   } else if (config.disabled.has(doc.name)) {
     candidate.status = 'disabled';
-    candidate.reason = 'disabled in Settings: never a candidate';
+    candidate.reason = config.workspaceDisabled?.has(doc.name)
+      ? 'turned off in this workspace: never a candidate here'
+      : 'disabled in Settings: never a candidate';
   } else if (!autoSelectable(doc, config)) {
     candidate.status = 'explicit_only';
     candidate.reason = `only runs when named ($${doc.name}): automatic selection is off for it`;

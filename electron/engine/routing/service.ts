@@ -36,6 +36,8 @@ export interface RoutingDeps {
   now?: () => Date;
   /** The configured model, for semantic recall and the arbiter on a send (issue 10 §4–5). */
   models?: RoutingModel;
+  /** Skill names the user turned off in the open workspace only: never candidates here. */
+  workspaceDisabled?: () => string[];
 }
 
 /** A skill plain chat may offer the model, as the model sees it. */
@@ -95,8 +97,12 @@ export class RoutingService {
   private config() {
     const settings = this.deps.settings.get();
     const catalog = this.deps.catalog;
+    const here = this.deps.workspaceDisabled?.() ?? [];
+    const config = configFromSettings(settings);
     return {
-      ...configFromSettings(settings),
+      ...config,
+      disabled: new Set([...config.disabled, ...here]),
+      workspaceDisabled: new Set(here),
       heldBack: flaggedHold((doc) => catalog.flagged(doc.id), new Set(settings.skills.allowFlagged)),
     };
   }

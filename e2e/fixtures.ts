@@ -10,6 +10,8 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export interface Workspace {
   /** Fresh `$SKILLDECK_HOME`. */
   home: string;
+  /** The folder `serve` runs in (its workspace). */
+  folder: string;
   /** A fresh skills folder passed with `--skills`; tests drop skills in it. */
   skillsDir: string;
   /** The served URL with its token. */
@@ -82,6 +84,8 @@ async function startServer(
 /**
  * `seedFiles`: files (relative to the test's skills folder) written before the server starts.
  * `extraSkillDirs`: more folders passed with `--skills` (read in place, e.g. the corpus).
+ * `rootFiles`: files relative to the test's root, written before the server starts: under
+ * `workspace/` (the folder `serve` runs in: its skills/, .claude/skills) or `user-home/`.
  * `serverEnv`: extra environment for the server, e.g. `OPENAI_BASE_URL` of a scripted model
  * server (override it with a fixture that depends on the model server to pass its port).
  */
@@ -90,18 +94,30 @@ type Fixtures = {
   seedFiles: Record<string, string>;
   extraSkillDirs: string[];
   serverEnv: Record<string, string>;
+  rootFiles: Record<string, string>;
 };
 
 export const test = base.extend<Fixtures>({
   seedFiles: [{}, { option: true }],
   extraSkillDirs: [[], { option: true }],
   serverEnv: [{}, { option: true }],
-  workspace: async ({ seedFiles, extraSkillDirs, serverEnv }, use, testInfo) => {
+  rootFiles: [{}, { option: true }],
+  workspace: async ({ seedFiles, extraSkillDirs, serverEnv, rootFiles }, use, testInfo) => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldeck-e2e-'));
     for (const dir of ['home', 'user-home', 'workspace', 'skills']) fs.mkdirSync(path.join(root, dir));
+    for (const [file, content] of Object.entries(rootFiles)) {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), content);
+    }
     const skillsDir = path.join(root, 'skills');
     const server = await startServer(root, skillsDir, seedFiles, extraSkillDirs, serverEnv);
-    await use({ home: path.join(root, 'home'), skillsDir, url: server.url, log: server.log });
+    await use({
+      home: path.join(root, 'home'),
+      folder: path.join(root, 'workspace'),
+      skillsDir,
+      url: server.url,
+      log: server.log,
+    });
     // Wait for the engine to exit: a run it was still recording would race the removal below.
     const exited = new Promise((resolve) => {
       if (server.child.exitCode !== null) resolve(null);

@@ -232,6 +232,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     updateSettings,
     env: options.env,
     programsChanged: () => routing.forgetPrograms(),
+    workspaceDisabled: () => scope.disabled(),
   });
   // Issue 9: pass `runs` (the executor) and `complete` (the model) here once they land.
   const repair = new RepairService({ home, catalog: skills, events, reload: reloadSkills });

@@ -5,6 +5,7 @@ import { useAppStore } from './features/app/store';
 import { useApprovalsStore } from './features/approvals/store';
 import { useRunsStore } from './features/runs/store';
 import { useSkillsStore } from './features/skills/store';
+import { useWorkspaceStore } from './features/workspace/store';
 import { setClient } from './lib/client';
 import { connect } from './lib/transport';
 import './styles/theme.css';
@@ -15,6 +16,8 @@ const connection = connect();
 setClient(connection.client);
 useAppStore.getState().start(connection);
 useSkillsStore.getState().start();
+// Before any view: the trust banner shows wherever the window opens.
+useWorkspaceStore.getState().start();
 // Before any view: a reloaded window shows pending approvals at once, and runs follow their events.
 useApprovalsStore.getState().start();
 useRunsStore.getState().start();

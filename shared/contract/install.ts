@@ -209,6 +209,8 @@ export const DiagnosisReason = z.object({
     'os-excluded',
     'shadowed',
     'disabled',
+    /** Turned off in the open workspace only (`workspace.setSkillEnabled`). */
+    'disabled-here',
     'never-auto-select',
     'implicit-off',
     'instructions-flagged',

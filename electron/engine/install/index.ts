@@ -46,6 +46,8 @@ export interface InstallApiDeps {
   skills: SkillCatalog;
   settings: SettingsStore;
   events: EngineEvents;
+  /** Skill names turned off in the open workspace only. */
+  workspaceDisabled?: () => string[];
   /** Re-scan and announce `skills.changed` (the facade's `reloadSkills`). */
   reload(): Promise<unknown>;
   /** Persist a settings patch and announce it (the facade's `updateSettings`). */
@@ -166,6 +168,7 @@ export function createInstallApi(deps: InstallApiDeps): InstallApi {
         summary: s,
         metadata,
         disabled: !sw.enabled,
+        disabledHere: deps.workspaceDisabled?.().includes(s.name) ?? false,
         neverAutoSelect: never,
         env: deps.env,
         // Held back only while the user has not allowed it (a never-auto-select says enough then).

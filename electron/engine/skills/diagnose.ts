@@ -13,6 +13,8 @@ export interface DiagnoseInput {
   summary: SkillSummary;
   metadata: SkillMetadata;
   disabled: boolean;
+  /** Turned off in the open workspace only (what-users-ask §14). */
+  disabledHere?: boolean;
   neverAutoSelect: boolean;
   /** SKILL.md's flagged line while it holds the skill back (the user has not allowed it). */
   flagged?: InstructionFinding | null;
@@ -79,6 +81,13 @@ export function diagnoseSkill(input: DiagnoseInput): Diagnosis {
     });
   if (input.disabled)
     reasons.push({ code: 'disabled', blocks: 'all', message: 'Disabled in settings.', fix: 'Enable it.' });
+  else if (input.disabledHere)
+    reasons.push({
+      code: 'disabled-here',
+      blocks: 'all',
+      message: `Turned off in this workspace: the router skips it here, $${s.name} included.`,
+      fix: 'Turn it on in this workspace.',
+    });
   if (input.neverAutoSelect)
     reasons.push({
       code: 'never-auto-select',

@@ -149,6 +149,9 @@ describe('per-workspace skill switches', () => {
       enabled: true,
       workspaceEnabled: false,
     });
+    expect(a.engine.install.diagnose(id).reasons.map((r) => r.message)).toContain(
+      'Turned off in this workspace: the router skips it here, $invoice-filer included.',
+    );
 
     // The same home, another folder: the switch is this workspace's only.
     const other = path.join(a.root, 'other-ws');

@@ -50,6 +50,8 @@ export interface SkillsActions {
   toggleType(type: SkillType): void;
   toggleProblems(): void;
   clearFilters(): void;
+  /** Only this source's skills, the query cleared (the trust banner's "Review its skills"). */
+  showSource(source: SkillSource): void;
   /** Moves the selection only; the detail pane loads it after a pause, so arrowing stays cheap. */
   select(id: string | null): void;
   /** Selects and loads at once (a click, Enter, a link). */
@@ -172,6 +174,7 @@ export const useSkillsStore = create<SkillsState & SkillsActions & ManageSlice>(
     toggleType: (type) => set((s) => ({ filters: { ...s.filters, types: toggle(s.filters.types, type) } })),
     toggleProblems: () => set((s) => ({ filters: { ...s.filters, problemsOnly: !s.filters.problemsOnly } })),
     clearFilters: () => set({ filters: NO_FILTERS, query: '' }),
+    showSource: (source) => set({ filters: { ...NO_FILTERS, sources: [source] }, query: '' }),
 
     select: (id) => set({ selectedId: id }),
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { ApprovalDialog } from '../../approvals/components/ApprovalDialog';
+import { TrustBanner } from '../../workspace/components/TrustBanner';
 import { ConnectionBanner } from './ConnectionBanner';
 import { NavRail } from './NavRail';
 import { TopBar } from './TopBar';
@@ -10,6 +11,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     <div className="app-shell">
       <TopBar />
       <ConnectionBanner />
+      <TrustBanner />
       <div className="app-shell__body">
         <NavRail />
         <main className="app-shell__main">{children}</main>

@@ -4,6 +4,7 @@ import { WarningIcon } from '../../../ui/icons';
 import { CapabilityList } from '../../install/components/CapabilityList';
 import { describeNetwork, describeWiden } from '../queue';
 import { TierNote } from './TierNote';
+import { UntrustedNote } from './UntrustedNote';
 
 function Fact({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
   return (
@@ -31,6 +32,7 @@ function Paths({ paths }: { paths: string[] }) {
 export function ApprovalFacts({ request }: { request: ApprovalRequest }) {
   return (
     <div className="approval-facts">
+      <UntrustedNote request={request} />
       {request.widen && (
         <div className="approval-widen" role="note" data-testid="approval-widen">
           <WarningIcon size={16} />

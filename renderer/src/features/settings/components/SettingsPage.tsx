@@ -4,6 +4,7 @@ import { Placeholder } from '../../../ui/Placeholder';
 import { Spinner } from '../../../ui/Spinner';
 import { ErrorIcon } from '../../../ui/icons';
 import { ApprovalSettings } from '../../approvals/components/ApprovalSettings';
+import { WorkspaceSettings } from '../../workspace/components/WorkspaceSettings';
 import { SettingsPreview } from './SettingsPreview';
 import { RoutingSettings } from './RoutingSettings';
 import { ModelSettings } from '../../models/components/ModelSettings';
@@ -52,6 +53,7 @@ export function SettingsPage() {
           <ModelSettings />
           <RoutingSettings routing={settings.routing} />
           <ApprovalSettings />
+          <WorkspaceSettings />
         </div>
         <SettingsPreview />
       </div>

@@ -1,7 +1,7 @@
 import type { SkillSummary } from '../../../../../../shared/contract';
 import { Badge } from '../../../../ui/Badge';
 import { TruncatedPath } from '../../../../ui/TruncatedPath';
-import { ErrorIcon, PlayIcon, RouteIcon } from '../../../../ui/icons';
+import { ErrorIcon, PlayIcon, RouteIcon, ShieldIcon } from '../../../../ui/icons';
 import { useShallow } from 'zustand/react/shallow';
 import { plural } from '../../../../lib/format';
 import { switchesOf } from '../../manage';
@@ -71,6 +71,14 @@ export function DetailHeader({ summary, dangers = 0 }: { summary: SkillSummary; 
             <Badge tone="neutral" title="Turned off: nothing uses it" testId="disabled-badge">
               disabled
             </Badge>
+          ) : summary.workspaceEnabled === false ? (
+            <Badge
+              tone="neutral"
+              title="Turned off in this workspace: the router skips it here"
+              testId="workspace-off-badge"
+            >
+              off in this workspace
+            </Badge>
           ) : summary.routable ? (
             <Badge
               tone="green"
@@ -91,6 +99,16 @@ export function DetailHeader({ summary, dangers = 0 }: { summary: SkillSummary; 
             </Badge>
           )}
         </button>
+        {summary.untrusted && (
+          <Badge
+            tone="amber"
+            icon={<ShieldIcon size={12} />}
+            title="It came with this folder, which you have not trusted: it asks before every run, even if it declares approval: auto"
+            testId="untrusted-badge"
+          >
+            untrusted workspace
+          </Badge>
+        )}
         {switches.enabled && !switches.autoSelect && (
           <Badge tone="amber" title={`Only $${summary.name} runs it`} testId="manual-badge">
             manual only

@@ -2,6 +2,7 @@ import type { DiagnosisReason } from '../../../../../../shared/contract';
 import { InlineCode } from '../../../../ui/InlineCode';
 import { ErrorIcon, WarningIcon } from '../../../../ui/icons';
 import { useSkillsStore } from '../../store';
+import { useWorkspaceStore } from '../../../workspace/store';
 import { InstallHints } from '../../../../ui/InstallHints';
 import { SkillLink } from './ShadowLinks';
 import { InstallDependency } from '../InstallDependency';
@@ -37,6 +38,19 @@ function Details({ reason }: { reason: DiagnosisReason }) {
 function QuickFix({ reason, skillName }: { reason: DiagnosisReason; skillName: string }) {
   const setEnabled = useSkillsStore((s) => s.setEnabled);
   const setAutoSelect = useSkillsStore((s) => s.setAutoSelect);
+  const setHere = useWorkspaceStore((s) => s.setSkillEnabled);
+  if (reason.code === 'disabled-here') {
+    return (
+      <button
+        type="button"
+        className="button button--small"
+        onClick={() => void setHere(skillName, true)}
+        data-testid="reason-enable-here"
+      >
+        Turn on here
+      </button>
+    );
+  }
   if (reason.code === 'disabled') {
     return (
       <button

@@ -21,7 +21,7 @@ export const SkillRow = memo(function SkillRow({ item, index, selected, style, o
       id={`skill-option-${index}`}
       role="option"
       aria-selected={selected}
-      className={`skill-row${selected ? ' is-selected' : ''}${skill.routable && skill.enabled !== false ? '' : ' is-unroutable'}`}
+      className={`skill-row${selected ? ' is-selected' : ''}${skill.routable && skill.enabled !== false && skill.workspaceEnabled !== false ? '' : ' is-unroutable'}`}
       style={style}
       data-testid="skill-row"
       data-skill-name={skill.name}
@@ -50,6 +50,32 @@ export const SkillRow = memo(function SkillRow({ item, index, selected, style, o
             >
               <ShieldIcon size={12} />
               <span className="skill-row__marker-label">flagged</span>
+            </span>
+          )}
+          {skill.untrusted && (
+            <span
+              className="skill-row__shadowed skill-row__untrusted"
+              data-testid="untrusted-marker"
+              title={
+                skill.shadows.length > 0
+                  ? 'From this folder, which you have not trusted: it asks before every run, and it takes the place of a skill of yours with the same name'
+                  : 'From this folder, which you have not trusted: it asks before every run'
+              }
+            >
+              <ShieldIcon size={12} />
+              {/* Always spelled out, however narrow the list: it is why the skill asks. */}
+              <span className="skill-row__untrusted-label">
+                {skill.shadows.length > 0 ? 'untrusted · replaces yours' : 'untrusted'}
+              </span>
+            </span>
+          )}
+          {skill.workspaceEnabled === false && skill.enabled !== false && (
+            <span
+              className="skill-row__shadowed"
+              data-testid="workspace-off-marker"
+              title="Turned off in this workspace: the router skips it here"
+            >
+              off here
             </span>
           )}
           {skill.enabled === false && (

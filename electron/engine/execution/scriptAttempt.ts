@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { SkillDetail } from '../../../shared/contract';
 import { capabilitySummary } from '../install/capabilities';
 import { grantHash } from '../skills/fingerprint';
+import { untrustedReason } from '../workspace/untrusted';
 import type { ApprovalAsk } from './approvals';
 import type { AttemptEnv, AttemptResult } from './attempt';
 import { classifyRun } from './classify';
@@ -317,16 +318,6 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     violations: result.violations,
     duration_ms: result.durationMs,
   };
-}
-
-/** Why a skill of an untrusted workspace asks, in the user's words. */
-function untrustedReason(skill: SkillDetail, approval: ExecutionPolicy['approval'], folder: string): string {
-  const replaces =
-    skill.shadows.length > 0
-      ? `; it has the same name as ${skill.shadows.length === 1 ? 'another skill' : `${skill.shadows.length} other skills`} of yours (${skill.shadows.join(', ')}) and takes its place here`
-      : '';
-  const auto = approval === 'auto' ? ': its approval: auto counts only once you trust the folder' : '';
-  return `${skill.name} comes from the workspace folder ${folder}, which you have not trusted${auto}${replaces}`;
 }
 
 export function emptyAttempt(sandbox: AttemptResult['sandbox'], durationMs: number): AttemptResult {

@@ -62,5 +62,9 @@ describe('skilldeck and workspace trust', () => {
     expect(result.stderr).toMatch(/no such folder/);
     expect(JSON.parse(result.stdout).error).toMatch(/no such folder/);
     expect(JSON.parse(skilldeck(['trust', '--list', '--json']).stdout)).toEqual({ folders: [] });
+    const file = path.join(project, '.claude', 'skills', 'repo-tool', 'SKILL.md');
+    const notFolder = skilldeck(['trust', file], root);
+    expect(notFolder.status).toBe(2);
+    expect(notFolder.stderr).toMatch(/not a folder/);
   });
 });

@@ -35,13 +35,17 @@ export function trustCommand(
     );
     return 0;
   }
-  let isDir = false;
+  let kind: 'folder' | 'file' | 'missing' = 'missing';
   try {
-    isDir = fs.statSync(folder).isDirectory();
+    kind = fs.statSync(folder).isDirectory() ? 'folder' : 'file';
   } catch {
     // Reported below.
   }
-  if (!isDir) return refuse(`skilldeck trust: ${dir ?? folder}: no such folder`, flags.json);
+  if (kind !== 'folder')
+    return refuse(
+      `skilldeck trust: ${dir ?? folder}: ${kind === 'file' ? 'not a folder; trust the folder that holds its skills/, .claude/skills or .agents/skills' : 'no such folder'}`,
+      flags.json,
+    );
   const trustedAt = store.trust(folder);
   const own = ['skills', '.claude/skills', '.agents/skills'].filter((d) =>
     fs.existsSync(path.join(folder, d)),

@@ -5,7 +5,7 @@ import { expect, repoRoot, test } from './fixtures';
 import { RunsPage } from './pages/runs';
 import { SkillsPage } from './pages/skills';
 import { WorkspacePage } from './pages/workspace';
-import { watchConsole } from './support';
+import { layoutProblems, shots, watchConsole } from './support';
 
 // what-users-ask §14: a folder opened in the window ships skills of its own (a cloned repository).
 // Until the user trusts the folder, they are marked, and each asks before it runs, its
@@ -51,6 +51,12 @@ test('an untrusted folder: banner, marked skills, asked on an auto skill; truste
   await expect(trust.banner()).toContainText('ships 2 skills of its own');
   await expect(trust.banner().getByTestId('trust-banner-shadowing')).toContainText('csv-tool');
   await runs.shoot(testInfo, 'trust-banner', trust.banner());
+  // The smallest window the desktop app allows: the banner wraps, nothing runs out of it.
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 720, height: 480 });
+  expect(await layoutProblems(page)).toEqual([]);
+  await runs.shoot(testInfo, 'trust-banner-narrow');
+  if (size) await page.setViewportSize(size);
 
   // The folder's skills, marked; the one that takes the place of the user's own says so.
   await trust.review().click();
@@ -74,6 +80,7 @@ test('an untrusted folder: banner, marked skills, asked on an auto skill; truste
   );
   await expect(page.getByTestId('approval-answers')).toHaveAttribute('data-armed', 'true');
   await runs.shoot(testInfo, 'approval-untrusted');
+  await shots(page, testInfo, 'approval-untrusted-scheme');
   await runs.deny().click();
   await expect(runs.tabRun()).toHaveAttribute('data-status', 'denied');
 
@@ -91,6 +98,7 @@ test('an untrusted folder: banner, marked skills, asked on an auto skill; truste
   // Settings lists it; revoking brings the banner back.
   await page.evaluate(() => (location.hash = '#settings'));
   await expect(trust.trustedFolder(folder)).toBeVisible();
+  await runs.shoot(testInfo, 'settings-workspaces', page.getByTestId('workspace-settings'));
   await trust.trustedFolder(folder).getByTestId('trusted-revoke').click();
   await expect(page.getByTestId('trusted-empty')).toBeVisible();
   await expect(trust.banner()).toBeVisible();

@@ -7,7 +7,7 @@ import type {
   RunScript,
   RunSummary,
 } from '../../../shared/contract';
-import { EngineError } from '../errors';
+import { EngineError, notFound } from '../errors';
 import type { EngineEvents } from '../events';
 import type { RoutingService } from '../routing';
 import type { SkillCatalog } from '../skills';
@@ -92,10 +92,7 @@ export class ExecutionService {
   start(req: RunRequest): { run_id: string; done: Promise<RunResult> } {
     const summary = this.deps.catalog.list().skills.find((s) => s.id === req.id);
     if (!summary)
-      throw new EngineError(
-        'not_found',
-        `No skill with id "${req.id.slice(0, 200)}"; list the skills to get valid ids.`,
-      );
+      throw notFound(`No skill with id "${req.id.slice(0, 200)}"; list the skills to get valid ids.`);
     const plan: Pick<ActivationPlan, 'parallel_groups' | 'skills' | 'skill_ids' | 'fallback_chain'> = {
       skills: [summary.name],
       skill_ids: [summary.id],
@@ -243,9 +240,11 @@ export class ExecutionService {
           ran: (script) => scripts.push(script),
         });
         try {
+          // A repair's patched copy keeps its skill's source: an untrusted folder's skill asks there too.
+          const source = () => this.deps.catalog.list().skills.find((s) => s.id === step.id)?.source;
           const skill =
             req.skillDir && step.id === req.id
-              ? await readSkillDetail(req.skillDir)
+              ? await readSkillDetail(req.skillDir, source())
               : await this.deps.catalog.get(step.id);
           current = skill.name;
           return await attemptSkill(

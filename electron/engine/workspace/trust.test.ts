@@ -66,6 +66,17 @@ describe('workspace trust (real runs, real files)', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it("a repair's replay of an untrusted folder's skill (its patched copy) asks too", async () => {
+    const { engine, id, real, root } = await openWith();
+    const { requests } = answerWith(engine, () => 'deny');
+    const first = await engine.execution.start({ id, task: 'go' }).done;
+    const scratch = path.join(root, 'scratch', 'repo-tool');
+    fs.cpSync(id, scratch, { recursive: true });
+    const replayed = await engine.execution.replay(engine.execution.get(first.run_id), scratch);
+    expect(replayed.status).toBe('denied');
+    expect(requests.map((r) => r.untrusted_workspace)).toEqual([real, real]);
+  });
+
   it('a window can trust only the folder it shows: any other path is refused and nothing is stored', async () => {
     const { engine, root, home } = await openWith();
     const other = path.join(root, 'elsewhere');

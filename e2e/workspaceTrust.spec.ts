@@ -105,6 +105,18 @@ test('an untrusted folder: banner, marked skills, asked on an auto skill; truste
   expect(JSON.parse(fs.readFileSync(path.join(workspace.home, 'workspaces.json'), 'utf8')).folders).toEqual(
     {},
   );
+
+  // Trusted from a terminal while the window is open: coming back to the window shows it.
+  const cli = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'node', 'cli.cjs'), 'trust', folder], {
+    env: { ...process.env, SKILLDECK_HOME: workspace.home },
+    encoding: 'utf8',
+  });
+  expect(cli.stdout).toContain(`Trusted: ${folder}`);
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expect(trust.banner()).toHaveCount(0);
+  await page.evaluate(() => (location.hash = '#skills'));
+  await expect(skills.row('repo-reader')).toBeVisible();
+  await expect(skills.row('repo-reader').getByTestId('untrusted-marker')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 

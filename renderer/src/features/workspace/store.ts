@@ -60,16 +60,23 @@ export const useWorkspaceStore = create<WorkspaceState & WorkspaceActions>()((se
       });
       // A skill added to or removed from the folder changes what the banner counts.
       const offSkills = client().on('skills.changed', () => void get().load());
+      // `skilldeck trust` in a terminal changes the stored trust without an event: look again on return.
+      const onFocus = () => void get().load();
+      window.addEventListener('focus', onFocus);
       void get().load();
       return () => {
         off();
         offSkills();
+        window.removeEventListener('focus', onFocus);
       };
     },
 
     async load() {
       try {
-        set({ status: await client().invoke('workspace.status', {}) });
+        const before = get().status;
+        const status = await client().invoke('workspace.status', {});
+        set({ status });
+        if (before && before.trusted !== status.trusted) void useSkillsStore.getState().load();
       } catch (error) {
         set({ error: errorMessage(error) });
       }

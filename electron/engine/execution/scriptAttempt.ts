@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SkillDetail } from '../../../shared/contract';
 import { capabilitySummary } from '../install/capabilities';
-import { grantHash } from '../skills/fingerprint';
+import { grantHashNow } from '../skills/fingerprint';
 import { untrustedReason } from '../workspace/untrusted';
 import type { ApprovalAsk } from './approvals';
 import type { AttemptEnv, AttemptResult } from './attempt';
@@ -149,7 +149,8 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
   // The content hash skips node_modules and .git, yet a script can load code from there. Their
   // stats cost a few ms per thousand files: paid only when a grant is stored or asked for.
   let bound: Promise<string> | undefined;
-  const contentHash = () => (bound ??= grantHash(skill));
+  // Read from disk now, not taken from the detail: an instruction skill's detail is as old as its turn.
+  const contentHash = () => (bound ??= grantHashNow(skill.path));
   // Paths widened by an earlier "always allow" count only while that grant still holds.
   const stored = env.grants.forSkill(m.name)
     ? env.grants.match(m.name, await contentHash(), digest)
@@ -362,6 +363,10 @@ async function seekApproval(o: {
   const answer = await env.approve(ask);
   if (answer.decision === 'deny')
     return `Denied: ${name} did not run${answer.reason ? ` (${answer.reason})` : ''}.`;
+  // The answer is for the version shown, and a question may wait minutes: code edited meanwhile
+  // was never shown to anyone, so it neither runs nor gets an "always allow".
+  if ((await grantHashNow(req.skill.path)) !== ask.content_hash)
+    return `Denied: ${name} changed while it waited for your approval, so nothing ran; run it again to be asked about the version now on disk.`;
   if (answer.decision === 'allow_always') {
     const previous = o.stored ?? { read: [], write: [], network: [] };
     const extra = { ...previous };

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs, { type Dirent } from 'node:fs';
 import path from 'node:path';
+import { readFileTree } from './files';
 
 /** Folders the content hash skips (files.ts) although a run can load code from them. */
 const SKIPPED = new Set(['.git', 'node_modules']);
@@ -123,4 +124,13 @@ export async function grantHash(skill: {
   const fingerprint = await uncoveredFingerprint(skill.path, skill.filesTruncated);
   if (fingerprint === null) return skill.contentHash;
   return createHash('sha256').update(`${skill.contentHash}\0${fingerprint}`).digest('hex');
+}
+
+/**
+ * The skill folder's grant hash as it is on disk now, read again (not the one its detail was
+ * loaded with): what an answer given after a wait is checked against before the run starts.
+ */
+export async function grantHashNow(dir: string): Promise<string> {
+  const tree = await readFileTree(dir);
+  return grantHash({ path: dir, contentHash: tree.contentHash, filesTruncated: tree.truncated });
 }

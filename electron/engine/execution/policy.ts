@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SkillMetadata } from '../../../shared/contract';
+import { namesLocalHost } from './sandbox/hosts';
 
 /** DESIGN §4: 120 s unless the skill says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -241,6 +242,11 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
     if (far.length > 0)
       reasons.push(
         `it declares approval: auto, but ${far.join(', ')}, outside its own folders and the workspace`,
+      );
+    const local = Array.isArray(network) ? network.filter((h) => namesLocalHost(h)) : [];
+    if (local.length > 0)
+      reasons.push(
+        `it declares approval: auto, but reaches ${local.join(', ')}, on this machine or its local network (model servers, databases, SkillDeck's browser host), which auto never covers`,
       );
   }
   if (m.execution.dangerous) reasons.push('its author marks it dangerous');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../testing/fixtures';
 import {
+  namesLocalHost,
   decideHost,
   hostAllowed,
   isLocal,
@@ -252,4 +253,31 @@ describe('safeLookup (the proxy connecting by name after its first lookup failed
     expect(local.err?.code).toBe('ELOCAL');
     expect(local.err?.message).toMatch(/^localhost resolves to .*, an address on this machine$/);
   });
+});
+
+describe('namesLocalHost', () => {
+  const pinned = () => new Set(['devbox.test']);
+  it.each([
+    'localhost',
+    'LOCALHOST.',
+    'api.localhost',
+    '*.localhost',
+    '127.0.0.1',
+    '[::1]',
+    '10.1.2.3',
+    '172.20.0.9',
+    '192.168.1.1',
+    '100.64.0.1',
+    'fd12::1',
+    '169.254.169.254',
+    'devbox.test',
+  ])('%s is this machine or its local network', (entry) => expect(namesLocalHost(entry, pinned)).toBe(true));
+  it.each([
+    'example.com',
+    '*.example.com',
+    '93.184.216.34',
+    '172.32.0.1',
+    '2606:4700::1111',
+    'localhost.example.com',
+  ])('%s is not', (entry) => expect(namesLocalHost(entry, pinned)).toBe(false));
 });

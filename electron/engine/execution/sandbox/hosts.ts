@@ -77,6 +77,35 @@ LOCAL.addAddress('::1', 'ipv6');
 LOCAL.addAddress('::', 'ipv6');
 LOCAL.addSubnet('fe80::', 10, 'ipv6');
 
+/** The local network: private, shared (carrier NAT) and unique-local addresses (RFC 1918, 6598, 4193). */
+const PRIVATE = new net.BlockList();
+PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4');
+PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
+PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4');
+PRIVATE.addSubnet('fc00::', 7, 'ipv6');
+
+/** An address on the local network (not this machine: see isLocal), IPv4-mapped IPv6 included. */
+export function isPrivate(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return PRIVATE.check(mapped[1], 'ipv4');
+  const family = net.isIP(address);
+  return family !== 0 && PRIVATE.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * Whether an allow-list entry names this machine or its local network: `localhost` and its
+ * subdomains, an address there, or a name the machine's owner pinned in /etc/hosts (which the
+ * proxy lets reach local addresses). What listens there (a model server without a key, a
+ * database that trusts local connections) is the user's, not the internet's.
+ */
+export function namesLocalHost(entry: string, hostsFile: () => Set<string> = staticHosts): boolean {
+  const host = normalizeHost(entry).replace(/^\*\./, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (net.isIP(host) !== 0) return isLocal(host) || isPrivate(host);
+  return hostsFile().has(host);
+}
+
 /** Names the machine's owner pinned in /etc/hosts (read per proxy start: a run is short). */
 export function staticHosts(file = '/etc/hosts'): Set<string> {
   const names = new Set<string>();

@@ -31,8 +31,13 @@ function printSummary(r: RunResult): void {
     ? `\nfiles:\n${r.files.map((f) => `  ${oneLine(f.abs)} (${f.size} B)`).join('\n')}`
     : '';
   const error = r.error ? `\n${forTerminal(r.error)}` : '';
+  // A blocked run's error lists them already; any other run went on without what was refused.
+  const refused =
+    r.status !== 'blocked' && r.violations.length > 0
+      ? `\nblocked by the sandbox, and the run went on without it:\n${r.violations.map((v) => `  ${oneLine(v.message)}`).join('\n')}`
+      : '';
   process.stderr.write(
-    `\n${mark} ${r.skill} ${r.status} · sandbox ${r.sandbox} · ${Math.round(r.duration_ms)} ms${r.exit_code !== null ? ` · exit ${r.exit_code}` : ''}${error}${files}\n`,
+    `\n${mark} ${r.skill} ${r.status} · sandbox ${r.sandbox} · ${Math.round(r.duration_ms)} ms${r.exit_code !== null ? ` · exit ${r.exit_code}` : ''}${error}${refused}${files}\n`,
   );
 }
 

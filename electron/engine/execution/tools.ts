@@ -98,6 +98,11 @@ const brief = (r: AttemptResult) => ({
   error: r.error,
   exit_code: r.exit_code,
   duration_ms: r.duration_ms,
+  // What the sandbox refused a run that went on anyway (a blocked run's error says it already),
+  // so the model does not take a missing file or a fallback for the real result.
+  ...(r.status !== 'blocked' && r.violations.length > 0
+    ? { blocked: r.violations.map((v) => v.message) }
+    : {}),
 });
 
 /** A schema error the model can act on: which argument, what was wrong. */

@@ -41,13 +41,14 @@ describe('GrantStore', () => {
     expect(GrantStore.at(dir).list()).toEqual([grant('a'), grant('b')]);
   });
 
-  it('matches only the same skill, content and declared permissions', () => {
+  it('matches only the same skill, folder, content and declared permissions', () => {
     const store = GrantStore.at(home());
     store.put(grant('a'));
-    expect(store.match('a', 'hash-a', 'digest-a')).toEqual(grant('a'));
-    expect(store.match('b', 'hash-a', 'digest-a')).toBeUndefined();
-    expect(store.match('a', 'edited', 'digest-a')).toBeUndefined();
-    expect(store.match('a', 'hash-a', 'widened')).toBeUndefined();
+    expect(store.match('a', '/skills/a', 'hash-a', 'digest-a')).toEqual(grant('a'));
+    expect(store.match('b', '/skills/a', 'hash-a', 'digest-a')).toBeUndefined();
+    expect(store.match('a', '/cloned/.claude/skills/a', 'hash-a', 'digest-a')).toBeUndefined();
+    expect(store.match('a', '/skills/a', 'edited', 'digest-a')).toBeUndefined();
+    expect(store.match('a', '/skills/a', 'hash-a', 'widened')).toBeUndefined();
     expect(store.forSkill('a')).toEqual(grant('a'));
     expect(store.forSkill('b')).toBeUndefined();
   });

@@ -31,10 +31,18 @@ export class GrantStore {
     return this.grants.map((g) => ({ ...g }));
   }
 
-  /** The grant that still holds for this exact skill content and declared permissions. */
-  match(skill: string, contentHash: string, digest: string): ApprovalGrant | undefined {
+  /**
+   * The grant that still holds for this skill folder, its exact content and declared permissions.
+   * A same-named skill elsewhere (one shadowing it from a cloned project) is another skill: what
+   * its declared paths reach around its folder is not what the user allowed.
+   */
+  match(skill: string, skillId: string, contentHash: string, digest: string): ApprovalGrant | undefined {
     return this.grants.find(
-      (g) => g.skill === skill && g.content_hash === contentHash && g.permissions_digest === digest,
+      (g) =>
+        g.skill === skill &&
+        g.skill_id === skillId &&
+        g.content_hash === contentHash &&
+        g.permissions_digest === digest,
     );
   }
 

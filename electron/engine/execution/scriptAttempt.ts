@@ -153,7 +153,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
   const contentHash = () => (bound ??= grantHashNow(skill.path));
   // Paths widened by an earlier "always allow" count only while that grant still holds.
   const stored = env.grants.forSkill(m.name)
-    ? env.grants.match(m.name, await contentHash(), digest)
+    ? env.grants.match(m.name, skill.id, await contentHash(), digest)
     : undefined;
   const policy = widened(base, stored?.extra ?? { read: [], write: [], network: [] }, req.widen);
   const fail = (
@@ -355,7 +355,7 @@ async function seekApproval(o: {
 }): Promise<string | undefined> {
   const { req, env, ask } = o;
   const name = ask.skill;
-  const grant = req.widen ? undefined : env.grants.match(name, ask.content_hash, o.digest);
+  const grant = req.widen ? undefined : env.grants.match(name, ask.skill_id, ask.content_hash, o.digest);
   if (grant) {
     env.note(`allowed by your "always allow" for ${name} (granted ${grant.granted_at.slice(0, 10)})`);
     return undefined;

@@ -184,6 +184,34 @@ describe('decideHost', () => {
     }
   });
 
+  // Found probing: a listed name whose DNS answer was a private address (a router's admin page,
+  // a NAS, an intranet service) was connected to, where the approval showed only the name.
+  it('refuses a listed name that resolves to the local network (DNS rebinding into the LAN)', async () => {
+    for (const address of [
+      '10.0.0.5',
+      '172.16.4.4',
+      '192.168.1.1',
+      '100.64.0.1',
+      'fd00::5',
+      '::ffff:192.168.1.1',
+    ]) {
+      expect(await decideHost('rebind.test', 80, rules({ lookup: async () => address }))).toEqual({
+        ok: false,
+        refusal: { host: 'rebind.test', reason: 'local_address', address },
+      });
+    }
+  });
+
+  it('lets a listed private address or a pinned name reach the local network', async () => {
+    const lan = rules({
+      allow: ['192.168.1.20', 'nas.test'],
+      hostsFile: () => new Set(['nas.test']),
+      lookup: async () => '192.168.1.20',
+    });
+    expect(await decideHost('192.168.1.20', 80, lan)).toEqual({ ok: true, host: '192.168.1.20', port: 80 });
+    expect(await decideHost('nas.test', 80, lan)).toEqual({ ok: true, host: '192.168.1.20', port: 80 });
+  });
+
   it('lets a literally listed address, localhost or a name pinned in the hosts file reach this machine', async () => {
     const local = rules({ lookup: async () => '127.0.0.1' });
     expect(await decideHost('127.0.0.1', 8080, local)).toEqual({ ok: true, host: '127.0.0.1', port: 8080 });
@@ -251,7 +279,9 @@ describe('safeLookup (the proxy connecting by name after its first lookup failed
       );
     const local = await lookup('localhost');
     expect(local.err?.code).toBe('ELOCAL');
-    expect(local.err?.message).toMatch(/^localhost resolves to .*, an address on this machine$/);
+    expect(local.err?.message).toMatch(
+      /^localhost resolves to .*, an address on this machine or its local network$/,
+    );
   });
 });
 

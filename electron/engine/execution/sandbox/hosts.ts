@@ -151,9 +151,9 @@ export function safeLookup(
 ): void {
   dnsCallback.lookup(hostname, { ...options, all: false }, (err, address, family) => {
     if (err) return callback(err, '', 0);
-    if (isLocal(address)) {
+    if (isLocal(address) || isPrivate(address)) {
       const refused: NodeJS.ErrnoException = new Error(
-        `${hostname} resolves to ${address}, an address on this machine`,
+        `${hostname} resolves to ${address}, an address on this machine or its local network`,
       );
       refused.code = 'ELOCAL';
       return callback(refused, '', 0);
@@ -166,7 +166,7 @@ export function safeLookup(
 /**
  * Where a request for `host:port` (normalized) goes: refused when off the list; otherwise
  * resolved once and connected by address, so a second DNS answer cannot swap it, and
- * refused when a name resolves to this machine or its link (DNS rebinding).
+ * refused when a name resolves to this machine, its link or its local network (DNS rebinding).
  */
 export async function decideHost(host: string, port: number, rules: HostRules): Promise<HostDecision> {
   if (!hostAllowed(host, rules.allow)) return { ok: false, refusal: { host, reason: 'not_allowed' } };
@@ -184,6 +184,7 @@ export async function decideHost(host: string, port: number, rules: HostRules): 
   const literal =
     rules.allow.some((e) => normalizeHost(e) === host) &&
     (net.isIP(host) !== 0 || host === 'localhost' || (rules.hostsFile ?? staticHosts)().has(host));
-  if (isLocal(address) && !literal) return { ok: false, refusal: { host, reason: 'local_address', address } };
+  if ((isLocal(address) || isPrivate(address)) && !literal)
+    return { ok: false, refusal: { host, reason: 'local_address', address } };
   return { ok: true, host: address, port };
 }

@@ -97,7 +97,7 @@ describe('allow-list proxy', () => {
       `GET http://rebind.test:${port}/ HTTP/1.1\r\nHost: rebind.test\r\nConnection: close\r\n\r\n`,
     );
     expect(rebound).toMatch(/^HTTP\/1\.1 403/);
-    expect(rebound).toContain('rebind.test resolves to 127.0.0.1, on this machine or its link');
+    expect(rebound).toContain('rebind.test resolves to 127.0.0.1, on this machine or its local network');
     const literal = await talkTo(
       `GET http://127.0.0.1:${port}/ok HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
     );

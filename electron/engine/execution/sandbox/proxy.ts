@@ -50,7 +50,7 @@ export async function startAllowListProxy(opts: AllowListProxyOptions): Promise<
     opts.onRefused?.(refusal.host);
     return refusal.reason === 'not_allowed'
       ? `SkillDeck sandbox: ${refusal.host} is not in this skill's network allow-list (${opts.allow.join(', ')})\n`
-      : `SkillDeck sandbox: ${refusal.host} resolves to ${refusal.address}, on this machine or its link, which the allow-list never reaches\n`;
+      : `SkillDeck sandbox: ${refusal.host} resolves to ${refusal.address}, on this machine or its local network, which the allow-list reaches only when the skill lists that address itself\n`;
   };
   const server = http.createServer(async (req, res) => {
     let target: URL;

@@ -92,7 +92,7 @@ describe('findViolations: network', () => {
         proxyRefusals: [{ host: 'a.com', reason: 'local_address' }],
       })[0].message,
     ).toBe(
-      'tried to reach a.com, which resolves to a local address on this machine or its link; the allow-list never reaches those',
+      'tried to reach a.com, which resolves to a local address on this machine or its local network; the allow-list reaches those only when the skill lists the address itself',
     );
   });
 

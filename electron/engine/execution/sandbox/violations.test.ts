@@ -167,7 +167,7 @@ describe('findViolations', () => {
     expect(scan('Error: connect ECONNREFUSED 127.0.0.1:3128', { spec: listed, proxyPort: 3128 })).toEqual([]);
     const rebound = { host: 'a.com', reason: 'local_address' as const, address: '127.0.0.1' };
     expect(scan('', { spec: listed, refusedHosts: ['a.com'], proxyRefusals: [rebound] })[0].message).toBe(
-      'tried to reach a.com, which resolves to 127.0.0.1 on this machine or its link; the allow-list never reaches those',
+      'tried to reach a.com, which resolves to 127.0.0.1 on this machine or its local network; the allow-list reaches those only when the skill lists the address itself',
     );
   });
 

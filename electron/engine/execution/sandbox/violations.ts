@@ -61,7 +61,7 @@ export function findViolations(input: ViolationInput): Violation[] {
       message:
         r.reason === 'not_allowed'
           ? `tried to reach ${r.host}, not in its network allow-list: ${list(allow)}`
-          : `tried to reach ${r.host}, which resolves to ${r.address ?? 'a local address'} on this machine or its link; the allow-list never reaches those`,
+          : `tried to reach ${r.host}, which resolves to ${r.address ?? 'a local address'} on this machine or its local network; the allow-list reaches those only when the skill lists the address itself`,
     });
   }
   if (input.truncated) {

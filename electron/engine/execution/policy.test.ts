@@ -71,9 +71,10 @@ describe('resolvePolicy', () => {
     expect(policy.network).toEqual(['api.example.com']);
     expect(policy.envAllow).toEqual(['API_TOKEN']);
     expect(policy).toMatchObject({ sandbox: 'os', approval: 'auto', timeoutMs: 30_000 });
-    // Its own auto does not cover reading the user's documents: that is asked all the same.
+    // Its own auto does not cover reading the user's documents, nor handing it a token: those are asked all the same.
     expect(policy.reasons).toEqual([
       'it declares approval: auto, but reads ~/Documents/**, outside its own folders and the workspace',
+      'it declares approval: auto, but is given API_TOKEN from your environment (keys and credentials), which auto never covers',
     ]);
   });
 

@@ -117,6 +117,12 @@ const CREDENTIAL_FILES = [
 export const credentialFiles = (home: string): string[] => CREDENTIAL_FILES.map((f) => path.join(home, f));
 
 /** Variables a skill may never set or receive: they change how every program loads. */
+/**
+ * Names of variables that hold keys and credentials (Codex keeps *KEY*, *SECRET*, *TOKEN* out of
+ * its commands' environment by default): a skill's own `approval: auto` never hands them over.
+ */
+const SECRET_ENV = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|(?:^|_)(?:AUTH|PASS|PAT)(?:_|$)/i;
+
 const FORBIDDEN_ENV = /^(LD_|DYLD_)|^NODE_OPTIONS$|^PYTHONSTARTUP$|^BASH_ENV$|^ENV$/;
 
 const PREFIXES: [RegExp, keyof PathContext][] = [
@@ -242,6 +248,11 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
     if (far.length > 0)
       reasons.push(
         `it declares approval: auto, but ${far.join(', ')}, outside its own folders and the workspace`,
+      );
+    const secrets = envAllow.filter((name) => SECRET_ENV.test(name));
+    if (secrets.length > 0)
+      reasons.push(
+        `it declares approval: auto, but is given ${secrets.join(', ')} from your environment (keys and credentials), which auto never covers`,
       );
     const local = Array.isArray(network) ? network.filter((h) => namesLocalHost(h)) : [];
     if (local.length > 0)

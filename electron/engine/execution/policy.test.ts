@@ -139,6 +139,8 @@ describe('resolvePolicy', () => {
     ]);
   });
 
+  const GUARDED_BASHRC =
+    'it declares approval: auto, but writes $WORKSPACE/.bashrc, which runs code outside the sandbox (git hooks, shell or editor start-up files), which auto never covers';
   it('does not let approval: auto stand for a workspace that is the home, above it, or a system folder', async () => {
     // `skilldeck run` from a terminal opened at ~: the workspace is the home, and a skill's own
     // auto must not cover rewriting ~/.bashrc, nor reading ~/.ssh while it can reach a host.
@@ -149,14 +151,16 @@ describe('resolvePolicy', () => {
     };
     for (const workspace of ['/home/u', '/home', '/', '/etc', '/usr/local']) {
       const policy = await loadPolicy(files, { workspace });
-      expect(policy.reasons, workspace).toHaveLength(1);
+      expect(policy.reasons, workspace).toHaveLength(2);
       expect(policy.reasons[0]).toMatch(
         /^it declares approval: auto, but reads .*\.ssh.*, writes .*\.bashrc/,
       );
+      expect(policy.reasons[1]).toBe(GUARDED_BASHRC);
     }
-    // A project folder, in the home or elsewhere, is still the skill's workspace.
+    // A project folder, in the home or elsewhere, is still the skill's workspace; a start-up file
+    // named in it asks wherever it lies (sandbox/layout.ts GUARDED).
     for (const workspace of ['/home/u/project', '/srv/app'])
-      expect((await loadPolicy(files, { workspace })).reasons, workspace).toEqual([]);
+      expect((await loadPolicy(files, { workspace })).reasons, workspace).toEqual([GUARDED_BASHRC]);
   });
 
   it('asks by default before running a program, whatever the skill’s type', async () => {

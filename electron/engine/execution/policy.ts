@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SkillMetadata } from '../../../shared/contract';
 import { namesLocalHost } from './sandbox/hosts';
+import { isGuarded } from './sandbox/layout';
 
 /** DESIGN §4: 120 s unless the skill says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -248,6 +249,12 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
     if (far.length > 0)
       reasons.push(
         `it declares approval: auto, but ${far.join(', ')}, outside its own folders and the workspace`,
+      );
+    // Named, they are granted (sandbox/layout.ts GUARDED), inside the workspace too.
+    const guarded = write.filter((g) => isGuarded(g.abs)).map((g) => g.declared);
+    if (guarded.length > 0)
+      reasons.push(
+        `it declares approval: auto, but writes ${guarded.join(', ')}, which runs code outside the sandbox (git hooks, shell or editor start-up files), which auto never covers`,
       );
     const secrets = envAllow.filter((name) => SECRET_ENV.test(name));
     if (secrets.length > 0)

@@ -21,6 +21,45 @@ export interface SandboxLayout {
    * unreadable file, since a process running as root still owns them inside a sandbox.
    */
   deniedFiles: string[];
+  /** Files that run code outside the sandbox, kept read-only under a write grant around them (GUARDED). */
+  guarded?: string[];
+}
+
+/**
+ * Where a write grant's folder keeps what runs code outside the sandbox: git hooks and config
+ * (core.hooksPath, core.fsmonitor), direnv, editor tasks and settings, shell start-up files, the
+ * project's MCP servers and agents' settings (their hooks), desktop autostart and user services.
+ * Read-only under any grant around them (Codex keeps .git read-only in its writable roots;
+ * Anthropic's sandbox-runtime denies writes to these); a grant of that very path still holds.
+ */
+const GUARDED = [
+  '.git/hooks',
+  '.git/config',
+  '.envrc',
+  '.vscode',
+  '.idea',
+  '.mcp.json',
+  '.claude',
+  '.codex',
+  '.gemini',
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.gitconfig',
+  '.config/git',
+  '.config/fish',
+  '.config/autostart',
+  '.config/systemd',
+];
+
+/** Whether an absolute path is one of GUARDED, or inside one, wherever it lies. */
+export function isGuarded(abs: string): boolean {
+  return GUARDED.some((g) => abs.endsWith(`/${g}`) || abs.includes(`/${g}/`));
 }
 
 /** Root-only secrets of the system that no skill has reason to read. */
@@ -235,6 +274,18 @@ export function planLayout(
     const underWrite = writes.some((w) => isInside(r, w));
     if (isSkill ? hidden(r) || underWrite : hidden(r) && !underWrite) binds.set(r, false);
   }
+  // Existing ones only (bwrap would leave an empty file where it binds over a missing one), and
+  // not through a link (it leads somewhere a bind of its own decides).
+  const guarded = writes.flatMap((w) =>
+    GUARDED.map((g) => path.join(w, g)).filter((g) => {
+      try {
+        return !fs.lstatSync(g).isSymbolicLink() && !binds.has(g);
+      } catch {
+        return false;
+      }
+    }),
+  );
+  for (const g of guarded) binds.set(g, false);
   const cwd = placed(spec.cwd);
   const ordered = [...binds.entries()]
     .map(([p, writable]) => ({ path: p, writable }))
@@ -253,7 +304,7 @@ export function planLayout(
       ...buried,
     ]),
   ].sort((a, b) => depth(a) - depth(b));
-  const layout = { masks, binds: ordered, remasks, deniedFiles: [] as string[] };
+  const layout = { masks, binds: ordered, remasks, deniedFiles: [] as string[], guarded };
   // Covered when it would show inside: not hidden by a mask, or shown again by a bind (a read
   // grant of ~/project keeps its app.sock connectable). Granted by name (a write bind, or a read
   // grant of that very file or socket), it stays. Once each: the named secrets are root-only files

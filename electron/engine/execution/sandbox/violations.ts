@@ -109,6 +109,13 @@ function fsViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLa
   const reads = list(spec.grants.declared.read);
   const write = (): Violation | null => {
     if (writableInside(target, layout)) return null;
+    const guard = layout.guarded?.find((g) => isInside(target, g));
+    if (guard)
+      return {
+        kind: 'write',
+        target,
+        message: `tried to write ${target}, which runs code outside the sandbox (${path.basename(guard)}): kept read-only under its write paths ${writes}`,
+      };
     if (isInside(target, path.resolve(spec.skillDir)) || isInside(target, realPath(spec.skillDir)))
       return { kind: 'own_folder', target, message: `tried to write ${target}, ${OWN_FOLDER}` };
     return { kind: 'write', target, message: `tried to write ${target}, outside its write paths ${writes}` };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { appEvents, appRequests } from './app';
 import { chatEvents, chatRequests } from './chat';
+import { evalsEvents, evalsRequests } from './evals';
 import { executionEvents, executionRequests } from './execution';
 import { installEvents, installRequests } from './install';
 import { repairEvents, repairRequests } from './repair';
@@ -16,6 +17,7 @@ export * from './skills';
 export * from './settings';
 export * from './install';
 export * from './routing';
+export * from './evals';
 export * from './execution';
 export * from './chat';
 export * from './repair';
@@ -28,6 +30,7 @@ export const requests = {
   ...skillsRequests,
   ...settingsRequests,
   ...routingRequests,
+  ...evalsRequests,
   ...installRequests,
   ...executionRequests,
   ...chatRequests,
@@ -41,6 +44,7 @@ export const events = {
   ...skillsEvents,
   ...settingsEvents,
   ...routingEvents,
+  ...evalsEvents,
   ...installEvents,
   ...executionEvents,
   ...chatEvents,

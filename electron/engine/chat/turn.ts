@@ -19,7 +19,7 @@ import { toolArguments, toolSchemas, unnamedCall, type ToolOutput } from '../exe
 import { UNNAMED_TOOL } from '../llm/unnamedToolCalls';
 import { ranIn, statusOf } from './instruction';
 import { offeredSkill, offeringSystem, offerRefusal, skillOffer } from './offer';
-import { deniedNote, FALLBACK_SYSTEM, NO_MODEL_ANSWER, PLAIN_SYSTEM } from './prompts';
+import { fallbackNote, FALLBACK_SYSTEM, NO_MODEL_ANSWER, PLAIN_SYSTEM } from './prompts';
 import { runModelLoop, type ModelChoice } from './modelLoop';
 import { unreadyAnswer, unreadyNote } from './unready';
 
@@ -295,7 +295,7 @@ export async function runTurn(
     plan,
     { task: turn.message, routeId: turn.route.route_id, chat: hooks },
     undefined,
-    () => plain(false, deniedNote(plan.primary, turn.steps)),
+    () => plain(false, fallbackNote(plan.primary, turn.steps)),
   );
   const runStep: ChatStep = {
     id: `run:${run.run_id}`,

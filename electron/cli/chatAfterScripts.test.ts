@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatTurn } from '../../shared/contract';
+import { buildCliBundle, runCliWithModel } from '../testing/cliBundle';
+import { tempDir, writeTree } from '../testing/fixtures';
+import { messageText, startModelServer, type ModelServer } from '../testing/modelServer';
+
+// A skill's model ran a script, then failed (a 500, an empty answer): the generic fallback that
+// answers instead must hear that the script ran and what it said. Without that it answered the
+// message afresh, as if nothing had run, beside a script whose side effects had happened.
+const root = tempDir('skilldeck-cli-after-scripts-');
+const cli = path.join(root, 'cli.cjs');
+const skills = path.join(root, 'skills');
+let server: ModelServer;
+
+beforeAll(async () => {
+  await buildCliBundle(cli);
+  server = await startModelServer({ apiKey: 'k', models: ['m'] });
+  writeTree(skills, {
+    'minutes-archiver/SKILL.md':
+      '---\nname: minutes-archiver\ndescription: Archives meeting minutes. Use when the user asks to archive meeting minutes.\n---\n# Archiver\n\nRun scripts/archive.py with the minutes in input.text.\n',
+    'minutes-archiver/skill.yaml':
+      'spec: { type: instruction }\ntriggers: [archive meeting minutes]\nexecution_policy: { approval: auto }\n',
+    'minutes-archiver/scripts/archive.py':
+      'import json, os\ntext = json.loads(os.environ["INPUT_JSON"])["text"]\nprint(f"archived {text!r} as minutes-0042")\n',
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+async function chat(message: string): Promise<ChatTurn> {
+  const home = path.join(root, `home-${Date.now()}`);
+  const where = { cli, skills, home, userHome: root, baseURL: server.baseURL, apiKey: 'k' };
+  const { stdout } = await runCliWithModel(where, ['chat', message, '--json', '--deny']);
+  return ChatTurn.parse(JSON.parse(stdout));
+}
+
+const archiveCall = {
+  toolCalls: [
+    { name: 'run_skill_script', arguments: { script: 'scripts/archive.py', input: { text: 'Q3 plan' } } },
+  ],
+};
+
+describe('skilldeck chat: the fallback after a skill whose scripts already ran', () => {
+  it.each([
+    ['the model call after the script failed (500)', { error: { status: 500, message: 'upstream died' } }],
+    ['the model answered nothing after the script', { text: '' }],
+  ])(
+    '%s: the fallback is told what ran and what it printed',
+    async (_case, after) => {
+      const first = server.chatRequests().length;
+      server.enqueue(archiveCall, after, { text: 'Your minutes were archived as minutes-0042.' });
+      const turn = await chat('please archive meeting minutes from today');
+      expect(turn.route.plan.primary).toBe('minutes-archiver');
+      const ran = turn.steps.filter((s) => s.kind === 'tool');
+      expect(ran.map((s) => [s.name, s.status, s.output])).toEqual([
+        ['run_skill_script', 'success', "archived 'Q3 plan' as minutes-0042\n"],
+      ]);
+      expect(turn).toMatchObject({
+        status: 'success',
+        answer: 'Your minutes were archived as minutes-0042.',
+      });
+      const requests = server.chatRequests().slice(first);
+      expect(requests).toHaveLength(3);
+      const fallback = requests[2].messages
+        .filter((m) => m.role === 'system')
+        .map(messageText)
+        .join('\n');
+      expect(fallback).toContain('minutes-archiver');
+      expect(fallback).toContain('scripts/archive.py');
+      expect(fallback).toContain("archived 'Q3 plan' as minutes-0042");
+      expect(fallback).toMatch(/already ran/);
+    },
+    60_000,
+  );
+
+  it('a skill that ran no script before failing leaves the fallback as it was', async () => {
+    const first = server.chatRequests().length;
+    server.enqueue({ error: { status: 500, message: 'upstream died' } }, { text: 'Plain answer.' });
+    const turn = await chat('please archive meeting minutes from today');
+    expect(turn).toMatchObject({ status: 'success', answer: 'Plain answer.' });
+    const fallback = server.chatRequests()[first + 1].messages.filter((m) => m.role === 'system');
+    expect(fallback.map(messageText).join('\n')).not.toMatch(/already ran/);
+  }, 60_000);
+});

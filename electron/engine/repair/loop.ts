@@ -155,7 +155,8 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
   );
   if (!eligibility.eligible) return finish('fallback', eligibility.reason, []);
 
-  let base: Base = { run: req.run, eligibility, evidence, skill: original, changes: [] };
+  const first: Base = { run: req.run, eligibility, evidence, skill: original, changes: [], original };
+  let base = first;
   const prior: PriorAttempt[] = [...(req.prior ?? [])];
   const tried = new Set<string>((req.skipFixers ?? []).map((f) => `${f}:${eligibility.error_signature}`));
   const causes: string[] = [];
@@ -187,6 +188,11 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
       continue;
     }
     const { draft, diffText } = planned;
+    // A diff against the skill as it was starts over from the original failure.
+    if (planned.fresh) {
+      base = first;
+      causes.length = 0;
+    }
     emit(
       'patching',
       `${draft.fixer ? `fixer ${draft.fixer}` : draft.source}: ${draft.changes.map((c) => c.path).join(', ')}`,
@@ -252,6 +258,7 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
       evidence: gatherEvidence(replayed.run, replayed.patched),
       skill: patchedSnapshot(original, cumulative),
       changes: cumulative,
+      original,
     };
   }
   attempt = REPAIR_BUDGET.attempts;

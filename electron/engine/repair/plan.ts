@@ -15,6 +15,8 @@ export interface Base {
   skill: SkillSnapshot;
   /** Changes relative to the original skill. */
   changes: FileChange[];
+  /** The skill as it was before any attempt (the same as `skill` on the first attempt). */
+  original: SkillSnapshot;
 }
 
 /**
@@ -25,7 +27,8 @@ const UNREACHABLE =
   /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|Cannot connect|Could not reach|answer in time|nothing more in time|sent nothing|fetch failed|\b(?:401|403|404|429)\b|rate-limiting|unauthori[sz]ed|invalid api key|incorrect api key|model\b.*\b(?:not found|does not exist)/i;
 
 export type Planned =
-  | { draft: DraftProposal; diffText: string }
+  /** `fresh`: the draft's changes are against the original skill, not the last attempt's state. */
+  | { draft: DraftProposal; diffText: string; fresh?: boolean }
   /** A model diff the guards refused before anything was written. */
   | { refused: Refusal; diffText: string; paths: string[] }
   | { unusable: string; final: boolean };
@@ -85,8 +88,17 @@ export async function plan(
     const last = resolvePatch(base.skill, parsed.lastBlock.files);
     if (last.ok) [resolved, diffText] = [last, parsed.lastBlock.diff];
   }
+  // A later attempt's diff written against the skill as it was, not as the last attempt left it
+  // (the model started over, as a script of answers written against the skill's files does): an
+  // alternative to the earlier attempts, replayed on its own rather than refused as not applying.
+  let fresh = false;
+  if (!resolved.ok && resolved.code === 'apply' && base.changes.length > 0) {
+    const againstOriginal = resolvePatch(base.original, parsed.files);
+    if (againstOriginal.ok) [resolved, fresh] = [againstOriginal, true];
+  }
   if (!resolved.ok) return { refused: resolved, diffText, paths: parsed.files.map((f) => f.path) };
   return {
+    ...(fresh ? { fresh } : {}),
     draft: {
       source: 'model',
       error_signature: base.eligibility.error_signature,

@@ -61,6 +61,20 @@ describe('a skill whose model endpoint refused the call', () => {
     expect(chatRequests()).toBe(1);
   });
 
+  it('a 503 with Retry-After asks to wait like a 429: the turn ends with the wait, no fallback', async () => {
+    server.enqueue(
+      { error: { status: 503, message: 'Overloaded, try later.', retryAfter: '30' } },
+      { text: 'An answer the server asked us to wait for.' },
+    );
+    const turn = await send(ASK);
+    expect(turn).toMatchObject({ status: 'failure', answer: '' });
+    expect(turn.error).toBe(
+      `The model did not answer: 503: the server at ${server.baseURL} failed (Overloaded, try later.); it asks to wait 30 s before retrying.`,
+    );
+    expect(chatRequests()).toBe(1);
+    expect(modelSteps(turn)).toHaveLength(1);
+  });
+
   it('a 500 still falls back to plain chat: without tools, the same server may answer', async () => {
     server.enqueue({ error: { status: 500, message: 'Tool parsing failed.' } }, { text: 'A plain answer.' });
     const turn = await send(ASK);

@@ -88,8 +88,8 @@ const CUT_NOTES: Record<string, string> = {
 };
 
 /** Errors after which the same endpoint, asked again at once, answers the same (a 429 asks to wait). */
-const refusing = (info: { kind?: string; status?: number }) =>
-  info.kind === 'unauthorized' || info.kind === 'unreachable' || info.status === 429;
+const refusing = (info: { kind?: string; status?: number; waitAsked?: true }) =>
+  info.kind === 'unauthorized' || info.kind === 'unreachable' || info.status === 429 || !!info.waitAsked;
 
 /**
  * The model's view of the four skill tools. Arguments are validated by the executor's zod

@@ -16,6 +16,11 @@ export interface ModelErrorInfo {
   message: string;
   /** The HTTP status, when the server answered with one. */
   status?: number;
+  /**
+   * The server asked to be left alone for a while (a 429, or a 5xx with Retry-After, as an
+   * overloaded 503 sends): asked again at once, it fails the same way.
+   */
+  waitAsked?: true;
 }
 
 const NETWORK_CODES: Record<string, string> = {
@@ -85,28 +90,44 @@ export function describeHttpError(
   if (status === 404) {
     return { kind: 'http', status, message: `404 from ${url}${tail}: check the base URL and the model id.` };
   }
+  const wait = retryAfter(headers);
   if (status === 429)
     return {
       kind: 'http',
       status,
-      message: `429: ${url} is rate-limiting requests${tail}; ${retryAfter(headers)}.`,
+      message: `429: ${url} is rate-limiting requests${tail}; ${wait ?? 'wait and retry'}.`,
+      waitAsked: true,
     };
   if (status >= 500)
-    return { kind: 'http', status, message: `${status}: the server at ${url} failed${tail}.` };
+    return {
+      kind: 'http',
+      status,
+      message: `${status}: the server at ${url} failed${tail}${wait ? `; ${wait}` : ''}.`,
+      ...(wait ? { waitAsked: true as const } : {}),
+    };
   return { kind: 'http', status, message: `${status} from ${url}${tail}.` };
 }
 
-/** When a 429 says to come back: its Retry-After (seconds or an HTTP date), in words. */
-function retryAfter(headers: Record<string, string | undefined>): string {
-  const value = Object.entries(headers)
-    .find(([name]) => name.toLowerCase() === 'retry-after')?.[1]
-    ?.trim();
-  const seconds = !value
-    ? NaN
-    : /^\d+$/.test(value)
-      ? Number(value)
-      : (Date.parse(value) - Date.now()) / 1000;
-  if (!Number.isFinite(seconds)) return 'wait and retry';
+/**
+ * When the server says to come back: its Retry-After (seconds or an HTTP date) or
+ * retry-after-ms (Azure OpenAI, the OpenAI SDKs), in words; undefined when it says nothing.
+ */
+function retryAfter(headers: Record<string, string | undefined>): string | undefined {
+  const header = (wanted: string) =>
+    Object.entries(headers)
+      .find(([name]) => name.toLowerCase() === wanted)?.[1]
+      ?.trim();
+  const value = header('retry-after');
+  const ms = header('retry-after-ms');
+  const seconds =
+    ms && /^\d+(?:\.\d+)?$/.test(ms)
+      ? Number(ms) / 1000
+      : !value
+        ? NaN
+        : /^\d+$/.test(value)
+          ? Number(value)
+          : (Date.parse(value) - Date.now()) / 1000;
+  if (!Number.isFinite(seconds)) return undefined;
   const wait = Math.max(1, Math.ceil(seconds));
   return `it asks to wait ${wait < 120 ? `${wait} s` : `${Math.ceil(wait / 60)} min`} before retrying`;
 }

@@ -295,6 +295,14 @@ describe('a model that fails', () => {
     expect(outcome.reason).toBe(`The model call failed: ${limited}`);
   });
 
+  it('stops at once when a 5xx asks to wait (Retry-After): asked again at once, it fails again', async () => {
+    const busy =
+      'The model did not answer: 503: the server at http://127.0.0.1:9/v1 failed (overloaded); it asks to wait 30 s before retrying.';
+    const { outcome, calls } = await repairWithFailingModel(busy);
+    expect(calls).toBe(1);
+    expect(outcome.reason).toBe(`The model call failed: ${busy}`);
+  });
+
   it('tries again after a passing error, and the final reason says each attempt met it', async () => {
     const { outcome, calls } = await repairWithFailingModel('HTTP 503: the server is busy');
     expect(calls).toBe(2);

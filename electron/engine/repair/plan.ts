@@ -21,10 +21,11 @@ export interface Base {
 
 /**
  * Model errors a second attempt would meet again: no connection, no such host or model, a refused
- * key, a rate limit (the next attempt comes at once, and a 429 asks to wait).
+ * key, a rate limit or a server that asked to wait (the next attempt comes at once, and a 429
+ * or a 503 with Retry-After asks to wait).
  */
 const UNREACHABLE =
-  /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|Cannot connect|Could not reach|answer in time|nothing more in time|sent nothing|fetch failed|\b(?:401|403|404|429)\b|rate-limiting|unauthori[sz]ed|invalid api key|incorrect api key|model\b.*\b(?:not found|does not exist)/i;
+  /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|Cannot connect|Could not reach|answer in time|nothing more in time|sent nothing|fetch failed|\b(?:401|403|404|429)\b|rate-limiting|asks to wait|unauthori[sz]ed|invalid api key|incorrect api key|model\b.*\b(?:not found|does not exist)/i;
 
 export type Planned =
   /** `fresh`: the draft's changes are against the original skill, not the last attempt's state. */

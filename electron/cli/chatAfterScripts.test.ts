@@ -87,3 +87,38 @@ describe('skilldeck chat: the fallback after a skill whose scripts already ran',
     expect(fallback.map(messageText).join('\n')).not.toMatch(/already ran/);
   }, 60_000);
 });
+
+describe('skilldeck chat: plain chat whose model ran a skill, then did not relay its answer', () => {
+  it.each([
+    ['an empty answer', { text: '' }],
+    ['a 500', { error: { status: 500, message: 'upstream died' } }],
+  ])(
+    'after %s, the skill’s own answer is the answer',
+    async (_case, after) => {
+      server.enqueue(
+        {
+          toolCalls: [
+            { name: 'run_skill', arguments: { skill: 'minutes-archiver', task: 'archive the Q3 plan' } },
+          ],
+        },
+        archiveCall,
+        { text: 'Archived as minutes-0042.' },
+        after,
+      );
+      const turn = await chat('hi, can you help me out with something for work today');
+      expect(turn.route.plan.primary).toBeNull();
+      expect(turn).toMatchObject({
+        status: 'success',
+        skill: 'minutes-archiver',
+        answer: 'Archived as minutes-0042.',
+      });
+      expect(turn.steps.filter((s) => s.kind === 'model').map((s) => s.status)).toEqual([
+        'success',
+        'success',
+        'success',
+        'error',
+      ]);
+    },
+    60_000,
+  );
+});

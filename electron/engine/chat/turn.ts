@@ -163,6 +163,8 @@ export async function runTurn(
   const offered = [...offer.closest, ...offer.others];
   let delegated = 0;
   let toolCalls = 0;
+  /** The last skill the model ran that answered: its answer stands if the model fails to relay it. */
+  let offeredAnswer = '';
   const runOffered = async (name: string, input: unknown, stepId: string): Promise<ToolOutput> => {
     toolCalls++;
     const step: ChatStep = { id: stepId, kind: 'tool', name, status: 'running', input };
@@ -222,6 +224,7 @@ export async function runTurn(
     if (result.status === 'success') {
       turn.skill = result.skill;
       turn.skill_id = result.skill_id;
+      offeredAnswer = spoken || result.output;
     }
     return done({
       skill: pick.name,
@@ -284,6 +287,10 @@ export async function runTurn(
     if ('error' in (await deps.model()))
       return finish(turn, 'no_model', unready ? unreadyAnswer(unready) : NO_MODEL_ANSWER, true);
     const result = await plain(true);
+    if (result.status === 'failure' && offeredAnswer.trim() && !turn.answer.trim()) {
+      delta(offeredAnswer);
+      return finish(turn, 'success');
+    }
     return finish(
       turn,
       result.status === 'success' ? 'success' : result.status === 'cancelled' ? 'cancelled' : 'error',

@@ -24,6 +24,19 @@ beforeAll(async () => {
       'spec: { type: instruction }\ntriggers: [archive meeting minutes]\nexecution_policy: { approval: auto }\n',
     'minutes-archiver/scripts/archive.py':
       'import json, os\ntext = json.loads(os.environ["INPUT_JSON"])["text"]\nprint(f"archived {text!r} as minutes-0042")\n',
+    // Scripts run directly (declared entrypoints): one the sandbox stops, one that fails.
+    'calendar-backup/SKILL.md':
+      '---\nname: calendar-backup\ndescription: Backs up the team calendar. Use when the user asks to back up the team calendar.\n---\n# Backup\n',
+    'calendar-backup/skill.yaml':
+      'triggers: [back up the team calendar]\nentrypoints: [scripts/backup.py]\nexecution_policy: { approval: auto }\n',
+    'calendar-backup/scripts/backup.py':
+      'print("backing up")\nopen("/usr/calendar-backup.ics", "w").write("x")\nprint("backed up")\n',
+    'word-counter/SKILL.md':
+      '---\nname: word-counter\ndescription: Counts the words of a text. Use when the user asks to count the words of a text.\n---\n# Counter\n',
+    'word-counter/skill.yaml':
+      'triggers: [count the words]\nentrypoints: [scripts/count.py]\nexecution_policy: { approval: auto }\n',
+    'word-counter/scripts/count.py':
+      'import sys\nprint("counting")\nsys.exit("the counter lost its dictionary")\n',
   });
 }, 60_000);
 
@@ -118,6 +131,44 @@ describe('skilldeck chat: plain chat whose model ran a skill, then did not relay
         'success',
         'error',
       ]);
+    },
+    60_000,
+  );
+});
+
+describe('skilldeck chat: the fallback after a skill the sandbox blocked or that failed', () => {
+  it.each([
+    [
+      'back up the team calendar now',
+      'calendar-backup',
+      'blocked',
+      /but the sandbox blocked it \(Blocked by the sandbox: tried to write \/usr\/calendar-backup\.ics/,
+    ],
+    [
+      'count the words of this sentence',
+      'word-counter',
+      'failure',
+      /but it failed \(exit 1: the counter lost its dictionary/,
+    ],
+  ])(
+    '"%s": the fallback hears that %s did not do the job',
+    async (message, skill, status, said) => {
+      const first = server.chatRequests().length;
+      server.enqueue({ text: 'It could not be done here.' });
+      const turn = await chat(message);
+      expect(turn.route.plan.primary).toBe(skill);
+      expect(turn.steps.find((s) => s.kind === 'run')).toMatchObject({ name: skill, status });
+      expect(turn).toMatchObject({ status: 'success', skill: null, answer: 'It could not be done here.' });
+      const requests = server.chatRequests().slice(first);
+      expect(requests).toHaveLength(1);
+      const system = requests[0].messages
+        .filter((m) => m.role === 'system')
+        .map(messageText)
+        .join('\n');
+      expect(system).not.toContain('No skill was chosen');
+      expect(system).toContain(`The skill ${skill} was chosen for this message`);
+      expect(system).toMatch(said);
+      expect(system).toContain('do not act as if it had');
     },
     60_000,
   );

@@ -302,7 +302,7 @@ export async function runTurn(
     plan,
     { task: turn.message, routeId: turn.route.route_id, chat: hooks },
     undefined,
-    () => plain(false, fallbackNote(plan.primary, turn.steps)),
+    (failed) => plain(false, fallbackNote(plan.primary, turn.steps, failed)),
   );
   const runStep: ChatStep = {
     id: `run:${run.run_id}`,

@@ -11,9 +11,19 @@ export interface MachineIO {
   /** `status`: how a failed attempt ended, on failure states. */
   emit(state: RunState, skill: string | null, detail: string, status?: RunStatus): void;
   attempt(step: SkillStep): Promise<AttemptResult>;
-  /** Plain chat without a skill (the chat provides it; `skilldeck run` has none). */
-  generic?: () => Promise<AttemptResult>;
+  /**
+   * Plain chat without a skill (the chat provides it; `skilldeck run` has none), told how the
+   * last skill tried failed, so it does not answer as if that skill had done the job.
+   */
+  generic?: (failed?: FailedSkill) => Promise<AttemptResult>;
   cancelled(): boolean;
+}
+
+/** The skill the generic fallback answers after, and how it ended. */
+export interface FailedSkill {
+  skill: string;
+  status: RunStatus;
+  error: string | null;
 }
 
 export interface MachineResult {
@@ -125,7 +135,12 @@ export async function executePlan(
         last = { skill: step, result };
       } else if (step.type === 'generic_chat' && io.generic) {
         io.emit('fallback', null, 'answering without a skill');
-        const result = await io.generic();
+        const failed = last && {
+          skill: last.skill.name,
+          status: last.result.status,
+          error: last.result.error,
+        };
+        const result = await io.generic(failed);
         if (result.outcome === 'success')
           return { result, skill: null, fallbackUsed: true, successes, primaryFailure, ran };
       } else if (step.type === 'ask_user') {

@@ -9,7 +9,7 @@ import {
 import { MAX_TIMEOUT_MS } from '../execution/policy';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import { listRunFiles, runDirs } from '../execution/workdir';
-import { callTool, type ToolOutput } from '../execution/tools';
+import { callTool, stoppedNote, type ToolOutput } from '../execution/tools';
 import type { SkillCatalog } from '../skills';
 import { runModelLoop, timeoutOf, type ModelChoice, type ModelHandle } from './modelLoop';
 
@@ -44,8 +44,15 @@ export const statusOf = (out: ToolOutput): ChatStepStatus => {
  * nothing (a skill the model followed without running a script, a template filled, a denied
  * run), whose `none` a badge would read as "ran without a sandbox".
  */
-export const ranIn = (run: Pick<RunResult, 'command' | 'sandbox' | 'scripts'>): { sandbox?: RunSandbox } =>
-  run.command.length > 0 || (run.scripts?.length ?? 0) > 0 ? { sandbox: run.sandbox } : {};
+export const ranIn = (
+  run: Pick<RunResult, 'command' | 'sandbox' | 'scripts' | 'status' | 'error'> &
+    Partial<Pick<RunResult, 'violations'>>,
+): { sandbox?: RunSandbox; error?: string } => {
+  // A stop the script went on after is said on the card (the run's own error, when set, wins).
+  const stopped = stoppedNote(run);
+  const ran = run.command.length > 0 || (run.scripts?.length ?? 0) > 0;
+  return { ...(ran ? { sandbox: run.sandbox } : {}), ...(stopped ? { error: stopped } : {}) };
+};
 
 const preview = (out: ToolOutput): string => {
   if (typeof out.output === 'string') return out.output.slice(0, 4000);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SkillDetail } from '../../../shared/contract';
+import type { SkillDetail, Violation } from '../../../shared/contract';
 import { UNNAMED_TOOL } from '../llm/unnamedToolCalls';
 import { readSkillFile, FILE_LIMITS } from '../skills/files';
 import type { AttemptEnv, AttemptRequest, AttemptResult } from './attempt';
@@ -92,10 +92,26 @@ function capOutput(output: string): string {
   return `${output.slice(0, half)}\n[… cut at ${READ_CAP_CHARS} characters of ${output.length}: the start and the end are shown …]\n${output.slice(-half)}`;
 }
 
+/**
+ * What the sandbox stopped in a run that still ended well (a script that caught the refused
+ * write and went on): DESIGN §4 says a blocked call is reported as such, so the model and the
+ * user hear it instead of a bare success. Null when nothing was stopped or the run failed (its
+ * error says it).
+ */
+export function stoppedNote(r: {
+  status: string;
+  error: string | null;
+  violations?: Violation[];
+}): string | null {
+  if (r.error || r.status !== 'success' || !r.violations?.length) return null;
+  const what = [...new Set(r.violations.map((v) => v.message))].slice(0, 3).join('; ');
+  return `The sandbox stopped part of it: ${what}. The script went on and exited 0, so what needed that did not happen.`;
+}
+
 const brief = (r: AttemptResult) => ({
   status: r.status,
   output: capOutput(r.output),
-  error: r.error,
+  error: r.error ?? stoppedNote(r),
   exit_code: r.exit_code,
   duration_ms: r.duration_ms,
   // What the sandbox refused a run that went on anyway (a blocked run's error says it already),

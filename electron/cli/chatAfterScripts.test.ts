@@ -87,6 +87,8 @@ describe('skilldeck chat: the fallback after a skill whose scripts already ran',
       expect(fallback).toContain('scripts/archive.py');
       expect(fallback).toContain("archived 'Q3 plan' as minutes-0042");
       expect(fallback).toMatch(/already ran/);
+      // What ran is what the skill did: not also "it failed, it did not do the job".
+      expect(fallback).not.toContain('did not do the job');
     },
     60_000,
   );

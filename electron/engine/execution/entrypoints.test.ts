@@ -54,4 +54,20 @@ describe('resolveScriptCall: the script a model means, written as models write i
     expect(resolveScriptCall(FILES, 'scripts', [])).toEqual({ path: 'scripts', args: [] });
     expect(resolveScriptCall(FILES, 'python3', ['x'])).toEqual({ path: 'python3', args: ['x'] });
   });
+
+  it('takes the skill’s own folder named first (found driving chat against an outside server)', () => {
+    expect(resolveScriptCall(FILES, 'pdf-tools/scripts/convert.py', ['a'], 'pdf-tools')).toEqual({
+      path: 'scripts/convert.py',
+      args: ['a'],
+    });
+    expect(resolveScriptCall(FILES, 'python3 ./pdf-tools/tool.sh go', [], 'pdf-tools')).toEqual({
+      path: 'tool.sh',
+      args: ['go'],
+    });
+    // Another skill's folder is not this one's, even where a file of the same name exists here.
+    expect(resolveScriptCall(FILES, 'other/scripts/convert.py', [], 'pdf-tools')).toEqual({
+      path: 'other/scripts/convert.py',
+      args: [],
+    });
+  });
 });

@@ -203,7 +203,8 @@ const INTERPRETERS = new Set(['python', 'python3', 'bash', 'sh', 'node', 'tsx', 
 
 /**
  * The script a model's `run_skill_script` call means, written the way models write it:
- * `scripts/convert.py`, `./scripts/convert.py`, `convert.py` (for `scripts/convert.py`), or a
+ * `scripts/convert.py`, `./scripts/convert.py`, `convert.py` (for `scripts/convert.py`),
+ * `<skill-name>/scripts/convert.py`, or a
  * whole command line (`python3 scripts/convert.py --pages 2`, whose words after the file come
  * before `args`). Anything that is not a file of the skill stays as written, so the runner
  * reports it with the skill's files.
@@ -212,9 +213,16 @@ export function resolveScriptCall(
   files: FileEntry[],
   script: string,
   args: string[],
+  skillName?: string,
 ): { path: string; args: string[] } {
   const known = new Set(files.filter((f) => f.kind === 'file').map((f) => f.path));
-  const clean = (word: string) => word.replace(/\\/g, '/').replace(/^\.\//, '');
+  // `report-maker/scripts/x.py`: the skill's own folder named first, as its listing in a
+  // catalog of skills shows it (only its own name: another skill's script is not this one's).
+  const own = skillName ? new RegExp(`^(?:\\./)?${skillName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`) : null;
+  const clean = (word: string) => {
+    const plain = word.replace(/\\/g, '/').replace(/^\.\//, '');
+    return own && !known.has(plain) ? plain.replace(own, '') : plain;
+  };
   const find = (word: string) =>
     [clean(word), `scripts/${clean(word)}`].find((candidate) => known.has(candidate));
   const whole = script.trim();

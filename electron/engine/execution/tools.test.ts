@@ -79,3 +79,16 @@ describe('tool-call arguments that are no JSON object', () => {
     expect(String(out.error).length).toBeLessThan(600);
   });
 });
+
+describe('run_skill_script with a file the skill does not have', () => {
+  it('runs nothing and names the skill’s scripts, so the next call can hit one', async () => {
+    writeTree(root, { 'doc-helper/scripts/render.py': 'print(1)\n', 'doc-helper/scripts/lint.sh': 'true\n' });
+    const catalog = await catalogOf([root]);
+    const skill = await catalog.get(path.join(root, 'doc-helper'));
+    const out = await callTool('run_skill_script', { script: 'scripts/build.py' }, { ...ctx, skill });
+    expect(out).toEqual({
+      status: 'failure',
+      error: 'doc-helper has no file scripts/build.py. Its scripts: scripts/lint.sh, scripts/render.py.',
+    });
+  });
+});

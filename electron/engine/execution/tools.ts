@@ -236,7 +236,17 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
         skill.files,
         String(args.script),
         (args.args as string[] | undefined) ?? [],
+        skill.metadata.name,
       );
+      // A file the skill does not have: say which it has, so the model's next call can hit one.
+      const files = skill.files.filter((f) => f.kind === 'file').map((f) => f.path);
+      if (!files.includes(call.path) && !call.path.startsWith('/') && !call.path.split('/').includes('..')) {
+        const scripts = files.filter((f) => f.startsWith('scripts/'));
+        return {
+          status: 'failure',
+          error: `${skill.metadata.name} has no file ${call.path}. ${scripts.length ? `Its scripts: ${scripts.slice(0, 30).join(', ')}.` : `It has no scripts/ folder; its files: ${files.slice(0, 30).join(', ')}.`}`,
+        };
+      }
       const result = await runScript(
         {
           skill,

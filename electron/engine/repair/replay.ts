@@ -129,13 +129,15 @@ export function judgeReplay(
     };
   }
   const improved = after.root_causes <= before.root_causes && after.progress >= before.progress;
+  // Not worse lets the loop try again; "further along" is said only when it got further.
+  const further = improved && (after.progress > before.progress || after.root_causes < before.root_causes);
   return {
     result: {
       ...base,
       verdict: 'fails_differently',
       improved,
       met_expectation: false,
-      summary: `Fails differently${improved ? ' (further along)' : ''}: ${what}`,
+      summary: `Fails differently${further ? ' (further along)' : ''}: ${what}`,
     },
     eligibility: after,
   };

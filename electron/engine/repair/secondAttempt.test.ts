@@ -47,6 +47,8 @@ describe('repair: a second attempt written against the skill as it was', () => {
     expect(model.prompts).toHaveLength(2);
     // The second prompt shows the first attempt and how its replay failed.
     expect(model.prompts[1].user).toContain('row["AMOUNT"]');
+    // The same line and the same error with another key got no further (it said "further along").
+    expect(model.prompts[1].user).toContain("Its replay: Fails differently: exit 1: KeyError: 'AMOUNT'");
     expect(outcome.final_state).toBe('success');
     expect(outcome.proposals).toHaveLength(1);
     const [p] = outcome.proposals;

@@ -1,54 +1,35 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChatTurn } from '../../shared/contract';
-import { buildCliBundle, runCliWithModel } from '../testing/cliBundle';
-import { tempDir, writeTree } from '../testing/fixtures';
-import { messageText, startModelServer, type ModelServer } from '../testing/modelServer';
+import { cliWithModel } from '../testing/cliBundle';
+import { messageText } from '../testing/modelServer';
 
 // A skill's model ran a script, then failed (a 500, an empty answer): the generic fallback that
 // answers instead must hear that the script ran and what it said. Without that it answered the
 // message afresh, as if nothing had run, beside a script whose side effects had happened.
-const root = tempDir('skilldeck-cli-after-scripts-');
-const cli = path.join(root, 'cli.cjs');
-const skills = path.join(root, 'skills');
-let server: ModelServer;
-
-beforeAll(async () => {
-  await buildCliBundle(cli);
-  server = await startModelServer({ apiKey: 'k', models: ['m'] });
-  writeTree(skills, {
-    'minutes-archiver/SKILL.md':
-      '---\nname: minutes-archiver\ndescription: Archives meeting minutes. Use when the user asks to archive meeting minutes.\n---\n# Archiver\n\nRun scripts/archive.py with the minutes in input.text.\n',
-    'minutes-archiver/skill.yaml':
-      'spec: { type: instruction }\ntriggers: [archive meeting minutes]\nexecution_policy: { approval: auto }\n',
-    'minutes-archiver/scripts/archive.py':
-      'import json, os\ntext = json.loads(os.environ["INPUT_JSON"])["text"]\nprint(f"archived {text!r} as minutes-0042")\n',
-    // Scripts run directly (declared entrypoints): one the sandbox stops, one that fails.
-    'calendar-backup/SKILL.md':
-      '---\nname: calendar-backup\ndescription: Backs up the team calendar. Use when the user asks to back up the team calendar.\n---\n# Backup\n',
-    'calendar-backup/skill.yaml':
-      'triggers: [back up the team calendar]\nentrypoints: [scripts/backup.py]\nexecution_policy: { approval: auto }\n',
-    'calendar-backup/scripts/backup.py':
-      'print("backing up")\nopen("/usr/calendar-backup.ics", "w").write("x")\nprint("backed up")\n',
-    'word-counter/SKILL.md':
-      '---\nname: word-counter\ndescription: Counts the words of a text. Use when the user asks to count the words of a text.\n---\n# Counter\n',
-    'word-counter/skill.yaml':
-      'triggers: [count the words]\nentrypoints: [scripts/count.py]\nexecution_policy: { approval: auto }\n',
-    'word-counter/scripts/count.py':
-      'import sys\nprint("counting")\nsys.exit("the counter lost its dictionary")\n',
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await server.close();
-  fs.rmSync(root, { recursive: true, force: true });
+const cli = cliWithModel('skilldeck-cli-after-scripts-', {
+  'minutes-archiver/SKILL.md':
+    '---\nname: minutes-archiver\ndescription: Archives meeting minutes. Use when the user asks to archive meeting minutes.\n---\n# Archiver\n\nRun scripts/archive.py with the minutes in input.text.\n',
+  'minutes-archiver/skill.yaml':
+    'spec: { type: instruction }\ntriggers: [archive meeting minutes]\nexecution_policy: { approval: auto }\n',
+  'minutes-archiver/scripts/archive.py':
+    'import json, os\ntext = json.loads(os.environ["INPUT_JSON"])["text"]\nprint(f"archived {text!r} as minutes-0042")\n',
+  // Scripts run directly (declared entrypoints): one the sandbox stops, one that fails.
+  'calendar-backup/SKILL.md':
+    '---\nname: calendar-backup\ndescription: Backs up the team calendar. Use when the user asks to back up the team calendar.\n---\n# Backup\n',
+  'calendar-backup/skill.yaml':
+    'triggers: [back up the team calendar]\nentrypoints: [scripts/backup.py]\nexecution_policy: { approval: auto }\n',
+  'calendar-backup/scripts/backup.py':
+    'print("backing up")\nopen("/usr/calendar-backup.ics", "w").write("x")\nprint("backed up")\n',
+  'word-counter/SKILL.md':
+    '---\nname: word-counter\ndescription: Counts the words of a text. Use when the user asks to count the words of a text.\n---\n# Counter\n',
+  'word-counter/skill.yaml':
+    'triggers: [count the words]\nentrypoints: [scripts/count.py]\nexecution_policy: { approval: auto }\n',
+  'word-counter/scripts/count.py':
+    'import sys\nprint("counting")\nsys.exit("the counter lost its dictionary")\n',
 });
 
 async function chat(message: string): Promise<ChatTurn> {
-  const home = path.join(root, `home-${Date.now()}`);
-  const where = { cli, skills, home, userHome: root, baseURL: server.baseURL, apiKey: 'k' };
-  const { stdout } = await runCliWithModel(where, ['chat', message, '--json', '--deny']);
+  const { stdout } = await cli.run(['chat', message, '--json', '--deny']);
   return ChatTurn.parse(JSON.parse(stdout));
 }
 
@@ -65,8 +46,8 @@ describe('skilldeck chat: the fallback after a skill whose scripts already ran',
   ])(
     '%s: the fallback is told what ran and what it printed',
     async (_case, after) => {
-      const first = server.chatRequests().length;
-      server.enqueue(archiveCall, after, { text: 'Your minutes were archived as minutes-0042.' });
+      const first = cli.server.chatRequests().length;
+      cli.server.enqueue(archiveCall, after, { text: 'Your minutes were archived as minutes-0042.' });
       const turn = await chat('please archive meeting minutes from today');
       expect(turn.route.plan.primary).toBe('minutes-archiver');
       const ran = turn.steps.filter((s) => s.kind === 'tool');
@@ -77,7 +58,7 @@ describe('skilldeck chat: the fallback after a skill whose scripts already ran',
         status: 'success',
         answer: 'Your minutes were archived as minutes-0042.',
       });
-      const requests = server.chatRequests().slice(first);
+      const requests = cli.server.chatRequests().slice(first);
       expect(requests).toHaveLength(3);
       const fallback = requests[2].messages
         .filter((m) => m.role === 'system')
@@ -94,11 +75,11 @@ describe('skilldeck chat: the fallback after a skill whose scripts already ran',
   );
 
   it('a skill that ran no script before failing leaves the fallback as it was', async () => {
-    const first = server.chatRequests().length;
-    server.enqueue({ error: { status: 500, message: 'upstream died' } }, { text: 'Plain answer.' });
+    const first = cli.server.chatRequests().length;
+    cli.server.enqueue({ error: { status: 500, message: 'upstream died' } }, { text: 'Plain answer.' });
     const turn = await chat('please archive meeting minutes from today');
     expect(turn).toMatchObject({ status: 'success', answer: 'Plain answer.' });
-    const fallback = server.chatRequests()[first + 1].messages.filter((m) => m.role === 'system');
+    const fallback = cli.server.chatRequests()[first + 1].messages.filter((m) => m.role === 'system');
     expect(fallback.map(messageText).join('\n')).not.toMatch(/already ran/);
   }, 60_000);
 });
@@ -110,7 +91,7 @@ describe('skilldeck chat: plain chat whose model ran a skill, then did not relay
   ])(
     'after %s, the skill’s own answer is the answer',
     async (_case, after) => {
-      server.enqueue(
+      cli.server.enqueue(
         {
           toolCalls: [
             { name: 'run_skill', arguments: { skill: 'minutes-archiver', task: 'archive the Q3 plan' } },
@@ -155,13 +136,13 @@ describe('skilldeck chat: the fallback after a skill the sandbox blocked or that
   ])(
     '"%s": the fallback hears that %s did not do the job',
     async (message, skill, status, said) => {
-      const first = server.chatRequests().length;
-      server.enqueue({ text: 'It could not be done here.' });
+      const first = cli.server.chatRequests().length;
+      cli.server.enqueue({ text: 'It could not be done here.' });
       const turn = await chat(message);
       expect(turn.route.plan.primary).toBe(skill);
       expect(turn.steps.find((s) => s.kind === 'run')).toMatchObject({ name: skill, status });
       expect(turn).toMatchObject({ status: 'success', skill: null, answer: 'It could not be done here.' });
-      const requests = server.chatRequests().slice(first);
+      const requests = cli.server.chatRequests().slice(first);
       expect(requests).toHaveLength(1);
       const system = requests[0].messages
         .filter((m) => m.role === 'system')

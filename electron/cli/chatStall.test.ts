@@ -1,51 +1,30 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChatTurn } from '../../shared/contract';
-import { buildCliBundle, runCliWithModel } from '../testing/cliBundle';
-import { tempDir, writeTree } from '../testing/fixtures';
-import { startModelServer, type ModelServer } from '../testing/modelServer';
+import { cliWithModel } from '../testing/cliBundle';
 
 // A model server that takes the request and then sends nothing: the HTTP client's own limits are
 // five minutes, so without a stall limit of our own `skilldeck chat` sat there for ten (the skill's
 // model, then the fallback asking the same silent model again) before printing anything.
-const root = tempDir('skilldeck-cli-stall-');
-const cli = path.join(root, 'cli.cjs');
-const skills = path.join(root, 'skills');
-let server: ModelServer;
-
-beforeAll(async () => {
-  await buildCliBundle(cli);
-  server = await startModelServer({ apiKey: 'k', models: ['m'] });
-  writeTree(skills, {
-    'tone-check/SKILL.md':
-      '---\nname: tone-check\ndescription: Checks the tone of a paragraph against the house voice.\n---\n# Tone check\n\nJudge the text.\n',
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await server.close();
-  fs.rmSync(root, { recursive: true, force: true });
+const cli = cliWithModel('skilldeck-cli-stall-', {
+  'tone-check/SKILL.md':
+    '---\nname: tone-check\ndescription: Checks the tone of a paragraph against the house voice.\n---\n# Tone check\n\nJudge the text.\n',
 });
 
 async function chat(message: string): Promise<{ code: number | null; turn: ChatTurn; ms: number }> {
   const started = Date.now();
-  const where = { cli, skills, home: path.join(root, `home-${started}`), userHome: root, apiKey: 'k' };
-  const { code, stdout } = await runCliWithModel(
-    { ...where, baseURL: server.baseURL },
-    ['chat', message, '--json', '--approve'],
-    { SKILLDECK_MODEL_STALL_SECONDS: '1' },
-  );
+  const { code, stdout } = await cli.run(['chat', message, '--json', '--approve'], {
+    SKILLDECK_MODEL_STALL_SECONDS: '1',
+  });
   return { code, turn: ChatTurn.parse(JSON.parse(stdout)), ms: Date.now() - started };
 }
 
-const chatRequests = () => server.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+const chatRequests = () => cli.server.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
 
 describe('skilldeck chat with a model that goes silent', () => {
   it('stops waiting at the stall limit, says so, and the fallback does not ask it again', async () => {
     const before = chatRequests();
     // The first piece of the answer would come after 60 s.
-    server.enqueue({ text: ['The tone is warm.'], delayMs: 60_000 });
+    cli.server.enqueue({ text: ['The tone is warm.'], delayMs: 60_000 });
     const { code, turn, ms } = await chat('check the tone of this paragraph: we are thrilled to have you');
     expect(turn.route.plan.primary).toBe('tone-check');
     expect(code).toBe(1);
@@ -61,7 +40,7 @@ describe('skilldeck chat with a model that goes silent', () => {
 
   it('ends plain chat the same way when no skill was chosen', async () => {
     const before = chatRequests();
-    server.enqueue({ text: ['Hello there.'], delayMs: 60_000 });
+    cli.server.enqueue({ text: ['Hello there.'], delayMs: 60_000 });
     const { code, turn } = await chat('hello, how are you today?');
     expect(turn.route.plan.primary).toBeNull();
     expect(code).toBe(1);

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { envWithoutModel } from './fixtures';
+import { afterAll, beforeAll } from 'vitest';
+import { envWithoutModel, tempDir, writeTree } from './fixtures';
+import { startModelServer, type ModelServer } from './modelServer';
 
 /**
  * Bundle the CLI into `outfile`, as scripts/build-node.mjs does for dist/, so a test runs the
@@ -67,4 +70,40 @@ export function runCliWithModel(
   child.stdout.on('data', (d: Buffer) => (stdout += d));
   child.stderr.on('data', (d: Buffer) => (stderr += d));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/**
+ * What the CLI-with-a-model tests share, set up at module level: the CLI bundle built once, the
+ * scripted model server (key `k`, model `m`), `files` as the only skills folder, all removed after.
+ * `run` starts the CLI in a fresh $SKILLDECK_HOME each time.
+ */
+export function cliWithModel(prefix: string, files: Record<string, string>) {
+  const root = tempDir(prefix);
+  const cli = path.join(root, 'cli.cjs');
+  const skills = path.join(root, 'skills');
+  let server: ModelServer | undefined;
+  let runs = 0;
+  const harness = {
+    root,
+    skills,
+    get server(): ModelServer {
+      if (!server) throw new Error('cliWithModel: the model server starts in beforeAll');
+      return server;
+    },
+    run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+      const home = path.join(root, `home-${++runs}`);
+      const where = { cli, skills, home, userHome: root, baseURL: harness.server.baseURL, apiKey: 'k' };
+      return runCliWithModel(where, args, env);
+    },
+  };
+  beforeAll(async () => {
+    await buildCliBundle(cli);
+    server = await startModelServer({ apiKey: 'k', models: ['m'] });
+    writeTree(skills, files);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  return harness;
 }

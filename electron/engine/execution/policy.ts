@@ -117,13 +117,13 @@ const CREDENTIAL_FILES = [
 /** The credential files of `home` (whether or not they exist). */
 export const credentialFiles = (home: string): string[] => CREDENTIAL_FILES.map((f) => path.join(home, f));
 
-/** Variables a skill may never set or receive: they change how every program loads. */
 /**
  * Names of variables that hold keys and credentials (Codex keeps *KEY*, *SECRET*, *TOKEN* out of
  * its commands' environment by default): a skill's own `approval: auto` never hands them over.
  */
 const SECRET_ENV = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|(?:^|_)(?:AUTH|PASS|PAT)(?:_|$)/i;
 
+/** Variables a skill may never set or receive: they change how every program loads. */
 const FORBIDDEN_ENV = /^(LD_|DYLD_)|^NODE_OPTIONS$|^PYTHONSTARTUP$|^BASH_ENV$|^ENV$/;
 
 const PREFIXES: [RegExp, keyof PathContext][] = [

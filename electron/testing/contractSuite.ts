@@ -6,6 +6,7 @@ import { RpcFailure } from '../../shared/rpc';
 import type { Transport } from '../../shared/rpc';
 import { chatAndModelContract } from './contractSuite.chat';
 import { workspaceContract } from './contractSuite.workspace';
+import { authoringContract } from './contractSuite.authoring';
 import { skillMd, writeTree } from './fixtures';
 import { writeZip } from './zips';
 
@@ -27,7 +28,7 @@ export const seedContractSkills = (skillsDir: string) =>
     'beta/SKILL.md': '---\nname: beta\n---\nno description here\n',
   });
 
-async function rejection(promise: Promise<unknown>): Promise<RpcFailure> {
+export async function rejection(promise: Promise<unknown>): Promise<RpcFailure> {
   try {
     await promise;
   } catch (error) {
@@ -75,35 +76,6 @@ export function contractSuite(name: string, setup: () => ContractHarness) {
       expect(file.content).toBe('print("hi")\n');
       const report = await client.invoke('skills.validate', { id });
       expect(report.valid).toBe(true);
-    });
-
-    it('tunes a description only with cases and a model, and writes one only over the version tuned', async () => {
-      const { client, transport, skillsDir } = setup();
-      const id = path.join(skillsDir, 'alpha');
-      const skillMd = fs.readFileSync(path.join(id, 'SKILL.md'), 'utf8');
-      const improve = client.invoke('evals.improve', { id });
-      expect((await rejection(improve)).code).toBe('invalid_params');
-      const rounds = await transport.request('evals.improve', { id, rounds: 50 });
-      expect(rounds).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
-      const stale = client.invoke('evals.applyDescription', {
-        id,
-        description: 'Does everything.',
-        content_hash: '0'.repeat(64),
-      });
-      expect((await rejection(stale)).message).toMatch(/changed since/);
-      expect(fs.readFileSync(path.join(id, 'SKILL.md'), 'utf8')).toBe(skillMd);
-    });
-
-    it('runs no install command a renderer makes up, only a skill’s own runnable hint', async () => {
-      const { client, transport, skillsDir } = setup();
-      const id = path.join(skillsDir, 'alpha');
-      // alpha misses nothing: there is nothing to install, whatever the command.
-      const nothing = client.invoke('skills.installDependency', { id, command: 'npm install -g x' });
-      expect((await rejection(nothing)).code).toBe('invalid_params');
-      const bad = await transport.request('skills.installDependency', { id, command: ['rm', '-rf', '/'] });
-      expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
-      const unknown = client.invoke('skills.installDependency', { id: '/nowhere', command: 'x' });
-      expect((await rejection(unknown)).code).toBe('not_found');
     });
 
     it('refuses an unknown method with a structured error and keeps serving', async () => {
@@ -380,6 +352,7 @@ export function contractSuite(name: string, setup: () => ContractHarness) {
 
     chatAndModelContract(setup);
     workspaceContract(setup);
+    authoringContract(setup);
 
     it('pushes skills.changed after a reload finds a new skill', async () => {
       const { client, skillsDir } = setup();

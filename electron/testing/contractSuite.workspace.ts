@@ -1,17 +1,6 @@
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { RpcFailure } from '../../shared/rpc';
-import type { ContractHarness } from './contractSuite';
-
-async function rejection(promise: Promise<unknown>): Promise<RpcFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RpcFailure) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
+import { rejection, type ContractHarness } from './contractSuite';
 
 /** Workspace trust over the contract (contractSuite.ts runs it on every transport; what-users-ask §14). */
 export function workspaceContract(setup: () => ContractHarness) {

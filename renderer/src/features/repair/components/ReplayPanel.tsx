@@ -36,7 +36,6 @@ export function ReplayPanel({ replay }: { replay: ReplayResult }) {
       <p className="review-replay__facts">
         {replay.status}
         {replay.exit_code !== null && ` · exit ${replay.exit_code}`} · {formatDuration(replay.duration_ms)}
-        {replay.improved && replay.verdict !== 'passes' && ' · further along than before'}
       </p>
       {(replay.output || replay.error) && (
         <details className="review-replay__output" data-testid="replay-output">

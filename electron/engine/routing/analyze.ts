@@ -2,6 +2,7 @@ import { domainLexicon, genericWords, similarWords, wordnet } from './lexdata';
 import { CJK_RUN_RE, fold, hasCjk, isStopWord, lemmaOf, stem, wordTerms } from './text';
 import { segment, subWords, translate } from './zh';
 import { entityGroups } from './entities';
+import { deliverableWords } from './instruction';
 import { lowercaseOnly, namedAsTyped, siteNames, typedNames, typedSites } from './typedNames';
 
 /**
@@ -66,6 +67,8 @@ const SYNONYM_GLOSSES = 2;
 
 /** How much a request word weighs against a content word. */
 export const GENERIC_WEIGHT = 0.33;
+/** How much the thing a request asks to be made weighs ("write a tune for our radio ad": tune). */
+const DELIVERABLE_WEIGHT = 1.5;
 
 /** Match weights by route: an exact word counts fully, a translation or synonym less. */
 export const VIA_WEIGHT: Record<Via, number> = {
@@ -226,6 +229,10 @@ export function analyzeQuery(typed: string): QueryGroup[] {
       ...(lower.has(word) ? { lower: true as const } : {}),
     });
   }
+  // What "make a …" asks for weighs more than what it is about, unless a product is named.
+  const deliverable = names.length === 0 ? deliverableWords(folded) : new Set<string>();
+  for (const group of groups)
+    if (group.weight === 1 && deliverable.has(group.surface)) group.weight = DELIVERABLE_WEIGHT;
   groups.push(...entities.groups);
   return withoutEchoes(groups);
 }

@@ -1,4 +1,6 @@
 // What a message asks, apart from the material it hands over (routing looks at the request).
+import { isStopWord } from './text';
+import { segment } from './zh';
 
 /**
  * A request to make a new skill, up to the word "skill": what follows ("… that formats
@@ -78,4 +80,25 @@ function unquoted(instruction: string, payload: string): { instruction: string; 
   // A message that is all quote ("'hello' in French") keeps its words: they are all it says.
   if (quoted.length === 0 || !/[\p{L}\p{N}]/u.test(rest)) return { instruction, payload };
   return { instruction: rest, payload: [...quoted, payload].filter(Boolean).join('\n') };
+}
+
+/** 写一首…的广告歌, 生成一张频谱图: the noun after the measure word and its 的-modifiers. */
+const DELIVERABLE_ZH_RE =
+  /(?:写|做|生成|画|制作|创建|设计|出|拟|起草|整理成|做成|转成|弄)一?(?:个|首|张|份|篇|套|幅|段|封|条|页|款)(?:[^，。！？,.!?：:]*?的)?([^，。！？,.!?：:的]{1,8})/u;
+const DELIVERABLE_RE =
+  /^(?:(?:please|can you|could you|help me|i need you to|i want you to)\s+)?(?:make|create|write|draft|build|generate|prepare|produce|design|compose|give me|get me|put together|whip up)\s+(?:(?:me|us)\s+)?an?\s+([a-z][a-z-]*)(?:\s+([a-z][a-z-]*))?/u;
+
+/**
+ * The words after "make a", "write an", "give me a" that open a request (folded text): what it asks
+ * to be made — "make a plan for migrating our tests" asks for a plan, and a skill that writes
+ * plans serves it better than one that knows the test runners it is about. Two words, for an
+ * adjective before the noun ("a catchy tune"); a stop word is no deliverable. In Chinese, the
+ * words of what 写/做/生成/画 … 一个/一首/一张 asks for, after its 的-modifiers (画一个用户注册的流程图: 流程图).
+ */
+export function deliverableWords(folded: string): Set<string> {
+  const match = DELIVERABLE_RE.exec(folded.trim());
+  const out = new Set([match?.[1], match?.[2]].filter((w): w is string => !!w && !isStopWord(w)));
+  const zh = DELIVERABLE_ZH_RE.exec(folded);
+  if (zh) for (const word of segment(zh[1])) out.add(word);
+  return out;
 }

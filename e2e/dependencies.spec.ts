@@ -88,3 +88,58 @@ test.describe('installing what a skill needs', () => {
     expect(problems).toEqual([]);
   });
 });
+
+// A brew install takes minutes: what it prints shows while it runs. A stand-in Homebrew on the
+// server's PATH prints a line, waits, then prints the rest and puts the program in place.
+const brewDir = path.join(root, 'brew-bin');
+const KETTLE = {
+  'kettle/SKILL.md': `---
+name: kettle
+description: Boil the smart kettle and keep the water warm.
+metadata:
+  { "openclaw": { "requires": { "bins": ["kettle-cli"] },
+      "install": [{ "kind": "brew", "formula": "example/tap/kettle-cli", "bins": ["kettle-cli"] }] } }
+---
+Run \`kettle-cli boil\`.
+`,
+};
+
+test.describe('a long install', () => {
+  test.beforeAll(() => {
+    fs.mkdirSync(brewDir, { recursive: true });
+    const brew = path.join(brewDir, 'brew');
+    fs.writeFileSync(
+      brew,
+      [
+        '#!/bin/sh',
+        'echo "==> Fetching $2"',
+        "printf '==> Downloading  40%%\\r'",
+        'sleep 4',
+        "printf '==> Downloading 100%%\\n==> Pouring kettle-cli\\n'",
+        `printf '#!/bin/sh\\necho boiled\\n' > "${brewDir}/kettle-cli" && chmod +x "${brewDir}/kettle-cli"`,
+        'echo "==> Installed"',
+      ].join('\n'),
+    );
+    fs.chmodSync(brew, 0o755);
+  });
+  test.use({ seedFiles: KETTLE, serverEnv: { PATH: `${brewDir}${path.delimiter}${process.env.PATH}` } });
+
+  test('shows what the installer prints while it runs', async ({ page, workspace }, testInfo) => {
+    const problems = watchConsole(page);
+    await new SkillsPage(page).openSkill(workspace.url, 'kettle', 'availability');
+    const hints = page.getByTestId('install-hints');
+    await hints.getByTestId('install-dependency').click();
+    await hints.getByTestId('install-dependency-confirm').click();
+    // Still running, and the first lines are there already.
+    await expect(hints.getByTestId('install-dependency-running')).toBeVisible();
+    const live = hints.getByTestId('install-dependency-live');
+    await expect(live).toContainText('==> Fetching example/tap/kettle-cli');
+    await expect(live).toContainText('Downloading  40%');
+    await expect(hints.getByTestId('install-dependency-running')).toBeVisible();
+    await shots(page, testInfo, 'dependency-running');
+    const result = page.getByTestId('install-dependency-result');
+    await expect(result).toHaveAttribute('data-ok', 'true', { timeout: 30_000 });
+    await expect(result).toContainText('kettle has what it needs');
+    expect(problems).toEqual([]);
+  });
+});

@@ -48,10 +48,19 @@ export async function skillsDeps(
           flags.json,
         );
       if (!flags.json) process.stderr.write(`Running: ${oneLine(hint.command)}\n`);
+      // What the installer prints shows as it prints it: a brew or cargo install takes minutes.
+      const stopStreaming = flags.json
+        ? () => undefined
+        : engine.events.subscribe((name, payload) => {
+            if (name === 'skills.dependencyOutput')
+              process.stdout.write(forTerminal((payload as { chunk: string }).chunk));
+          });
       try {
         installed = await engine.install.installDependency(match.id, hint.command);
       } catch (error) {
         return refuse((error as Error).message, flags.json);
+      } finally {
+        stopStreaming();
       }
     }
     const after = installed ? missingOf(engine, match.id) : before;
@@ -60,7 +69,6 @@ export async function skillsDeps(
       process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     } else {
       if (installed) {
-        process.stdout.write(forTerminal(installed.output.trimEnd()) + '\n');
         const how = installed.ok
           ? 'finished'
           : `failed (${installed.error ?? `exit ${installed.exit_code}`})`;

@@ -277,6 +277,11 @@ export const skillsEvents = {
     removed: z.array(z.string()),
     changed: z.array(z.string()),
   }),
+  /**
+   * What a running install (`skills.installDependency`) has printed since the last such event,
+   * terminal escapes removed: a brew or cargo install takes minutes, and the user sees it working.
+   */
+  'skills.dependencyOutput': z.object({ id: z.string(), command: z.string(), chunk: z.string() }),
 } as const;
 
 /**

@@ -150,7 +150,9 @@ export function createInstallApi(deps: InstallApiDeps): InstallApi {
         throw new EngineError('unavailable', `An install is running (${installing}); wait for it to finish.`);
       installing = command.slice(0, 200);
       try {
-        const result = await installDependency(skills.metadata(id)!, command, deps.env);
+        const result = await installDependency(skills.metadata(id)!, command, deps.env, (chunk) =>
+          deps.events.emit('skills.dependencyOutput', { id: s.id, command, chunk }),
+        );
         deps.programsChanged?.();
         deps.events.emit('skills.changed', { added: [], removed: [], changed: [s.id] });
         return result;

@@ -87,6 +87,49 @@ describe('installing what a skill needs, from its own install entries (users’ 
     expect(done.missing).toEqual([bin]);
   }, 120_000);
 
+  it('shows what the installer prints while it runs, not only when it is done', async () => {
+    const bin = 'lights-cli-brewed';
+    const { engine, id, prefix } = await open(bin, (root) => path.join(root, 'unused.tgz'));
+    // A stand-in Homebrew on this PATH: it prints as a real one does (a progress bar redrawn with
+    // carriage returns, coloured headings), slowly, then puts the program in place.
+    writeTree(prefix, {
+      'bin/brew': [
+        '#!/bin/sh',
+        'echo "==> Fetching $2"',
+        'sleep 1',
+        "printf 'Downloading  10%%\\r'",
+        'sleep 0.3',
+        "printf 'Downloading 100%%\\n\\033[32m==> Pouring\\033[0m\\n'",
+        `printf '#!/bin/sh\\necho ok\\n' > "$(dirname "$0")/${bin}"`,
+        `chmod +x "$(dirname "$0")/${bin}"`,
+        'echo "==> Installed"',
+      ].join('\n'),
+    });
+    fs.chmodSync(path.join(prefix, 'bin', 'brew'), 0o755);
+    const hints = engine.install.diagnose(id).reasons.find((r) => r.code === 'missing-bin')?.install ?? [];
+    const brew = hints.find((h) => h.command.startsWith('brew '));
+    expect(brew).toEqual({ command: `brew install example/tap/${bin}`, runnable: true });
+
+    const seen: { at: number; id: string; command: string; chunk: string }[] = [];
+    const stop = engine.events.subscribe((name, payload) => {
+      if (name === 'skills.dependencyOutput')
+        seen.push({ at: Date.now(), ...(payload as Omit<(typeof seen)[0], 'at'>) });
+    });
+    const done = await engine.install.installDependency(id, brew!.command);
+    const ended = Date.now();
+    stop();
+    expect(done).toMatchObject({ ok: true, missing: [] });
+    // The first line arrived while the installer was still at work, a second and more before its end.
+    expect(seen[0].chunk).toBe(`==> Fetching example/tap/${bin}\n`);
+    expect(ended - seen[0].at).toBeGreaterThan(800);
+    expect(seen.every((e) => e.id === id && e.command === brew!.command)).toBe(true);
+    // Streamed, it reads as the whole does: the bar's redraw a line of its own, no escapes.
+    expect(seen.map((e) => e.chunk).join('')).toBe(`${done.output}\n`);
+    expect(done.output).toBe(
+      `==> Fetching example/tap/${bin}\nDownloading  10%\nDownloading 100%\n==> Pouring\n==> Installed`,
+    );
+  }, 120_000);
+
   it('runs nothing but a runnable hint of the skill, named exactly', async () => {
     const bin = 'lights-cli-never';
     const { engine, id, prefix } = await open(bin, (root) => packedProgram(root, bin));

@@ -29,6 +29,7 @@ export async function installDependency(
   m: SkillMetadata,
   command: string,
   env: NodeJS.ProcessEnv = process.env,
+  onOutput: (chunk: string) => void = () => {},
 ): Promise<DependencyInstall> {
   const { missing, hints } = dependencyHints(m, env);
   if (missing.length === 0)
@@ -47,7 +48,7 @@ export async function installDependency(
     );
   const [program, ...args] = chosen.argv;
   const start = Date.now();
-  const result = await execa(program, args, {
+  const subprocess = execa(program, args, {
     env: { ...env, npm_config_yes: 'true', HOMEBREW_NO_AUTO_UPDATE: '1' },
     extendEnv: false,
     cwd: env.HOME || os.homedir(),
@@ -57,7 +58,11 @@ export async function installDependency(
     timeout: INSTALL_TIMEOUT_MS,
     maxBuffer: 8 * 1024 * 1024,
   });
-  const text = stripVTControlCharacters(String(result.all ?? '')).replace(/\r(?!\n)/g, '\n');
+  const relay = outputRelay(onOutput);
+  subprocess.all?.on('data', (data: Buffer | string) => relay.push(String(data)));
+  const result = await subprocess;
+  relay.flush();
+  const text = readable(String(result.all ?? ''));
   const still = dependencyHints(m, env).missing;
   const exitCode = typeof result.exitCode === 'number' ? result.exitCode : null;
   const why = result.timedOut
@@ -73,5 +78,41 @@ export async function installDependency(
     duration_ms: Date.now() - start,
     missing: still,
     ...(why ? { error: why } : {}),
+  };
+}
+
+/** Installer output as text: terminal escapes removed, a progress bar's carriage returns as lines. */
+const readable = (text: string) => stripVTControlCharacters(text).replace(/\r(?!\n)/g, '\n');
+
+/** How often a running install's output goes out: often enough to watch, not an event per byte. */
+const OUTPUT_EVERY_MS = 150;
+
+/** Collects an installer's output and hands it on at most every OUTPUT_EVERY_MS, readable. */
+function outputRelay(onOutput: (chunk: string) => void) {
+  let pending = '';
+  let timer: NodeJS.Timeout | null = null;
+  // A carriage return or a terminal escape cut at the chunk's end waits for the rest of it.
+  const send = (final: boolean) => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const esc = pending.lastIndexOf('\x1b');
+    const open = esc >= 0 && !/[@-~]/u.test(pending.slice(esc + 2));
+    const cut = final
+      ? pending.length
+      : open
+        ? esc
+        : pending.endsWith('\r')
+          ? pending.length - 1
+          : pending.length;
+    const chunk = readable(pending.slice(0, cut));
+    pending = pending.slice(cut);
+    if (chunk) onOutput(chunk);
+  };
+  return {
+    push(data: string) {
+      pending += data;
+      timer ??= setTimeout(() => send(false), OUTPUT_EVERY_MS);
+    },
+    flush: () => send(true),
   };
 }

@@ -5,7 +5,8 @@ import { client, errorMessage } from '../../lib/client';
 /** Where one install command of one skill stands: asked to confirm, running, or done. */
 export type DependencyStep =
   | { status: 'confirm' }
-  | { status: 'running' }
+  /** `output`: what the installer has printed so far (its end), as it prints it. */
+  | { status: 'running'; output: string }
   | { status: 'done'; result: DependencyInstall }
   | { status: 'error'; error: string };
 
@@ -18,6 +19,9 @@ interface DependencyState {
   /** Runs the skill's install command (`skills.installDependency`); the engine checks it is one. */
   install(id: string, command: string): Promise<void>;
 }
+
+/** How much of a running install's output the window keeps: its end, where it is now. */
+const LIVE_TAIL = 8_000;
 
 export const dependencyKey = (id: string, command: string): string => `${id}\n${command}`;
 
@@ -36,12 +40,20 @@ export const useDependencyStore = create<DependencyState>()((set, get) => {
     cancel: (id, command) => put(id, command, null),
     async install(id, command) {
       if (get().steps[dependencyKey(id, command)]?.status === 'running') return;
-      put(id, command, { status: 'running' });
+      put(id, command, { status: 'running', output: '' });
+      // A brew or cargo install takes minutes: its output shows as it comes.
+      const off = client().on('skills.dependencyOutput', (event) => {
+        const step = get().steps[dependencyKey(id, command)];
+        if (event.id !== id || event.command !== command || step?.status !== 'running') return;
+        put(id, command, { status: 'running', output: (step.output + event.chunk).slice(-LIVE_TAIL) });
+      });
       try {
         const result = await client().invoke('skills.installDependency', { id, command });
         put(id, command, { status: 'done', result });
       } catch (error) {
         put(id, command, { status: 'error', error: errorMessage(error) });
+      } finally {
+        off();
       }
     },
   };

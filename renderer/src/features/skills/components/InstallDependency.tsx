@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { InstallHint } from '../../../../../shared/contract';
 import { Spinner } from '../../../ui/Spinner';
 import { CheckIcon, DownloadIcon, ErrorIcon } from '../../../ui/icons';
@@ -57,7 +58,10 @@ export function InstallDependency({ id, name, hint }: { id: string; name: string
   if (step.status === 'running')
     return (
       <div className="install-dependency" data-testid="install-dependency-running">
-        <Spinner label="Installing" /> Installing… <code>{hint.command}</code>
+        <p className="install-dependency__status">
+          <Spinner label="Installing" /> Installing… <code>{hint.command}</code>
+        </p>
+        {step.output && <LiveOutput text={step.output} />}
       </div>
     );
   if (step.status === 'error')
@@ -101,5 +105,24 @@ export function InstallDependency({ id, name, hint }: { id: string; name: string
         </button>
       )}
     </div>
+  );
+}
+
+/** What a running installer has printed so far, kept scrolled to its newest line. */
+function LiveOutput({ text }: { text: string }) {
+  const ref = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
+  }, [text]);
+  return (
+    <pre
+      ref={ref}
+      className="install-dependency__output"
+      aria-live="polite"
+      aria-label="What the installer prints"
+      data-testid="install-dependency-live"
+    >
+      {text.trimEnd()}
+    </pre>
   );
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { anonymousFile } from './anonFile';
+import { coverInherited, inheritableFds } from './inheritedFds';
 import { withLimits, type AppliedLimits, type ResourceLimits } from './limits';
 import { DISK_WATCH_MS, diskSpaceMeter } from './diskWatch';
 import { WATCH_MS } from './processWatch';
@@ -148,12 +149,15 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   const inputs = opts.fd3 ? [opts.fd3, ...(opts.fd4 ? [opts.fd4] : [])] : [];
   const files = inputs.map(anonymousFile);
   // execa's types name descriptors 3 to 9 only; it hands any number to child_process as it is.
-  const stdio: ['ignore', 'pipe', 'pipe', ...(Uint8Array | 3)[]] = [
-    'ignore',
-    'pipe',
-    'pipe',
-    ...inputs.map((bytes, i) => (files[i] as 3 | null) ?? bytes),
-  ];
+  // Descriptors the engine inherited without close-on-exec become /dev/null in the child, so
+  // none reaches the run (inheritedFds.ts).
+  const leaked = inheritableFds();
+  const devNull = leaked.length > 0 ? fs.openSync('/dev/null', 'r+') : null;
+  const stdio = coverInherited(
+    ['ignore', 'pipe', 'pipe', ...inputs.map((bytes, i) => files[i] ?? bytes)],
+    leaked,
+    devNull ?? -1,
+  ) as ['ignore', 'pipe', 'pipe', ...(Uint8Array | 3)[]];
   let child;
   try {
     child = execa(limited.file, limited.args, {
@@ -176,7 +180,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     };
   } finally {
     // The child holds its own copies now (or never started).
-    for (const fd of files) if (fd !== null) fs.closeSync(fd);
+    for (const fd of [...files, devNull]) if (fd !== null) fs.closeSync(fd);
   }
   const pid = child.pid;
   if (pid !== undefined) {

@@ -28,12 +28,13 @@ export type Violation = z.infer<typeof Violation>;
 /**
  * What a user may grant a skill past a sandbox denial ("allow this for this skill?"); the other
  * kinds are limits that hold for every run (file size, memory, processes) and the skill's own
- * folder, which never becomes writable for its runs.
+ * folder, which never becomes writable for its runs. A path is granted as an absolute one: a
+ * write named relative to a folder the script changed to says where nothing can be allowed.
  */
 export const WidenKind = z.enum(['write', 'read', 'network']);
 export type WidenKind = z.infer<typeof WidenKind>;
 export const widenable = (v: Violation): v is Violation & { kind: WidenKind } =>
-  WidenKind.safeParse(v.kind).success;
+  WidenKind.safeParse(v.kind).success && (v.kind === 'network' || v.target.startsWith('/'));
 
 /** A file the run left in its output folder. */
 export const RunFile = z.object({

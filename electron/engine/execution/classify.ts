@@ -22,8 +22,11 @@ const lastLines = (text: string, n = 6): string => text.trim().split('\n').slice
 
 export function describeViolations(violations: Violation[]): string {
   const lines = violations.map((v) => v.message);
-  // A write into its own folder says what to do in its own message; nothing can be allowed.
-  const limits = violations.filter((v) => !widenable(v) && v.kind !== 'own_folder');
+  // A write into its own folder, or one named relative to a folder the script changed to, says
+  // what to do in its own message; nothing can be allowed.
+  const limits = violations.filter(
+    (v) => !widenable(v) && v.kind !== 'own_folder' && v.kind !== 'write' && v.kind !== 'read',
+  );
   const advice = violations.some(widenable)
     ? ' Allow it for this skill only if you expect the skill to need it.'
     : limits.length > 0

@@ -197,7 +197,9 @@ export function scanStderr(stderr: string): StderrHits {
       // The last word, or the whole segment when it has none.
       // Stryker disable next-line StringLiteral: split always returns one element at least
       const candidate = quoted ? quoted[1] : (seg.split(/\s/).pop() ?? '');
-      if (looksLikePath(candidate)) {
+      // A bare name is a path too where the file system was read-only: the script changed folder.
+      const bare = shell[1].toLowerCase() === 'read-only file system' && /^[^\s/~]+$/.test(candidate);
+      if (looksLikePath(candidate) || bare) {
         fs.push({
           path: candidate,
           code: PHRASE_CODE[shell[1].toLowerCase()],

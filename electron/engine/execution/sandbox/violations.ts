@@ -107,6 +107,15 @@ function fsViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLa
   const target = path.resolve(spec.cwd, hit.path);
   const writes = list(spec.grants.declared.write);
   const reads = list(spec.grants.declared.read);
+  // A read-only file system where the run folder is writable: the name is relative to a folder
+  // the script changed to (`cd /etc && echo x > planted.conf`), which the engine cannot know.
+  // Reported by that name, which is nothing to grant (widenable takes absolute paths only).
+  if (hit.code === 'EROFS' && !path.isAbsolute(hit.path) && writableInside(target, layout))
+    return {
+      kind: 'write',
+      target: hit.path,
+      message: `tried to write ${hit.path} in a folder it changed to, not its run folder: outside its write paths ${writes}; have the skill write to its run folder or a declared write path`,
+    };
   const write = (): Violation | null => {
     if (writableInside(target, layout)) return null;
     const guard = layout.guarded?.find((g) => isInside(target, g));

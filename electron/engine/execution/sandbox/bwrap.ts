@@ -9,7 +9,7 @@ import { probeSandbox } from './probe';
 import type { ResolveHost } from './hosts';
 import { startAllowListProxy, type AllowListProxy } from './proxy';
 import { DEFAULT_LIMITS } from './limits';
-import { sandboxProcessCounter } from './processWatch';
+import { sandboxMemoryMeter, sandboxProcessCounter } from './processWatch';
 import { seccompFilter } from './seccomp';
 import { runGuarded } from './spawn';
 import {
@@ -160,6 +160,7 @@ async function runBwrap(
       ...(process.getuid?.() === 0
         ? { processWatch: { limit: limits.processes, counter: sandboxProcessCounter } }
         : {}),
+      memoryMeter: sandboxMemoryMeter,
       signal: spec.signal,
       onOutput: spec.onOutput,
     });

@@ -17,8 +17,9 @@ export interface ResourceLimits {
   processes: number;
   /**
    * The memory the run's processes may each allocate, in bytes (RLIMIT_DATA: heap and
-   * private writable mappings, which is what malloc, Python and V8 allocate from). Unlike the
-   * process count it holds for root too.
+   * private writable mappings, which is what malloc, Python and V8 allocate from), and may hold
+   * in all (the engine adds up what they hold, shared memory included, and stops the run past
+   * it: spawn.ts). Unlike the process count it holds for root too.
    */
   memoryBytes: number;
   /**
@@ -143,6 +144,7 @@ export function limitViolations(
     stderr: string;
     processesExceeded?: boolean;
     diskExceeded?: number;
+    memoryExceeded?: number;
   },
   applied: AppliedLimits | null,
 ): Violation[] {
@@ -157,6 +159,12 @@ export function limitViolations(
           },
         ]
       : [];
+  if (run.memoryExceeded !== undefined)
+    disk.push({
+      kind: 'output',
+      target: `${run.memoryExceeded} bytes of memory`,
+      message: `held more than ${size(run.memoryExceeded)} of memory in all, its memory limit, and was stopped`,
+    });
   if (!applied) return disk;
   const out: Violation[] = [...disk];
   if (run.signal === 'SIGXFSZ' || run.exitCode === SIGXFSZ_EXIT || fileTooLarge(run.stderr))

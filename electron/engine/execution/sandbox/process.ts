@@ -3,7 +3,7 @@ import os from 'node:os';
 import { sandboxEnv } from './bwrapArgs';
 import { killLeftovers } from './leftovers';
 import { DEFAULT_LIMITS } from './limits';
-import { GROUP_WATCH_MS, processGroupCounter } from './processWatch';
+import { GROUP_WATCH_MS, processGroupCounter, processGroupMemoryMeter } from './processWatch';
 import { runGuarded } from './spawn';
 import {
   blankResult,
@@ -62,6 +62,7 @@ async function runProcess(spec: SandboxSpec, tier: 'process' | 'none'): Promise<
     ...(process.platform === 'linux' && process.getuid?.() === 0
       ? { processWatch: { limit: limits.processes, counter: processGroupCounter, everyMs: GROUP_WATCH_MS } }
       : {}),
+    ...(process.platform === 'linux' ? { memoryMeter: processGroupMemoryMeter } : {}),
     // Nothing confines its writes: the home's and the temp folder's disks are watched too.
     writable: [spec.cwd, ...spec.grants.write, os.homedir(), os.tmpdir()],
     signal: spec.signal,

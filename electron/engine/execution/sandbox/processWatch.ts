@@ -10,30 +10,88 @@ export const WATCH_MS = 20;
 const isPid = (name: string) => /^\d+$/.test(name);
 
 /**
- * A counter of the processes in the PID namespace bwrap (`bwrapPid`, outside) made: its
- * first child is the namespace's init, and that init's root holds the namespace's own
- * /proc, which lists exactly them. 0 until that /proc exists and after it is gone.
+ * Where the PID namespace bwrap (`bwrapPid`, outside) made has its own /proc: its first child
+ * is the namespace's init, and that init's root holds the namespace's /proc, which lists
+ * exactly its processes. null until that /proc exists (found once) and after it is gone.
  */
-export function sandboxProcessCounter(bwrapPid: number): () => number {
+function namespaceProc(bwrapPid: number): () => string | null {
   let procDir: string | null = null;
   return () => {
+    if (procDir) return procDir;
     try {
-      if (!procDir) {
-        // Stryker disable next-line MethodExpression: the kernel writes "pid pid … " with no leading blank, so the first field is the same untrimmed
-        const init = fs
-          .readFileSync(`/proc/${bwrapPid}/task/${bwrapPid}/children`, 'utf8')
-          .trim()
-          .split(/\s+/)[0];
-        // Stryker disable next-line ConditionalExpression,LogicalOperator: the check only spares a lookup, "" or a non-pid names no /proc/…/root/proc and the catch returns 0 all the same (this also ignores `true`, which the tests kill)
-        if (!init || !isPid(init)) return 0;
-        // Until bwrap mounts the namespace's own proc and pivots into it, the child's /proc is
-        // the host's (the same proc instance, so the same device): every process of the
-        // machine. Not counted, nor remembered, before it is a proc of its own.
-        const dir = `/proc/${init}/root/proc`;
-        if (fs.statSync(dir).dev === fs.statSync('/proc').dev) return 0;
-        procDir = dir;
-      }
-      return fs.readdirSync(procDir).filter(isPid).length;
+      // Stryker disable next-line MethodExpression: the kernel writes "pid pid … " with no leading blank, so the first field is the same untrimmed
+      const init = fs
+        .readFileSync(`/proc/${bwrapPid}/task/${bwrapPid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)[0];
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: the check only spares a lookup, "" or a non-pid names no /proc/…/root/proc and the catch returns null all the same (this also ignores `true`, which the tests kill)
+      if (!init || !isPid(init)) return null;
+      // Until bwrap mounts the namespace's own proc and pivots into it, the child's /proc is
+      // the host's (the same proc instance, so the same device): every process of the
+      // machine. Not used, nor remembered, before it is a proc of its own.
+      const dir = `/proc/${init}/root/proc`;
+      if (fs.statSync(dir).dev === fs.statSync('/proc').dev) return null;
+      procDir = dir;
+      return dir;
+    } catch {
+      return null;
+    }
+  };
+}
+
+/** A counter of the processes in the PID namespace bwrap (`bwrapPid`, outside) made; 0 while it has no /proc of its own. */
+export function sandboxProcessCounter(bwrapPid: number): () => number {
+  const proc = namespaceProc(bwrapPid);
+  return () => {
+    const dir = proc();
+    try {
+      return dir ? fs.readdirSync(dir).filter(isPid).length : 0;
+    } catch {
+      return 0;
+    }
+  };
+}
+
+/**
+ * How often the memory a run holds is added up (memoryHeld): each reading reads every process's
+ * status, and an allocation that outruns it by a poll still meets each process's RLIMIT_DATA.
+ */
+export const MEMORY_WATCH_MS = 100;
+
+/**
+ * The memory a process holds that no file backs, from its /proc status: RssAnon (what malloc,
+ * Python and V8 allocate) plus RssShmem (a memfd or /dev/shm mapping, which RLIMIT_DATA does
+ * not count). Shared libraries are file-backed and not counted. Bytes.
+ */
+export function memoryHeld(status: string): number {
+  let kib = 0;
+  for (const m of status.matchAll(/^Rss(?:Anon|Shmem):\s+(\d+) kB/gm)) kib += Number(m[1]);
+  return kib * 1024;
+}
+
+function sumHeld(dir: string, pids: string[]): number {
+  let bytes = 0;
+  for (const pid of pids) {
+    try {
+      bytes += memoryHeld(fs.readFileSync(`${dir}/${pid}/status`, 'utf8'));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return bytes;
+}
+
+/**
+ * A meter of the memory the processes of bwrap's PID namespace hold in all (memoryHeld): RLIMIT_DATA
+ * caps each process, so a run of many processes, or one that keeps its memory in a memfd, could
+ * otherwise take the machine's. 0 while the namespace has no /proc of its own.
+ */
+export function sandboxMemoryMeter(bwrapPid: number): () => number {
+  const proc = namespaceProc(bwrapPid);
+  return () => {
+    const dir = proc();
+    try {
+      return dir ? sumHeld(dir, fs.readdirSync(dir).filter(isPid)) : 0;
     } catch {
       return 0;
     }
@@ -77,5 +135,26 @@ export function processGroupCounter(pgid: number): () => number {
       }
     }
     return count;
+  };
+}
+
+/** A meter of the memory the processes of the group `pgid` leads hold in all (the `process` tier). */
+export function processGroupMemoryMeter(pgid: number): () => number {
+  return () => {
+    let entries: string[];
+    try {
+      entries = fs.readdirSync('/proc');
+    } catch {
+      return 0;
+    }
+    const members = entries.filter((entry) => {
+      if (!isPid(entry)) return false;
+      try {
+        return groupOfStat(fs.readFileSync(`/proc/${entry}/stat`, 'utf8')) === pgid;
+      } catch {
+        return false;
+      }
+    });
+    return sumHeld('/proc', members);
   };
 }

@@ -6,7 +6,7 @@ import { anonymousFile } from './anonFile';
 import { coverInherited, inheritableFds } from './inheritedFds';
 import { withLimits, type AppliedLimits, type ResourceLimits } from './limits';
 import { DISK_WATCH_MS, diskSpaceMeter } from './diskWatch';
-import { WATCH_MS } from './processWatch';
+import { MEMORY_WATCH_MS, WATCH_MS } from './processWatch';
 
 /** How one guarded child process is started and stopped (shared by every backend). */
 export interface GuardedSpawn {
@@ -34,6 +34,11 @@ export interface GuardedSpawn {
    */
   processWatch?: { limit: number; counter: (pid: number) => () => number; everyMs?: number };
   /**
+   * Adds up the memory the run's processes hold (processWatch.ts), polled while it runs; past
+   * `limits.memoryBytes` in all the run is stopped. RLIMIT_DATA caps each process only.
+   */
+  memoryMeter?: (pid: number) => () => number;
+  /**
    * Where the run can write (its scratch folder, its write grants): the free space of their
    * filesystems is watched, and past `limits.diskBytes` taken the run is stopped.
    */
@@ -57,6 +62,8 @@ export interface GuardedResult {
   processesExceeded?: boolean;
   /** Stopped because it took more disk than this, its `limits.diskBytes`. */
   diskExceeded?: number;
+  /** Stopped because its processes held more memory in all than this, its `limits.memoryBytes`. */
+  memoryExceeded?: number;
 }
 
 /** Process groups still alive, killed when the engine exits normally (execa skips detached children). */
@@ -137,6 +144,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   let timedOut = false;
   let processesExceeded = false;
   let diskExceeded = false;
+  let memoryExceeded = false;
   let cancelled = opts.signal?.aborted ?? false;
   if (cancelled) return { ...empty(), cancelled, durationMs: 0 };
   const limited = opts.limits
@@ -232,6 +240,18 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
         }, DISK_WATCH_MS)
       : undefined;
 
+  const memoryLimit = opts.limits?.memoryBytes;
+  const held =
+    opts.memoryMeter && pid !== undefined && memoryLimit !== undefined ? opts.memoryMeter(pid) : null;
+  const memoryWatcher =
+    held && memoryLimit !== undefined
+      ? setInterval(() => {
+          if (held() <= memoryLimit) return;
+          memoryExceeded = true;
+          stop();
+        }, MEMORY_WATCH_MS)
+      : undefined;
+
   const timer =
     opts.timeoutMs > 0 && opts.timeoutMs <= MAX_TIMER_MS
       ? setTimeout(() => {
@@ -250,6 +270,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     clearTimeout(timer);
     clearInterval(watcher);
     clearInterval(diskWatcher);
+    clearInterval(memoryWatcher);
     // Leftovers of a finished run (a backgrounded `sleep &`) do not outlive it.
     stop();
     grace = setTimeout(() => {
@@ -262,6 +283,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   clearTimeout(timer);
   clearInterval(watcher);
   clearInterval(diskWatcher);
+  clearInterval(memoryWatcher);
   if (grace) clearTimeout(grace);
   opts.signal?.removeEventListener('abort', onAbort);
   if (pid !== undefined) liveGroups.delete(pid);
@@ -274,7 +296,8 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     !cancelled &&
     !truncated &&
     !processesExceeded &&
-    !diskExceeded
+    !diskExceeded &&
+    !memoryExceeded
       ? result.originalMessage || result.shortMessage
       : undefined;
   return {
@@ -289,6 +312,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     ...(spawnError ? { spawnError } : {}),
     ...(processesExceeded ? { processesExceeded } : {}),
     ...(diskExceeded && diskLimit !== undefined ? { diskExceeded: diskLimit } : {}),
+    ...(memoryExceeded && memoryLimit !== undefined ? { memoryExceeded: memoryLimit } : {}),
     limits: limited.applied,
   };
 }

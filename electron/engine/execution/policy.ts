@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SkillMetadata } from '../../../shared/contract';
 import { namesLocalHost } from './sandbox/hosts';
-import { isGuarded } from './sandbox/layout';
+import { isGuarded } from './sandbox/guarded';
 
 /** DESIGN §4: 120 s unless the skill says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 120_000;

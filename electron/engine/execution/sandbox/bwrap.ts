@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BRIDGE_PORT, bwrapOptions, bwrapSetupError, encodeArgs, PROXY_DIR, sandboxEnv } from './bwrapArgs';
+import { removeCreated } from './guarded';
 import { kernelWrite, planLayout, secretFiles, type LayoutOptions } from './layout';
 import { listeningSockets } from './hostSockets';
 import { rootOnly } from './rootOnly';
@@ -35,6 +36,25 @@ export interface BwrapOptions extends LayoutOptions {
 }
 
 let denied: string | null = null;
+let standIns: { dir: string; file: string } | null = null;
+
+/**
+ * An empty folder and an empty file, read-only, in a private temp folder (made once, again if
+ * something removed them): what a missing guarded file is bound to (guarded.ts).
+ */
+function standInSources(): { dir: string; file: string } | null {
+  if (standIns && fs.existsSync(standIns.dir) && fs.existsSync(standIns.file)) return standIns;
+  try {
+    const at = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldeck-guard-'));
+    const made = { dir: path.join(at, 'empty'), file: path.join(at, 'empty-file') };
+    fs.mkdirSync(made.dir, { mode: 0o555 });
+    fs.writeFileSync(made.file, '', { mode: 0o444, flag: 'wx' });
+    standIns = made;
+  } catch {
+    standIns = null;
+  }
+  return standIns;
+}
 
 /**
  * An empty file with mode 000 in a private temp folder (made once, again if something removed
@@ -140,6 +160,7 @@ async function runBwrap(
       proxyDir: proxy?.dir ?? null,
       env,
       deniedSource: layout.deniedFiles.length > 0 ? deniedSource() : null,
+      standIns: layout.binds.some((b) => b.placeholder) ? standInSources() : null,
       ...(seccomp ? { seccompFd: 4 } : {}),
     });
     const command =
@@ -164,6 +185,8 @@ async function runBwrap(
       signal: spec.signal,
       onOutput: spec.onOutput,
     });
+    // What bwrap made on the host for the stand-ins goes again, unless the run wrote there.
+    removeCreated(layout.created ?? []);
     const refusedHosts = [...(proxy?.refusedHosts ?? [])];
     const setupError = run.spawnError ?? bwrapSetupError(run.stderr, run.exitCode);
     return sandboxResult('bwrap', run, {

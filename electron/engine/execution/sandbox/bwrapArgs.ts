@@ -49,6 +49,8 @@ export function bwrapOptions(
     deniedSource?: string | null;
     /** The fd bwrap reads the seccomp filter from (seccomp.ts); none when absent. */
     seccompFd?: number;
+    /** An empty folder and an empty file, read-only, bound as the stand-ins of missing guarded files (guarded.ts); null: none bound. */
+    standIns?: { dir: string; file: string } | null;
   },
 ): string[] {
   const a = ['--unshare-user'];
@@ -74,7 +76,8 @@ export function bwrapOptions(
   const remasks = [...layout.remasks];
   for (const b of layout.binds) {
     while (remasks.length > 0 && depth(remasks[0]) < depth(b.path)) a.push('--tmpfs', remasks.shift()!);
-    a.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
+    if (!b.placeholder) a.push(b.writable ? '--bind' : '--ro-bind', b.path, b.path);
+    else if (extra.standIns) a.push('--ro-bind', extra.standIns[b.placeholder], b.path);
   }
   for (const r of remasks) a.push('--tmpfs', r);
   if (extra.proxyDir) a.push('--ro-bind', extra.proxyDir, PROXY_DIR);

@@ -125,7 +125,7 @@ describe('planLayout: binds', () => {
 
   it('binds the skill read-only where a mask hides it, the work dir and write grants writable', () => {
     const layout = planLayout(spec({ write: [path.join(home, 'out/')] }), { home });
-    expect(layout.binds).toEqual([
+    expect(layout.binds.filter((b) => !b.placeholder)).toEqual([
       { path: cwd, writable: true },
       { path: path.join(home, 'out'), writable: true },
       { path: path.join(home, 'skills/pdf'), writable: false },
@@ -149,7 +149,7 @@ describe('planLayout: binds', () => {
     const skillDir = path.join(cwd, 'skill');
     const docs = path.join(home, 'docs');
     const layout = planLayout(spec({ skillDir, read: [docs], write: [docs] }), { home });
-    expect(layout.binds).toEqual([
+    expect(layout.binds.filter((b) => !b.placeholder)).toEqual([
       { path: cwd, writable: true },
       { path: docs, writable: true },
       { path: skillDir, writable: false },
@@ -188,11 +188,46 @@ describe('planLayout: binds', () => {
   it('orders by depth, and the work dir after another bind of its depth (its TMPDIR must win)', () => {
     // Granted in that order, the work dir first: without the tie-break it would stay first.
     const layout = planLayout(spec({ write: [home] }), { home });
-    expect(layout.binds).toEqual([
+    expect(layout.binds.filter((b) => !b.placeholder)).toEqual([
       { path: home, writable: true },
       { path: cwd, writable: true },
       { path: path.join(home, 'skills/pdf'), writable: false },
     ]);
+  });
+});
+
+describe('planLayout: stand-ins for guarded files that do not exist yet', () => {
+  it('binds an empty read-only folder or file where each would be, under a write grant but not the run folder', () => {
+    const out = path.join(home, 'out');
+    fs.mkdirSync(path.join(out, '.vscode'), { recursive: true });
+    const layout = planLayout(spec({ write: [out] }), { home });
+    const stand = (p: string) => layout.binds.find((b) => b.path === path.join(out, p))?.placeholder;
+    expect(stand('.git/config')).toBe('file');
+    expect(stand('.git/hooks')).toBe('dir');
+    expect(stand('.envrc')).toBe('file');
+    expect(stand('.config/autostart')).toBe('dir');
+    // There already: bound as itself.
+    expect(layout.binds).toContainEqual({ path: path.join(out, '.vscode'), writable: false });
+    expect(layout.binds.some((b) => b.placeholder && isInside(b.path, path.join(root, 'work')))).toBe(false);
+    expect(writableInside(path.join(out, '.git/config'), layout)).toBe(false);
+    expect(writableInside(path.join(out, '.git/HEAD'), layout)).toBe(true);
+    // What bwrap makes for them, deepest first, to remove after the run.
+    const created = layout.created ?? [];
+    expect(created).toContain(path.join(out, '.git'));
+    expect(created.indexOf(path.join(out, '.git/config'))).toBeLessThan(
+      created.indexOf(path.join(out, '.git')),
+    );
+    fs.rmSync(path.join(out, '.vscode'), { recursive: true });
+  });
+
+  it('leaves out a guarded path with another grant inside it, or below a file on the way', () => {
+    const out = path.join(home, 'out');
+    writeTree(out, { '.git': 'gitdir: ../elsewhere\n' });
+    const layout = planLayout(spec({ write: [out, path.join(out, '.claude/skills/mine')] }), { home });
+    expect(layout.binds.some((b) => b.path === path.join(out, '.claude'))).toBe(false);
+    expect(layout.binds.some((b) => b.path.startsWith(path.join(out, '.git/')))).toBe(false);
+    expect(layout.binds).toContainEqual({ path: path.join(out, '.git'), writable: false });
+    fs.rmSync(path.join(out, '.git'));
   });
 });
 

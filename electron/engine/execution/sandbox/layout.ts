@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { GUARDED, missingGuards } from './guarded';
 import type { SandboxSpec } from './types';
 
 /** What the sandbox's file system looks like: which host folders are hidden and what is bound back. */
@@ -8,7 +9,7 @@ export interface SandboxLayout {
   /** Hidden behind an empty private tmpfs (home, /tmp, /run …), outermost first. */
   masks: string[];
   /** Bound back in, shallowest first (a deeper bind wins over a shallower one). */
-  binds: { path: string; writable: boolean }[];
+  binds: { path: string; writable: boolean; placeholder?: 'dir' | 'file' }[];
   /**
    * `hide` folders ($SKILLDECK_HOME, the skill folders) that a grant's bind would show again (a
    * read grant of `~`), and masks a write grant around them would bury (`/var/tmp` under `/var`):
@@ -23,43 +24,11 @@ export interface SandboxLayout {
   deniedFiles: string[];
   /** Files that run code outside the sandbox, kept read-only under a write grant around them (GUARDED). */
   guarded?: string[];
-}
-
-/**
- * Where a write grant's folder keeps what runs code outside the sandbox: git hooks and config
- * (core.hooksPath, core.fsmonitor), direnv, editor tasks and settings, shell start-up files, the
- * project's MCP servers and agents' settings (their hooks), desktop autostart and user services.
- * Read-only under any grant around them (Codex keeps .git read-only in its writable roots;
- * Anthropic's sandbox-runtime denies writes to these); a grant of that very path still holds.
- */
-const GUARDED = [
-  '.git/hooks',
-  '.git/config',
-  '.envrc',
-  '.vscode',
-  '.idea',
-  '.mcp.json',
-  '.claude',
-  '.codex',
-  '.gemini',
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.zlogin',
-  '.gitconfig',
-  '.config/git',
-  '.config/fish',
-  '.config/autostart',
-  '.config/systemd',
-];
-
-/** Whether an absolute path is one of GUARDED, or inside one, wherever it lies. */
-export function isGuarded(abs: string): boolean {
-  return GUARDED.some((g) => abs.endsWith(`/${g}`) || abs.includes(`/${g}/`));
+  /**
+   * What bwrap makes on the host for the guards of such files that do not exist yet (the mount
+   * points, and the folders on the way to them), deepest first: removed after the run while empty.
+   */
+  created?: string[];
 }
 
 /** Root-only secrets of the system that no skill has reason to read. */
@@ -276,19 +245,33 @@ export function planLayout(
   }
   // Existing ones only (bwrap would leave an empty file where it binds over a missing one), and
   // not through a link (it leads somewhere a bind of its own decides).
+  // A `.git` file (a worktree's or a submodule's) names the repository git uses: guarded as well.
   const guarded = writes.flatMap((w) =>
-    GUARDED.map((g) => path.join(w, g)).filter((g) => {
-      try {
-        return !fs.lstatSync(g).isSymbolicLink() && !binds.has(g);
-      } catch {
-        return false;
-      }
-    }),
+    [...GUARDED, '.git']
+      .map((g) => path.join(w, g))
+      .filter((g) => {
+        try {
+          const st = fs.lstatSync(g);
+          return !st.isSymbolicLink() && !binds.has(g) && (path.basename(g) !== '.git' || st.isFile());
+        } catch {
+          return false;
+        }
+      }),
   );
   for (const g of guarded) binds.set(g, false);
   const cwd = placed(spec.cwd);
+  // Missing ones get an empty read-only stand-in (guarded.ts), but not in the run folder, which
+  // holds nothing of the user's, nor where another grant lies inside (it names that very path).
+  const missing = missingGuards(
+    writes.filter((w) => !isInside(w, cwd)),
+    (p) => [...binds.keys()].some((b) => isInside(b, p)),
+  );
+  const stand = new Map(
+    missing.placeholders.map((m) => [m.path, m.dir ? ('dir' as const) : ('file' as const)]),
+  );
+  for (const m of missing.placeholders) binds.set(m.path, false);
   const ordered = [...binds.entries()]
-    .map(([p, writable]) => ({ path: p, writable }))
+    .map(([p, writable]) => ({ path: p, writable, ...(stand.has(p) ? { placeholder: stand.get(p) } : {}) }))
     .sort((a, b) => depth(a.path) - depth(b.path) || Number(a.path === cwd) - Number(b.path === cwd));
   // SkillDeck's own data and the other skills stay hidden under any grant: a read grant of `~`
   // must not show $SKILLDECK_HOME (secrets, other runs) or ~/.claude/skills (other skills' tokens).
@@ -304,7 +287,14 @@ export function planLayout(
       ...buried,
     ]),
   ].sort((a, b) => depth(a) - depth(b));
-  const layout = { masks, binds: ordered, remasks, deniedFiles: [] as string[], guarded };
+  const layout = {
+    masks,
+    binds: ordered,
+    remasks,
+    deniedFiles: [] as string[],
+    guarded: [...guarded, ...stand.keys()],
+    created: missing.created,
+  };
   // Covered when it would show inside: not hidden by a mask, or shown again by a bind (a read
   // grant of ~/project keeps its app.sock connectable). Granted by name (a write bind, or a read
   // grant of that very file or socket), it stays. Once each: the named secrets are root-only files

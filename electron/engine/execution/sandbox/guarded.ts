@@ -79,7 +79,8 @@ export function missingGuards(
 ): { placeholders: { path: string; dir: boolean }[]; created: string[] } {
   const placeholders: { path: string; dir: boolean }[] = [];
   const created = new Set<string>();
-  for (const w of writes)
+  // A write grant of a file holds no guarded path.
+  for (const w of writes.filter((at) => lstatOrNull(at)?.isDirectory()))
     for (const g of GUARDED) {
       const target = path.join(w, g);
       if (skip(target)) continue;

@@ -220,6 +220,11 @@ describe('planLayout: stand-ins for guarded files that do not exist yet', () => 
     fs.rmSync(path.join(out, '.vscode'), { recursive: true });
   });
 
+  it('binds none under a write grant of a file', () => {
+    const layout = planLayout(spec({ write: [path.join(home, 'a-file')] }), { home });
+    expect(layout.binds.filter((b) => b.placeholder)).toEqual([]);
+  });
+
   it('leaves out a guarded path with another grant inside it, or below a file on the way', () => {
     const out = path.join(home, 'out');
     writeTree(out, { '.git': 'gitdir: ../elsewhere\n' });

@@ -28,6 +28,25 @@ const grant = (skill: string, over: Partial<ApprovalGrant> = {}): ApprovalGrant 
 });
 
 describe('GrantStore', () => {
+  it('keeps an "always allow" per skill folder: a same-named skill elsewhere does not replace it', () => {
+    // Two `repo-sync` skills (the user's own and a cloned project's) each allowed always: the
+    // second answer dropped the first, so the user's own skill asked again on its next run and
+    // lost the paths widened for it.
+    const store = GrantStore.at(home());
+    const mine = grant('repo-sync', { extra: { read: [], write: ['/home/u/backups'], network: [] } });
+    const theirs = grant('repo-sync', {
+      skill_id: '/project/.claude/skills/repo-sync',
+      content_hash: 'other',
+    });
+    store.put(mine);
+    store.put(theirs);
+    expect(store.match('repo-sync', mine.skill_id, mine.content_hash, mine.permissions_digest)).toEqual(mine);
+    expect(store.match('repo-sync', theirs.skill_id, 'other', theirs.permissions_digest)).toEqual(theirs);
+    // The same folder's new answer still replaces its old one.
+    store.put({ ...mine, content_hash: 'edited' });
+    expect(store.list().filter((g) => g.skill_id === mine.skill_id)).toHaveLength(1);
+  });
+
   it('keeps its grants in approvals.json, and a new store reads them back', () => {
     const dir = home();
     const store = GrantStore.at(dir);

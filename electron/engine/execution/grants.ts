@@ -7,7 +7,7 @@ import { writeFileAtomicSync } from '../atomic';
 const GrantsFile = z.object({ version: z.literal(1), grants: z.array(ApprovalGrant) });
 
 /**
- * "Always allow" answers (`$SKILLDECK_HOME/approvals.json`), one per skill name, each bound
+ * "Always allow" answers (`$SKILLDECK_HOME/approvals.json`), one per skill folder, each bound
  * to the skill's content hash and permissions digest (DESIGN §4): an edited or widened
  * skill matches no grant and asks again. Written atomically; revocable in Settings.
  */
@@ -51,9 +51,12 @@ export class GrantStore {
     return this.grants.find((g) => g.skill === skill);
   }
 
-  /** Store (or replace) the skill's grant. */
+  /** Store (or replace) the grant of this skill folder; a same-named skill elsewhere keeps its own. */
   put(grant: ApprovalGrant): void {
-    this.grants = [...this.grants.filter((g) => g.skill !== grant.skill), grant];
+    this.grants = [
+      ...this.grants.filter((g) => !(g.skill === grant.skill && g.skill_id === grant.skill_id)),
+      grant,
+    ];
     this.save();
   }
 

@@ -121,12 +121,21 @@ const brief = (r: AttemptResult) => ({
     : {}),
 });
 
+/**
+ * A tool's arguments as JSON Schema text, for messages the model and the user read: without the
+ * `$schema` draft URI, which says nothing about the call and reads as a link to follow.
+ */
+function schemaText(name: ToolName): string {
+  const { $schema: _draft, ...schema } = z.toJSONSchema(toolSchemas[name].schema);
+  return JSON.stringify(schema);
+}
+
 /** A schema error the model can act on: which argument, what was wrong. */
 function schemaError(name: ToolName, error: z.ZodError): ToolOutput {
   const issues = error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
   return {
     status: 'error',
-    error: `Invalid arguments for ${name}: ${issues}. Expected ${JSON.stringify(z.toJSONSchema(toolSchemas[name].schema))}.`,
+    error: `Invalid arguments for ${name}: ${issues}. Expected ${schemaText(name)}.`,
   };
 }
 
@@ -157,7 +166,7 @@ function exampleWith(tool: ToolName, text: string): string {
  * SDK alone would refuse such a call.
  */
 export function toolArguments(tool: ToolName, raw: unknown): { value: unknown } | { error: string } {
-  const schema = () => JSON.stringify(z.toJSONSchema(toolSchemas[tool].schema));
+  const schema = () => schemaText(tool);
   let value = raw;
   if (typeof raw === 'string') {
     try {

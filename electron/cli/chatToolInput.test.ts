@@ -23,6 +23,45 @@ const toolResult = (index: number) => {
   return JSON.parse(messageText(tool[0])) as Record<string, unknown>;
 };
 
+describe('skilldeck chat: run_skill_script and its INPUT_JSON', () => {
+  it('a call without input gives the script the task, as a script skill gets it', async () => {
+    const first = cli.server.chatRequests().length;
+    cli.server.enqueue(
+      { toolCalls: [{ name: 'run_skill_script', arguments: { script: 'scripts/make.py' } }] },
+      { text: 'Report made.' },
+    );
+    const message = '$report-maker a report for Q3: 100, 200';
+    const turn = await chat(message);
+    expect(turn).toMatchObject({ status: 'success', answer: 'Report made.' });
+    const output = String(toolResult(first + 1).output);
+    expect(JSON.parse(output.replace(/^INPUT_JSON=/, ''))).toEqual({ task: message });
+  }, 40_000);
+
+  it('input the model gives is kept, with the task beside it unless it names one', async () => {
+    const first = cli.server.chatRequests().length;
+    cli.server.enqueue(
+      {
+        toolCalls: [
+          { name: 'run_skill_script', arguments: { script: 'scripts/make.py', input: { q: 3 } } },
+          {
+            name: 'run_skill_script',
+            arguments: { script: 'scripts/make.py', input: { task: 'sum 100 and 200' } },
+          },
+        ],
+      },
+      { text: 'Report made.' },
+    );
+    const message = '$report-maker a report for Q3: 100, 200';
+    await chat(message);
+    const tools = cli.server.chatRequests()[first + 1].messages.filter((m) => m.role === 'tool');
+    const inputs = tools.map((m) => {
+      const output = String((JSON.parse(messageText(m)) as { output: string }).output);
+      return JSON.parse(output.replace(/^INPUT_JSON=/, '')) as unknown;
+    });
+    expect(inputs).toEqual([{ q: 3, task: message }, { task: 'sum 100 and 200' }]);
+  }, 40_000);
+});
+
 describe('skilldeck chat: a call that fails the schema', () => {
   it('says what is expected without the JSON Schema draft URI', async () => {
     const first = cli.server.chatRequests().length;

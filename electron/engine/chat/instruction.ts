@@ -163,6 +163,7 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
         chat?.onStep(step);
         const out = await callTool(name, input, {
           skill: req.skill,
+          task: req.task,
           runId: req.runId,
           depth: req.depth,
           chain: req.chain,

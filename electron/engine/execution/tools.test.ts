@@ -19,6 +19,7 @@ beforeAll(async () => {
   const catalog = await catalogOf([root]);
   ctx = {
     skill: await catalog.get(path.join(root, 'doc-helper')),
+    task: 'which heading style?',
     runId: 'r1',
     depth: 0,
     chain: ['doc-helper'],

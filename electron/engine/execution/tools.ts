@@ -46,7 +46,9 @@ export const toolSchemas = {
         input: z
           .record(z.string(), z.unknown())
           .optional()
-          .describe('An object passed to the script as the INPUT_JSON environment variable.'),
+          .describe(
+            'An object passed to the script as the INPUT_JSON environment variable; its "task" is the task unless you set one.',
+          ),
       })
       .strict(),
   },
@@ -73,6 +75,8 @@ export type ToolOutput = Record<string, unknown>;
 
 export interface ToolContext {
   skill: SkillDetail;
+  /** The run's task: a script the model runs without `input` gets it, as a script skill does. */
+  task: string;
   runId: string;
   depth: number;
   chain: string[];
@@ -256,12 +260,15 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
           error: `${skill.metadata.name} has no file ${call.path}. ${scripts.length ? `Its scripts: ${scripts.slice(0, 30).join(', ')}.` : `It has no scripts/ folder; its files: ${files.slice(0, 30).join(', ')}.`}`,
         };
       }
+      // INPUT_JSON carries the task as a script skill's run does (DESIGN §4, apex-bridge), so a
+      // script called without input still knows what to do; a task the model names stands.
+      const input = (args.input as Record<string, unknown> | undefined) ?? {};
       const result = await runScript(
         {
           skill,
           script: { name: call.path, path: call.path, args: [] },
           args: call.args,
-          input: (args.input as Record<string, unknown> | undefined) ?? {},
+          input: { ...input, task: input.task ?? ctx.task },
           runId: ctx.runId,
         },
         ctx.env,

@@ -157,7 +157,11 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     const reply = await pick(request, index);
     if (reply.error) {
       if (reply.delayMs) await sleep(reply.delayMs);
-      const { status, message, type, code, retryAfter } = reply.error;
+      const { status, message, type, code, retryAfter, html } = reply.error;
+      if (html !== undefined) {
+        res.writeHead(status, { 'content-type': 'text/html' });
+        return void res.end(html);
+      }
       return sendJson(res, status, openAiError(status, message, type, code), retryAfter);
     }
     if (reply.body !== undefined) {

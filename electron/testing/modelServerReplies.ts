@@ -64,7 +64,15 @@ export interface ScriptedReply {
    * Answer with this HTTP status and OpenAI's error JSON instead; `retryAfter` is sent as the
    * Retry-After header.
    */
-  error?: { status: number; message: string; type?: string; code?: string | null; retryAfter?: string };
+  error?: {
+    status: number;
+    message: string;
+    type?: string;
+    code?: string | null;
+    retryAfter?: string;
+    /** Send this as a text/html body instead of the JSON (a proxy's error page). */
+    html?: string;
+  };
 }
 
 /** An OpenAI chat message as requests carry it. */

@@ -53,6 +53,30 @@ const codeOf = (error: unknown) => {
 const nameOf = (error: unknown) =>
   error instanceof Error || error instanceof DOMException ? error.name : '';
 
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
+
+/**
+ * What an HTML error page says, as one line: its title (or first heading, or its text, cut),
+ * said to be a page. A proxy or web server in front of the model (nginx's 502, Cloudflare's
+ * 524, a captive portal) answers with one; its markup would otherwise be the message.
+ */
+function htmlPage(body: string): string | undefined {
+  if (!/^\s*(?:<!doctype html|<html|<head|<body|<center|<h1|<title)/i.test(body)) return undefined;
+  const text = (html: string) =>
+    html
+      .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name])
+      .replace(/\s+/g, ' ')
+      .trim();
+  const named = [/<title[^>]*>([\s\S]*?)<\/title>/i, /<h1[^>]*>([\s\S]*?)<\/h1>/i]
+    .map((pattern) => text(pattern.exec(body)?.[1] ?? ''))
+    .find(Boolean);
+  const said = named ?? text(body);
+  const cut = said.length > 160 ? `${said.slice(0, 160)}…` : said;
+  return cut ? `an HTML page: "${cut}"` : 'an HTML page';
+}
+
 /** The server's own words from an OpenAI or Anthropic error body, when it sent one. */
 function serverMessage(body: string | undefined, fallback: string): string {
   if (body) {
@@ -62,7 +86,9 @@ function serverMessage(body: string | undefined, fallback: string): string {
         typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
       if (typeof message === 'string' && message.trim()) return message.trim();
     } catch {
-      if (body.trim() && body.length < 300) return body.trim();
+      const page = htmlPage(body);
+      if (page) return page;
+      if (body.trim() && body.length < 300) return body.trim().replace(/\s+/g, ' ');
     }
   }
   return fallback;

@@ -122,3 +122,26 @@ describe('a tool call the output limit cut off mid-arguments (finish reason leng
     });
   });
 });
+
+describe('an HTML error page from a proxy in front of the model server', () => {
+  const NGINX_502 =
+    '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n';
+
+  it('says what the page says, in one line, not its markup', async () => {
+    chat.server().enqueue({ error: { status: 502, message: '', html: NGINX_502 } });
+    const turn = await send(HELLO);
+    expect(turn.status).toBe('error');
+    expect(turn.error).toBe(
+      `The model did not answer: 502: the server at ${chat.server().baseURL} failed (an HTML page: "502 Bad Gateway").`,
+    );
+  });
+
+  it('a page too long to quote, without a title, is named by its heading', async () => {
+    const page = `<!DOCTYPE html><html><head><style>body { color: red }</style></head><body><h1>Error 524 &amp; timeout</h1>${'<p>filler</p>'.repeat(200)}</body></html>`;
+    chat.server().enqueue({ error: { status: 524, message: '', html: page } });
+    const turn = await send(HELLO);
+    expect(turn.error).toBe(
+      `The model did not answer: 524: the server at ${chat.server().baseURL} failed (an HTML page: "Error 524 & timeout").`,
+    );
+  });
+});

@@ -58,6 +58,8 @@ export interface ScriptedReply {
    * right after the first choice's role chunk.
    */
   secondChoice?: { text?: string; toolCalls?: ScriptedToolCall[] };
+  /** Thinking streamed before the text, as DeepSeek (`reasoning_content`) or OpenRouter (`reasoning`) send it. */
+  reasoning?: { text: string; field?: 'reasoning_content' | 'reasoning' };
   /** Answer 200 with this text as an `application/json` body instead of a completion (a gateway's error, a wrong URL). */
   body?: string;
   /**
@@ -81,6 +83,8 @@ export interface ChatMessage {
   content?: string | null | Array<{ type: string; text?: string }>;
   tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
   tool_call_id?: string;
+  /** An assistant's thinking sent back (DeepSeek's field). */
+  reasoning_content?: string;
 }
 
 /** The body of a `/v1/chat/completions` request, as received. */
@@ -188,6 +192,10 @@ export function streamChunks(reply: ScriptedReply, request: ChatRequest, index: 
     });
   const chunks = [chunk({ role: 'assistant', content: '', refusal: null })];
   if (reply.secondChoice) chunks.push(...secondChoiceChunks(reply.secondChoice, index, base));
+  if (reply.reasoning) {
+    const { text, field = 'reasoning_content' } = reply.reasoning;
+    for (const piece of textPieces(text)) chunks.push(chunk({ [field]: piece }));
+  }
   for (const piece of textPieces(reply.text)) chunks.push(chunk({ content: piece }));
   for (const piece of textPieces(reply.refusal)) chunks.push(chunk({ refusal: piece }));
   calls.forEach((call, n) => {

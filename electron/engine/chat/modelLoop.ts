@@ -167,6 +167,9 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     o.onStep(modelStep);
     const calls: { toolCallId: string; toolName: string; input: unknown; args: unknown }[] = [];
     let roundText = '';
+    // The model's thinking this round (DeepSeek's reasoning_content, OpenRouter's reasoning, a
+    // <think> block): never the answer, but sent back with the round's calls (below).
+    let roundReasoning = '';
     let failure: string | undefined;
     // A `data:` line that is no chunk (garbage, a proxy's ping): fatal only if the stream never finished.
     let stray: string | undefined;
@@ -200,6 +203,8 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
           roundText += piece;
           text += piece;
           o.onDelta(piece);
+        } else if (part.type === 'reasoning-delta') {
+          roundReasoning += part.text;
         } else if (part.type === 'tool-call') {
           // A string the SDK parsed is a JSON string: it goes on as the text the model sent, so
           // callTool can tell it from arguments that were no JSON (the SDK passes those as text).
@@ -304,6 +309,10 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     messages.push({
       role: 'assistant',
       content: [
+        // DeepSeek's thinking mode answers a tool round sent back without its reasoning_content
+        // with a 400, and Qwen3's template reads it; the OpenAI-compatible provider sends it as
+        // reasoning_content (as the AI SDK does for its own loop), OpenAI's chat API leaves it out.
+        ...(roundReasoning ? [{ type: 'reasoning' as const, text: roundReasoning }] : []),
         ...(roundText ? [{ type: 'text' as const, text: roundText }] : []),
         ...calls.map((c) => ({
           type: 'tool-call' as const,

@@ -145,3 +145,26 @@ describe('an HTML error page from a proxy in front of the model server', () => {
     );
   });
 });
+
+describe('a model that thinks before its tool calls (DeepSeek, OpenRouter, Qwen3)', () => {
+  it.each(['reasoning_content', 'reasoning'] as const)(
+    'its %s goes back with its calls in the next request, and is never the answer',
+    async (field) => {
+      chat
+        .server()
+        .enqueue(
+          { reasoning: { text: 'The style guide is in references.', field }, toolCalls: [READ_STYLE] },
+          { reasoning: { text: 'It says sentence case.', field }, text: 'Sentence case.' },
+        );
+      const turn = await send(ASK);
+      expect(turn).toMatchObject({ status: 'success', answer: 'Sentence case.' });
+      const assistant = chat
+        .server()
+        .chatRequests()[1]
+        .messages.find((m) => m.role === 'assistant')!;
+      // DeepSeek's thinking mode refuses a tool-call round sent back without it (a 400).
+      expect(assistant.reasoning_content).toBe('The style guide is in references.');
+      expect(assistant.tool_calls).toHaveLength(1);
+    },
+  );
+});

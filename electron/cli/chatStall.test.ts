@@ -49,3 +49,23 @@ describe('skilldeck chat with a model that goes silent', () => {
     expect(chatRequests() - before).toBe(1);
   }, 40_000);
 });
+
+describe('skilldeck chat with a server that sends keep-alive comments while its model works', () => {
+  it('waits past the stall limit while the pings come, and answers', async () => {
+    // OpenRouter sends ': OPENROUTER PROCESSING' while a model thinks; here 2.4 s of pings at a 1 s limit.
+    cli.server.enqueue({ text: 'Hello there.', keepAlive: { everyMs: 400, count: 6 } });
+    const { code, turn } = await chat('hello, how are you today?');
+    expect(turn).toMatchObject({ status: 'success', answer: 'Hello there.' });
+    expect(code).toBe(0);
+  }, 40_000);
+
+  it('stops at five times the limit of pings alone, and says it sent only those', async () => {
+    const before = chatRequests();
+    cli.server.enqueue({ text: 'Too late.', keepAlive: { everyMs: 300, count: 60 } });
+    const { code, turn, ms } = await chat('hello, how are you today?');
+    expect(code).toBe(1);
+    expect(turn.error).toBe('The model did not answer: it sent nothing but keep-alive comments for 5 s.');
+    expect(chatRequests() - before).toBe(1);
+    expect(ms).toBeLessThan(15_000);
+  }, 40_000);
+});

@@ -179,6 +179,10 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       connection: 'keep-alive',
     });
     const chunks = streamChunks(reply, request, index);
+    for (let n = 0; reply.keepAlive && n < reply.keepAlive.count && !res.destroyed; n++) {
+      await sleep(reply.keepAlive.everyMs);
+      res.write(': ping\n\n');
+    }
     for (const [n, data] of chunks.entries()) {
       if (reply.holdAfter !== undefined && n === reply.holdAfter + 1) await hold();
       if (reply.delayMs) await sleep(reply.delayMs);

@@ -58,6 +58,8 @@ export interface ScriptedReply {
    * right after the first choice's role chunk.
    */
   secondChoice?: { text?: string; toolCalls?: ScriptedToolCall[] };
+  /** Keep-alive comments (`: ping`) before the first chunk, as OpenRouter sends while a model works. */
+  keepAlive?: { everyMs: number; count: number };
   /** Thinking streamed before the text, as DeepSeek (`reasoning_content`) or OpenRouter (`reasoning`) send it. */
   reasoning?: { text: string; field?: 'reasoning_content' | 'reasoning' };
   /** Answer 200 with this text as an `application/json` body instead of a completion (a gateway's error, a wrong URL). */

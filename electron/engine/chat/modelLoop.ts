@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import { MODEL_SETTINGS_DEFAULTS, type ChatStep, type ChatUsage } from '../../../shared/contract';
 import { readModelEnv } from '../llm/config';
+import { withStreamActivity } from '../llm/streamActivity';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
 import { offeredToolName } from './toolNames';
 
@@ -36,6 +37,11 @@ export const timeoutOf = (signal: AbortSignal | undefined): string | undefined =
 
 /** issue 8: tool-call rounds are bounded. */
 export const MAX_TOOL_ROUNDS = 8;
+/**
+ * How long keep-alive comments alone hold a stream open, in stall limits: a proxy that pings
+ * while its model works (OpenRouter) is waited for, one that pings for ever is not.
+ */
+export const KEEP_ALIVE_LIMIT = 5;
 /** The same call (tool and arguments) made this often in one loop ends it: the model is going round. */
 export const REPEAT_LIMIT = 3;
 
@@ -177,59 +183,79 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     const stallMs = o.stallMs ?? o.handle.stallMs ?? modelStallMs();
     const stall = new AbortController();
     let silence: ReturnType<typeof setTimeout> | undefined;
-    const heard = () => {
+    // When the stream last said something (an SDK part) and when its last bytes came (a
+    // keep-alive comment too): pings hold the stream open, up to KEEP_ALIVE_LIMIT × the limit.
+    let spoke = Date.now();
+    let pinged = 0;
+    let quiet = { ms: stallMs, pings: false };
+    const wait = (ms: number) => {
       clearTimeout(silence);
-      silence = setTimeout(() => stall.abort(), stallMs);
+      silence = setTimeout(() => {
+        // As it stood when the wait ran out: the abort ends the stream with parts of its own.
+        quiet = { ms: Date.now() - spoke, pings: pinged > spoke };
+        stall.abort();
+      }, ms);
+    };
+    const heard = () => {
+      spoke = Date.now();
+      wait(stallMs);
+    };
+    const alive = () => {
+      pinged = Date.now();
+      const left = spoke + stallMs * KEEP_ALIVE_LIMIT - pinged;
+      if (left > 0) wait(Math.min(stallMs, left));
     };
     heard();
     try {
-      const result = streamText({
-        model: o.handle.model,
-        system: o.system,
-        messages,
-        ...(offered ? { tools } : {}),
-        abortSignal: o.signal ? AbortSignal.any([o.signal, stall.signal]) : stall.signal,
-        // One request per model step: a retry would resend a turn the user sees as failed.
-        maxRetries: 0,
-        // Errors arrive as stream parts; without this the SDK also prints them, unredacted.
-        onError: () => undefined,
-      });
-      for await (const part of result.fullStream) {
-        heard();
-        if (part.type === 'text-delta') {
-          // Line breaks before any text (after a <think> block, say) are no part of the answer.
-          const piece = text ? part.text : part.text.replace(/^[\r\n]+/, '');
-          if (!piece) continue;
-          roundText += piece;
-          text += piece;
-          o.onDelta(piece);
-        } else if (part.type === 'reasoning-delta') {
-          roundReasoning += part.text;
-        } else if (part.type === 'tool-call') {
-          // A string the SDK parsed is a JSON string: it goes on as the text the model sent, so
-          // callTool can tell it from arguments that were no JSON (the SDK passes those as text).
-          const parsedString = !('invalid' in part && part.invalid) && typeof part.input === 'string';
-          calls.push({
-            toolCallId: part.toolCallId,
-            // `functions.read_skill_file`, `Read_Skill_File`: the offered tool meant (toolNames.ts).
-            toolName: offered ? offeredToolName(part.toolName, Object.keys(tools)) : part.toolName,
-            input: part.input,
-            args: parsedString ? JSON.stringify(part.input) : part.input,
-          });
-        } else if (part.type === 'finish-step') {
-          // A refusal the server finished with 'stop' is whole: the SDK calls it a content filter too.
-          finish =
-            part.finishReason === 'content-filter' && part.rawFinishReason === 'stop'
-              ? 'stop'
-              : part.finishReason;
-          usage.input_tokens += part.usage.inputTokens ?? 0;
-          usage.output_tokens += part.usage.outputTokens ?? 0;
-        } else if (part.type === 'error') {
-          if (JSONParseError.isInstance(part.error) || TypeValidationError.isInstance(part.error))
-            stray ??= message(part.error);
-          else failure = message(part.error);
+      await withStreamActivity(alive, async () => {
+        const result = streamText({
+          model: o.handle.model,
+          system: o.system,
+          messages,
+          ...(offered ? { tools } : {}),
+          abortSignal: o.signal ? AbortSignal.any([o.signal, stall.signal]) : stall.signal,
+          // One request per model step: a retry would resend a turn the user sees as failed.
+          maxRetries: 0,
+          // Errors arrive as stream parts; without this the SDK also prints them, unredacted.
+          onError: () => undefined,
+        });
+        for await (const part of result.fullStream) {
+          heard();
+          if (part.type === 'text-delta') {
+            // Line breaks before any text (after a <think> block, say) are no part of the answer.
+            const piece = text ? part.text : part.text.replace(/^[\r\n]+/, '');
+            if (!piece) continue;
+            roundText += piece;
+            text += piece;
+            o.onDelta(piece);
+          } else if (part.type === 'reasoning-delta') {
+            roundReasoning += part.text;
+          } else if (part.type === 'tool-call') {
+            // A string the SDK parsed is a JSON string: it goes on as the text the model sent, so
+            // callTool can tell it from arguments that were no JSON (the SDK passes those as text).
+            const parsedString = !('invalid' in part && part.invalid) && typeof part.input === 'string';
+            calls.push({
+              toolCallId: part.toolCallId,
+              // `functions.read_skill_file`, `Read_Skill_File`: the offered tool meant (toolNames.ts).
+              toolName: offered ? offeredToolName(part.toolName, Object.keys(tools)) : part.toolName,
+              input: part.input,
+              args: parsedString ? JSON.stringify(part.input) : part.input,
+            });
+          } else if (part.type === 'finish-step') {
+            // A refusal the server finished with 'stop' is whole: the SDK calls it a content filter too.
+            finish =
+              part.finishReason === 'content-filter' && part.rawFinishReason === 'stop'
+                ? 'stop'
+                : part.finishReason;
+            usage.input_tokens += part.usage.inputTokens ?? 0;
+            usage.output_tokens += part.usage.outputTokens ?? 0;
+          } else if (part.type === 'error') {
+            if (JSONParseError.isInstance(part.error) || TypeValidationError.isInstance(part.error))
+              stray ??= message(part.error);
+            else failure = message(part.error);
+          }
         }
-      }
+      });
     } catch (error) {
       failure = message(error);
     } finally {
@@ -237,8 +263,8 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     }
     const stalled = stall.signal.aborted && !o.signal?.aborted;
     if (stalled) {
-      const seconds = Math.round(stallMs / 1000);
-      const silent = `sent nothing ${roundText || text ? 'more ' : ''}for ${seconds} s`;
+      const seconds = Math.round(quiet.ms / 1000);
+      const silent = `sent nothing ${roundText || text ? 'more ' : ''}${quiet.pings ? 'but keep-alive comments ' : ''}for ${seconds} s`;
       o.onStep({ ...modelStep, status: 'timeout', error: `The model ${silent}.` });
       const error = text
         ? `The model's response broke off: it ${silent}. What streamed before the break is kept.`

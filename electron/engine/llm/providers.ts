@@ -4,6 +4,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { extractReasoningMiddleware, wrapLanguageModel, type EmbeddingModel, type LanguageModel } from 'ai';
 import type { ModelProvider } from '../../../shared/contract';
 import { embeddingFetch } from './embeddingFetch';
+import { activityFetch } from './streamActivity';
 import { streamingFetch } from './streamingFetch';
 
 /** What a provider needs to build a model: never read from `process.env` behind our back. */
@@ -29,7 +30,7 @@ export function createChatModel(
         createOpenAI({ baseURL, apiKey: apiKey ?? '', fetch: streamingFetch }).chat(modelId),
       );
     case 'anthropic':
-      return createAnthropic({ baseURL, apiKey: apiKey ?? '' })(modelId);
+      return createAnthropic({ baseURL, apiKey: apiKey ?? '', fetch: activityFetch })(modelId);
     case 'openai-compatible':
       return thinkingApart(
         createOpenAICompatible({

@@ -1,3 +1,4 @@
+import { tapped } from './streamActivity';
 import { completeChunks } from './streamShapes';
 import { nameToolCalls } from './unnamedToolCalls';
 
@@ -13,7 +14,7 @@ import { nameToolCalls } from './unnamedToolCalls';
  * named, so the SDK does not drop the reply over them.
  */
 export const streamingFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
+  const response = tapped(await fetch(input, init));
   const type = response.headers.get('content-type') ?? '';
   if (!response.ok || !asksToStream(init?.body)) return response;
   if (!type.includes('application/json')) return normalized(response);

@@ -165,7 +165,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       return sendJson(res, status, openAiError(status, message, type, code), retryAfter);
     }
     if (reply.body !== undefined) {
-      res.writeHead(200, { 'content-type': 'application/json' });
+      res.writeHead(200, { 'content-type': reply.bodyType ?? 'application/json' });
       return void res.end(reply.body);
     }
     if (!request.stream || reply.ignoreStream) {

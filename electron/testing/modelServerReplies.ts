@@ -64,6 +64,8 @@ export interface ScriptedReply {
   reasoning?: { text: string; field?: 'reasoning_content' | 'reasoning' };
   /** Answer 200 with this text as an `application/json` body instead of a completion (a gateway's error, a wrong URL). */
   body?: string;
+  /** The content type `body` is sent with (default application/json). */
+  bodyType?: string;
   /**
    * Answer with this HTTP status and OpenAI's error JSON instead; `retryAfter` is sent as the
    * Retry-After header.

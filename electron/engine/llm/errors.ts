@@ -60,7 +60,7 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
  * said to be a page. A proxy or web server in front of the model (nginx's 502, Cloudflare's
  * 524, a captive portal) answers with one; its markup would otherwise be the message.
  */
-function htmlPage(body: string): string | undefined {
+export function htmlPage(body: string): string | undefined {
   if (!/^\s*(?:<!doctype html|<html|<head|<body|<center|<h1|<title)/i.test(body)) return undefined;
   const text = (html: string) =>
     html

@@ -1,3 +1,4 @@
+import { htmlPage } from './errors';
 import { tapped } from './streamActivity';
 import { completeChunks } from './streamShapes';
 import { nameToolCalls } from './unnamedToolCalls';
@@ -17,6 +18,14 @@ export const streamingFetch: typeof fetch = async (input, init) => {
   const response = tapped(await fetch(input, init));
   const type = response.headers.get('content-type') ?? '';
   if (!response.ok || !asksToStream(init?.body)) return response;
+  // A web page where the API was expected (a base URL without /v1 reaching a web UI, a login
+  // portal): said as a page; the SDK read it as a stream and said it had no finish reason.
+  if (type.includes('text/html')) {
+    const text = await response.text();
+    const refusal = notACompletion(text);
+    if (refusal) throw new Error(refusal);
+    return normalized(new Response(text, { status: response.status, headers: response.headers }));
+  }
   if (!type.includes('application/json')) return normalized(response);
   const text = await response.text();
   const chunks = chunksOf(text);
@@ -36,6 +45,9 @@ export const streamingFetch: typeof fetch = async (input, init) => {
 /** What a 200 body that is neither a completion nor an event stream said, in a sentence; null for a stream. */
 function notACompletion(text: string): string | null {
   if (/^\s*(data|event|id|retry)?:/m.test(text)) return null;
+  const page = htmlPage(text);
+  if (page)
+    return `it answered 200 with ${page}, not a chat completion: check the base URL (it usually ends in /v1)`;
   const snippet = text.trim().slice(0, 300) || '(nothing)';
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };

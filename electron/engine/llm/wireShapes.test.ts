@@ -67,10 +67,23 @@ describe('a 200 answer whose body is no chat completion', () => {
     expect(overloaded.error).toBe(
       `The model did not answer: The model call to ${chat.server().baseURL} failed: it answered 200 with an error: The model is overloaded.`,
     );
-    chat.server().enqueue({ body: '<html>Welcome to nginx!</html>' });
+    chat.server().enqueue({ body: 'Welcome to nginx!' });
     const garbage = await send('hello, how are you today?');
     expect(garbage.error).toBe(
-      `The model did not answer: The model call to ${chat.server().baseURL} failed: it answered 200 with a body that is no chat completion: <html>Welcome to nginx!</html>.`,
+      `The model did not answer: The model call to ${chat.server().baseURL} failed: it answered 200 with a body that is no chat completion: Welcome to nginx!.`,
     );
+  });
+
+  it('a web page, labelled as one or as JSON, is named by its title and the base URL is blamed', async () => {
+    const page =
+      '<!doctype html><html><head><title>Open WebUI</title></head><body><div id="app"></div></body></html>';
+    for (const bodyType of ['text/html; charset=utf-8', 'application/json']) {
+      chat.server().enqueue({ body: page, bodyType });
+      const turn = await send('hello, how are you today?');
+      expect(turn.status).toBe('error');
+      expect(turn.error).toBe(
+        `The model did not answer: The model call to ${chat.server().baseURL} failed: it answered 200 with an HTML page: "Open WebUI", not a chat completion: check the base URL (it usually ends in /v1).`,
+      );
+    }
   });
 });

@@ -157,7 +157,9 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       stallMs: models.stallMs(),
     };
   };
-  execution.setInstructionRunner(createInstructionRunner({ catalog: skills, model }));
+  execution.setInstructionRunner(
+    createInstructionRunner({ catalog: skills, model, choosable: () => routing.choosable() }),
+  );
   const chat = new ChatService({
     home,
     events,

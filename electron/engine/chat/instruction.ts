@@ -10,6 +10,7 @@ import { MAX_TIMEOUT_MS } from '../execution/policy';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import { listRunFiles, runDirs } from '../execution/workdir';
 import { callTool, stoppedNote, type ToolOutput } from '../execution/tools';
+import type { ChoosableSkill } from '../routing';
 import type { SkillCatalog } from '../skills';
 import { runModelLoop, timeoutOf, type ModelChoice, type ModelHandle } from './modelLoop';
 
@@ -64,6 +65,8 @@ export interface InstructionDeps {
   catalog: SkillCatalog;
   /** The configured chat model, resolved at call time (settings can change). */
   model(): Promise<ModelChoice>;
+  /** The skills a model may pick on its own (RoutingService.choosable); run_skill reaches no other. */
+  choosable?(): ChoosableSkill[];
 }
 
 /**
@@ -147,6 +150,13 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
           runner,
         );
       };
+    // A skill the user keeps for themselves (disable-model-invocation, never auto-select, turned
+    // off) is not the model's to run, from plain chat or from inside another skill.
+    const refuseDelegation = (name: string): string | undefined => {
+      const found = deps.catalog.list().skills.find((s) => s.name === name && s.routable && !s.shadowedBy);
+      if (!found || !deps.choosable || deps.choosable().some((c) => c.id === found.id)) return undefined;
+      return `Refused: ${name} runs only when the user asks for it by name (it is marked disable-model-invocation, set never to be picked, or turned off); tell the user to run it.`;
+    };
     // What the tools reported as failed, one line each: an instruction run's stderr, which a
     // repair reads (a file SKILL.md names that does not exist) like a script's.
     const toolErrors: string[] = [];
@@ -168,6 +178,7 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
           depth: req.depth,
           chain: req.chain,
           env,
+          refuseDelegation,
           delegate: delegateFor(stepId),
         });
         const timedOut = out.status === 'cancelled' && timeoutOf(env.signal);

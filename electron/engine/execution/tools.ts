@@ -81,6 +81,11 @@ export interface ToolContext {
   depth: number;
   chain: string[];
   env: AttemptEnv;
+  /**
+   * Why `skill` may not be run by a model, if it may not (explicit-only, never auto-select,
+   * turned off): run_skill refuses it before anything runs or asks.
+   */
+  refuseDelegation?(skill: string): string | undefined;
   /** Run another skill by name one level deeper (the executor resolves and runs it). */
   delegate(req: Pick<AttemptRequest, 'task' | 'depth' | 'chain'> & { skill: string }): Promise<AttemptResult>;
 }
@@ -287,6 +292,8 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
           status: 'refused',
           error: `Refused: delegation depth is limited to ${MAX_DELEGATION_DEPTH} (${[...ctx.chain, target].join(' → ')}).`,
         };
+      const refusal = ctx.refuseDelegation?.(target);
+      if (refusal) return { skill: target, status: 'refused', error: refusal };
       const result = await ctx.delegate({
         skill: target,
         task: String(args.task),

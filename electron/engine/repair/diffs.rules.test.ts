@@ -173,6 +173,24 @@ describe('parseUnifiedDiff', () => {
     ).toMatchObject({ path: 'references/x.png', isBinary: true });
   });
 
+  it('keeps a binary change a text change follows, in either form, for the guard to refuse', () => {
+    const text = '--- a/scripts/t.py\n+++ b/scripts/t.py\n@@ -1 +1 @@\n-a\n+b\n';
+    // git's literal form, then a text file with no `diff --git` line of its own (models write so).
+    const literal = `diff --git a/references/s.csv b/references/s.csv\nindex 1234567..89abcde 100644\nGIT binary patch\nliteral 10\nRcmZ?wbhEHbRA6LE000\n\nliteral 0\nHcmV?d00001\n\n${text}`;
+    // diff's summary line with no git header at all.
+    const summary = `Binary files a/references/logo.png and b/references/logo.png differ\n${text}`;
+    for (const [diff, binary] of [
+      [literal, 'references/s.csv'],
+      [summary, 'references/logo.png'],
+    ]) {
+      const parsed = files(diff);
+      expect(parsed.map((f) => [f.path, f.isBinary])).toEqual([
+        [binary, true],
+        ['scripts/t.py', false],
+      ]);
+    }
+  });
+
   it('says why when there is no file, a hunk without a header, or garbage', () => {
     for (const none of ['', 'just prose\n'])
       expect(parseUnifiedDiff(none)).toEqual({

@@ -169,8 +169,41 @@ export function parseUnifiedDiff(diff: string): ParsedDiff {
       hunks: p.hunks,
     });
   }
-  if (files.length === 0) return { ok: false, reason: 'The diff names no file and has no hunks.' };
-  return { ok: true, files };
+  // Binary changes jsdiff drops (a summary line with no git header, git's literal patch followed
+  // by a text file's `---` header): kept, so the guard refuses them instead of a proposal
+  // silently carrying less than the model wrote.
+  const binary = binaryChanges(diff).filter((rel) => !files.some((f) => f.path === rel && f.isBinary));
+  const kept: FilePatch[] = binary.map((rel) => ({
+    path: rel,
+    rawOld: `a/${rel}`,
+    rawNew: `b/${rel}`,
+    isCreate: false,
+    isDelete: false,
+    isRename: false,
+    isBinary: true,
+    hunks: [],
+  }));
+  const all = [...kept, ...files];
+  if (all.length === 0) return { ok: false, reason: 'The diff names no file and has no hunks.' };
+  return { ok: true, files: all };
+}
+
+/** The files a diff changes as binary (`Binary files … differ`, `GIT binary patch`), by their new name. */
+function binaryChanges(diff: string): string[] {
+  const found: string[] = [];
+  let gitHeader: string | null = null;
+  for (const line of diff.split(/\r?\n/)) {
+    const git = /^diff --git (\S+) (\S+)$/.exec(line);
+    if (git) gitHeader = cleanName(git[2], 'b');
+    const summary = /^Binary files (\S+) and (\S+) differ$/.exec(line);
+    const rel = summary
+      ? (cleanName(summary[2], 'b') ?? cleanName(summary[1], 'a'))
+      : line === 'GIT binary patch'
+        ? gitHeader
+        : null;
+    if (rel && !found.includes(rel)) found.push(rel);
+  }
+  return found;
 }
 
 /**

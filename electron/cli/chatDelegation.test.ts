@@ -56,3 +56,28 @@ describe('skilldeck chat: run_skill from a skill’s model', () => {
     expect(results[0]).toMatchObject({ skill: 'deploy-prod', status: 'refused', error: calls[0].error });
   }, 40_000);
 });
+
+describe('skilldeck chat: run_skill from plain chat', () => {
+  it('names the skill it will not run, installed or not, and runs nothing', async () => {
+    cli.server.enqueue(
+      {
+        toolCalls: [
+          { name: 'run_skill', arguments: { skill: 'deploy-prod', task: 'ship it' } },
+          { name: 'run_skill', arguments: { skill: 'pdf-maker', task: 'make a pdf' } },
+        ],
+      },
+      { text: 'I cannot do that myself.' },
+    );
+    const turn = await chat('hello, could you ship it and make me a pdf?');
+    expect(turn.route.plan.primary).toBeNull();
+    const errors = turn.steps.filter((s) => s.kind === 'tool').map((s) => s.error);
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^There is no skill "deploy-prod" you may run here \(it is not installed, or the user runs it only by name\)\. run_skill takes \{ skill, task \} with one of: .*changelog/,
+      ),
+      expect.stringMatching(/^There is no skill "pdf-maker" you may run here /),
+    ]);
+    expect(JSON.stringify(turn)).not.toContain('DEPLOYED');
+    expect(turn.steps.some((s) => s.kind === 'run' || s.kind === 'approval')).toBe(false);
+  }, 40_000);
+});

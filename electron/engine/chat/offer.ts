@@ -59,14 +59,20 @@ export function offeredSkill(offer: SkillOffer, asked: string): ChoosableSkill |
   );
 }
 
-/** What `run_skill` answers a call that names no skill it may run. */
-export function offerRefusal(offer: SkillOffer): string {
+/**
+ * What `run_skill` answers a call that names no skill it may run: the name it asked for, so the
+ * model does not read the list as a schema complaint and call the same name again.
+ */
+export function offerRefusal(offer: SkillOffer, asked?: string): string {
   const listed = [...offer.closest, ...offer.others];
   const more =
     offer.offerable.length > listed.length
       ? ` (or another of the ${offer.offerable.length} installed skills)`
       : '';
-  return `run_skill takes { skill, task } with one of: ${listed.map((o) => o.name).join(', ')}${more}.`;
+  const which = asked
+    ? `There is no skill ${JSON.stringify(asked.slice(0, 100))} you may run here (it is not installed, or the user runs it only by name). `
+    : '';
+  return `${which}run_skill takes { skill, task } with one of: ${listed.map((o) => o.name).join(', ')}${more}.`;
 }
 
 /** One skill as the offer lists it: its name and its description, cut at `max` characters. */

@@ -186,7 +186,8 @@ export async function runTurn(
     if ('error' in given) return done({ status: 'error', error: given.error });
     const parsed = toolSchemas.run_skill.schema.safeParse(given.value);
     const pick = parsed.success ? offeredSkill(offer, parsed.data.skill) : undefined;
-    if (!parsed.success || !pick) return done({ status: 'error', error: offerRefusal(offer) });
+    if (!parsed.success || !pick)
+      return done({ status: 'error', error: offerRefusal(offer, parsed.data?.skill) });
     const plan: ActivationPlan = {
       ...turn.route.plan,
       skills: [pick.name],

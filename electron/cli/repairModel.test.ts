@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCliBundle, runCliWithModel } from '../testing/cliBundle';
 import { tempDir, writeTree } from '../testing/fixtures';
-import { startModelServer, type ModelServer } from '../testing/modelServer';
+import { requestText, startModelServer, type ModelServer } from '../testing/modelServer';
 
 // `skilldeck repair` when the model endpoint fails: a real process, the scripted server on loopback.
 const KEY = 'sk-repair-0123456789abcdef';
@@ -79,5 +79,44 @@ describe('skilldeck repair: a model endpoint that goes silent', () => {
     expect(report.reason).toContain('The model did not answer: it sent nothing for 1 s.');
     expect(server.chatRequests().length - before).toBe(1);
     expect(Date.now() - started).toBeLessThan(20_000);
+  }, 40_000);
+});
+
+describe('skilldeck repair: an answer the model’s output limit cut off', () => {
+  const DIFF = [
+    '```diff',
+    '--- a/scripts/total.py',
+    '+++ b/scripts/total.py',
+    '@@ -4 +4 @@',
+    '-print(sum(float(row["amount"]) for row in rows))',
+    '+print(sum(float(row["Amount"]) for row in rows))',
+    '```',
+  ].join('\n');
+
+  it('inside its diff is called cut off, to the user and to the next attempt, not a patch that does not apply', async () => {
+    const before = server.chatRequests().length;
+    const cut = `ROOT_CAUSE: the column is Amount\n${DIFF.slice(0, DIFF.indexOf('-print') + 20)}`;
+    server.enqueue({ text: cut, finishReason: 'length' }, { text: cut, finishReason: 'length' });
+    const { code, stdout } = await repair(['csv-total', 'total it', '--json']);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as { reason: string; proposals: unknown[] };
+    expect(report.proposals).toEqual([]);
+    expect(report.reason).toContain("cut off at the model's output limit before its diff ended");
+    expect(report.reason).not.toContain('does not apply');
+    const second = server.chatRequests()[before + 1];
+    expect(requestText(second)).toContain("cut off at the model's output limit before its diff ended");
+  }, 40_000);
+
+  it('after its diff keeps the diff, without the cut-off note in it', async () => {
+    server.enqueue({
+      text: `ROOT_CAUSE: the column is Amount\n${DIFF}\nEXPECTED_EFFECT: the total prints, and then a long`,
+      finishReason: 'length',
+    });
+    const { code, stdout } = await repair(['csv-total', 'total it', '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { proposals: { diff: string; replay: { status: string } }[] };
+    expect(report.proposals).toHaveLength(1);
+    expect(report.proposals[0].replay.status).toBe('success');
+    expect(report.proposals[0].diff).not.toContain('output limit');
   }, 40_000);
 });

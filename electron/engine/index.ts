@@ -254,7 +254,16 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         onStep: () => undefined,
       });
       if (result.status !== 'success') throw new Error(result.error ?? 'the model call failed');
-      return result.text;
+      if (!result.cut) return result.text;
+      // The note chat shows where an answer stops is no part of a diff; a diff the output
+      // limit cut is no diff, and the next attempt is told so rather than 'does not apply'.
+      const text = result.text.slice(0, result.text.length - result.cut.note.length);
+      const fences = text.split('\n').filter((line) => line.trimStart().startsWith('```')).length;
+      if (result.cut.finish === 'length' && fences % 2 === 1)
+        throw new Error(
+          `its answer was cut off at the model's output limit before its diff ended (${text.length} characters came); a shorter diff (only the lines that change, 3 lines of context) fits`,
+        );
+      return text;
     },
   });
   if (options.watch)

@@ -85,6 +85,8 @@ export interface LoopResult {
   stalled?: true;
   /** The endpoint refused the key, is rate-limiting, or could not be reached: asking it again at once fails the same way. */
   refused?: true;
+  /** The answer stopped before its end (finish reason `length` or `content-filter`): the note `text` ends with. */
+  cut?: { finish: string; note: string };
 }
 
 /** What an answer that stopped before its end says where it stops, by the SDK's finish reason. */
@@ -316,6 +318,8 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
         const note = `${text.endsWith('\n') ? '' : '\n\n'}_(${cut})_`;
         text += note;
         o.onDelta(note);
+        o.onStep({ ...modelStep, status: 'success' });
+        return { text, usage, status: 'success', cut: { finish: finish ?? '', note } };
       }
       o.onStep({ ...modelStep, status: 'success' });
       return { text, usage, status: 'success' };

@@ -1,0 +1,120 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import type { ModelServer } from '../electron/testing/modelServer';
+import { SEED, scriptedModel } from './expenseSkill';
+import { expect, test } from './fixtures';
+import { RepairPage } from './pages/repair';
+import { RoutingPage } from './pages/routing';
+import { RunsPage } from './pages/runs';
+import { SkillsPage } from './pages/skills';
+
+/**
+ * axe-core's WCAG 2.1 A/AA rules on every main screen, light and dark: text contrast, names
+ * of controls, roles. Monaco draws its own editor (and its own screen-reader mode) and is left
+ * to it. `scrollable-region-focusable` is off: Chromium (130+, so Electron 45 and Debian's)
+ * makes a scrolling box a Tab stop by itself, which axe does not model; the approval test
+ * below checks that a keyboard really reaches the dialog's scrolling body.
+ */
+async function violations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .disableRules(['scrollable-region-focusable'])
+      .exclude('.monaco-editor')
+      .analyze();
+    for (const v of violations)
+      for (const node of v.nodes)
+        found.push(
+          `${scheme} ${v.id}: ${node.target.join(' ')} ${node.failureSummary?.split('\n')[1] ?? ''}`,
+        );
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
+
+test('the skill list, a skill, chat with its live routing panel, Activity and Settings pass axe', async ({
+  page,
+  workspace,
+}) => {
+  const skills = new SkillsPage(page);
+  const routing = new RoutingPage(page);
+  await skills.open(workspace.url);
+  await expect(skills.rows().first()).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+
+  await skills.row('save-note').click();
+  await expect(skills.detail()).toHaveAttribute('data-loaded', 'true');
+  expect(await violations(page)).toEqual([]);
+
+  // Chat with the score panel filled: the primary, and dimmed candidates under the threshold.
+  await routing.nav('chat').click();
+  await routing.type('save a note: buy milk');
+  await expect(routing.primary()).toContainText('save-note');
+  await expect(page.locator('[data-testid="candidate"].is-dim').first()).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+
+  for (const view of ['activity', 'settings'] as const) {
+    await routing.nav(view).click();
+    await expect(page.getByTestId(`nav-${view}`)).toHaveAttribute('aria-current', 'page');
+    expect(await violations(page)).toEqual([]);
+  }
+});
+
+test('the approval dialog passes axe, and a keyboard reaches its scrolling body', async ({
+  page,
+  workspace,
+}) => {
+  const skills = new SkillsPage(page);
+  const runs = new RunsPage(page);
+  await page.setViewportSize({ width: 900, height: 600 });
+  await skills.open(workspace.url);
+  await skills.row('save-note').click();
+  await expect(skills.detail()).toHaveAttribute('data-loaded', 'true');
+  await runs.openRunTab();
+  await runs.start('save a note: buy oat milk');
+  await expect(page.getByTestId('approval-answers')).toHaveAttribute('data-armed', 'true');
+  expect(await violations(page)).toEqual([]);
+
+  // The facts are taller than the dialog: Tab from × lands on the body, and the arrow keys scroll it.
+  const body = runs.dialog().locator('.modal__body');
+  expect(await body.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  await runs.dialog().getByRole('button', { name: 'Close' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(body).toBeFocused();
+  await page.keyboard.press('End');
+  await expect.poll(() => body.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+});
+
+const repairTest = test.extend<{ model: ModelServer }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
+  model: async ({}, use) => {
+    const server = await scriptedModel('A plain answer.');
+    await use(server);
+    await server.close();
+  },
+  serverEnv: async ({ model }, use) =>
+    use({ OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-e2e-a11y', SKILLDECK_MODEL: 'scripted-model' }),
+  seedFiles: SEED,
+});
+
+repairTest('the repair review passes axe around its diff', async ({ page, workspace }) => {
+  test.slow();
+  const skills = new SkillsPage(page);
+  const runs = new RunsPage(page);
+  const repair = new RepairPage(page);
+  await skills.open(workspace.url);
+  await skills.row('expense-total').click();
+  await expect(skills.detail()).toHaveAttribute('data-loaded', 'true');
+  await runs.openRunTab();
+  await runs.start('how much did I spend?');
+  await repair.allowOnce();
+  await expect(runs.tabRun()).toHaveAttribute('data-status', 'failure');
+  await repair.repairButton(runs.tabRun()).click();
+  await repair.allowOnce();
+  await expect(repair.review()).toBeVisible({ timeout: 30_000 });
+  await expect(repair.replay()).toHaveAttribute('data-verdict', 'passes');
+  await repair.diffReady('SKILL.md');
+  expect(await violations(page)).toEqual([]);
+});

@@ -62,7 +62,7 @@ test('the skill list, a skill, chat with its live routing panel, Activity and Se
   }
 });
 
-test('the approval dialog passes axe, and a keyboard reaches its scrolling body', async ({
+test('the approval dialog passes axe, tells a screen reader the command, and a keyboard reaches its scrolling body', async ({
   page,
   workspace,
 }) => {
@@ -76,6 +76,11 @@ test('the approval dialog passes axe, and a keyboard reaches its scrolling body'
   await runs.start('save a note: buy oat milk');
   await expect(page.getByTestId('approval-answers')).toHaveAttribute('data-armed', 'true');
   expect(await violations(page)).toEqual([]);
+
+  // A screen reader opening the dialog hears the question, then the command and where it runs,
+  // not only "Allow save-note to run this command?" over a focused Deny.
+  await expect(runs.dialog()).toHaveAccessibleName('Allow save-note to run this command?');
+  await expect(runs.dialog()).toHaveAccessibleDescription(/save_note\.py .*in .*\/work$/);
 
   // The facts are taller than the dialog: Tab from × lands on the body, and the arrow keys scroll it.
   const body = runs.dialog().locator('.modal__body');

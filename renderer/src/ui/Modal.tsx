@@ -18,6 +18,8 @@ interface ModalProps {
   footer?: ReactNode;
   size?: 'small' | 'medium' | 'large';
   testId?: string;
+  /** Ids of what a screen reader reads after the title when the dialog opens (`aria-describedby`). */
+  describedBy?: string;
   /** Keys anywhere in the dialog (accelerators); Escape stays with `onClose`. */
   onKeyDown?: KeyboardEventHandler<HTMLDialogElement>;
 }
@@ -51,6 +53,7 @@ export function Modal({
   footer,
   size = 'small',
   testId,
+  describedBy,
   onKeyDown,
 }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -69,6 +72,7 @@ export function Modal({
       ref={ref}
       className={`modal modal--${size}`}
       aria-labelledby={titleId}
+      aria-describedby={describedBy}
       data-testid={testId}
       onKeyDown={(event) => {
         wrapTab(event);

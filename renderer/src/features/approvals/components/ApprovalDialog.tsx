@@ -3,7 +3,7 @@ import { Modal } from '../../../ui/Modal';
 import { headOf, shortHash } from '../queue';
 import { useApprovalsStore } from '../store';
 import { ApprovalAnswers, acceleratorDecision } from './ApprovalAnswers';
-import { ApprovalFacts } from './ApprovalFacts';
+import { ApprovalFacts, commandIds } from './ApprovalFacts';
 import { Countdown } from './Countdown';
 import '../approvals.css';
 
@@ -37,6 +37,8 @@ export function ApprovalDialog() {
       key={request.id}
       size="medium"
       testId="approval-dialog"
+      // Heard on opening, after the question: what will run and where (the focus is on Deny).
+      describedBy={commandIds(request).join(' ')}
       onClose={minimize}
       title={
         <>

@@ -28,8 +28,13 @@ function Paths({ paths }: { paths: string[] }) {
   );
 }
 
+/** The ids of the command and its folder, for the dialog's `aria-describedby`. */
+export const commandIds = (request: Pick<ApprovalRequest, 'id'>) =>
+  [`approval-command-${request.id}`, `approval-cwd-${request.id}`] as const;
+
 /** Everything the request says will happen, told exactly (DESIGN §4 approval broker). */
 export function ApprovalFacts({ request }: { request: ApprovalRequest }) {
+  const [commandId, cwdId] = commandIds(request);
   return (
     <div className="approval-facts">
       <UntrustedNote request={request} />
@@ -47,10 +52,10 @@ export function ApprovalFacts({ request }: { request: ApprovalRequest }) {
 
       <section className="approval-section" aria-label="Command">
         <h3 className="approval-section__title">Command</h3>
-        <pre className="approval-command" data-testid="approval-command">
+        <pre className="approval-command" id={commandId} data-testid="approval-command">
           {request.command_line}
         </pre>
-        <div className="approval-cwd">
+        <div className="approval-cwd" id={cwdId}>
           in <code data-testid="approval-cwd">{request.cwd}</code>
         </div>
       </section>

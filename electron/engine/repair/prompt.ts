@@ -24,6 +24,8 @@ export interface PriorAttempt {
   userReason?: string;
   /** The hunks the user rejected, as diff text. */
   rejectedHunks?: string[];
+  /** The hunks the user left accepted when turning down only some, as diff text. */
+  keptHunks?: string[];
 }
 
 export interface PromptInput {
@@ -131,7 +133,10 @@ function priorSection(prior: PriorAttempt[] | undefined): string {
   if (!prior || prior.length === 0) return '';
   return prior
     .map((a, i) => {
-      const lines = [`## Previous attempt ${i + 1} (do not repeat it)`, block('diff', head(a.diff, 4_000))];
+      // Turned down in part: the hunks the user kept are right, and "do not repeat it" would drop them too.
+      const partly = (a.keptHunks?.length ?? 0) > 0;
+      const title = partly ? 'the user turned down part of it' : 'do not repeat it';
+      const lines = [`## Previous attempt ${i + 1} (${title})`, block('diff', head(a.diff, 4_000))];
       if (a.refusal) lines.push(`It was refused: ${a.refusal}`);
       if (a.replay) lines.push(`Its replay: ${a.replay}`);
       if (a.userReason) lines.push(`The user rejected it: ${a.userReason}`);
@@ -139,6 +144,11 @@ function priorSection(prior: PriorAttempt[] | undefined): string {
         lines.push(
           'The user rejected these hunks:',
           ...a.rejectedHunks.map((h) => block('diff', head(h, 1_500))),
+        );
+      if (partly)
+        lines.push(
+          'The user kept these hunks (propose them again):',
+          ...(a.keptHunks ?? []).map((h) => block('diff', head(h, 1_500))),
         );
       return lines.join('\n');
     })

@@ -227,6 +227,12 @@ describe('the repair service: stale proposals, per-hunk accept, edits', () => {
     expect(model.prompts[0].user).toContain(
       '+Before writing, read the house style in [the style guide](references/style-guide.md)',
     );
+    // Only hunk 0 was turned down: the model hears that hunk 1 was fine, not "do not repeat" all of it.
+    const prior = model.prompts[0].user.slice(model.prompts[0].user.indexOf('## Previous attempt 1'));
+    expect(prior).not.toContain('do not repeat it');
+    expect(prior).toMatch(
+      /The user kept these hunks \(propose them again\):\n```diff\n--- a\/SKILL\.md\n\+\+\+ b\/SKILL\.md\n@@ -18,4 \+18,4 @@\n(?:[^\n]*\n)*?\+Re-read references\/style-guide\.md at the end\./,
+    );
     expect(outcome.reason).toMatch(/without a usable proposal/);
   });
 });

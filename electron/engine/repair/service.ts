@@ -333,11 +333,18 @@ export class RepairService {
       .filter((p) => p.error_signature === signature)
       .sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
     return {
-      attempts: mine.slice(-2).map((p) => ({
-        diff: p.diff,
-        userReason: p.reject_reason ?? 'rejected without a reason',
-        rejectedHunks: hunkTexts(p, p.rejected_hunks ?? p.hunks.map((h) => h.index)),
-      })),
+      attempts: mine.slice(-2).map((p) => {
+        const turnedDown = p.rejected_hunks ?? p.hunks.map((h) => h.index);
+        return {
+          diff: p.diff,
+          userReason: p.reject_reason ?? 'rejected without a reason',
+          rejectedHunks: hunkTexts(p, turnedDown),
+          keptHunks: hunkTexts(
+            p,
+            p.hunks.map((h) => h.index).filter((i) => !turnedDown.includes(i)),
+          ),
+        };
+      }),
       fixers: mine.flatMap((p) => (p.fixer ? [p.fixer] : [])),
     };
   }

@@ -167,6 +167,56 @@ repairTest(
   },
 );
 
+repairTest(
+  'rejecting after editing the proposed side: the edit is not written, and the next attempt hears it',
+  async ({ page, workspace, model }) => {
+    test.slow();
+    const problems = watchConsole(page);
+    const skills = new SkillsPage(page);
+    const runs = new RunsPage(page);
+    const repair = new RepairPage(page);
+    const doc = path.join(workspace.skillsDir, 'expense-total', 'SKILL.md');
+    await skills.open(workspace.url);
+    await skills.row('expense-total').click();
+    await expect(skills.detail()).toHaveAttribute('data-loaded', 'true');
+    await runs.openRunTab();
+    await runs.start('how much did I spend?');
+    await repair.allowOnce();
+    await expect(runs.tabRun()).toHaveAttribute('data-status', 'failure');
+    await repair.repairButton(runs.tabRun()).click();
+    await repair.allowOnce();
+    await expect(repair.review()).toHaveAttribute('data-status', 'pending', { timeout: 30_000 });
+
+    // The user writes what they want on the proposed side, then turns the proposal down.
+    await repair.diffReady('SKILL.md');
+    await repair.proposedSide().getByText('column.').click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' Header names are matched case-insensitively.');
+    await expect(repair.diffPane()).toHaveAttribute('data-edited', 'true');
+    await repair.reject().click();
+    await expect(page.getByTestId('reject-hint')).toContainText('sees your edit of SKILL.md');
+    await page.getByTestId('reject-reason').fill('not like this, see my edit');
+    await page.getByTestId('reject-confirm').click();
+    await expect(repair.review()).toHaveAttribute('data-status', 'rejected');
+    expect(fs.readFileSync(doc, 'utf8')).toBe(SKILL_MD);
+
+    const asked = model.chatRequests().length;
+    await page.getByTestId('repair-again').click();
+    await repair.allowOnce();
+    await expect(repair.review()).toHaveAttribute('data-status', 'pending', { timeout: 30_000 });
+    const prompt = model
+      .chatRequests()
+      .slice(asked)
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+    expect(prompt).toContain('the user edited the proposed side to this (their own idea of the fix)');
+    expect(prompt).toContain(
+      '+Run `scripts/total.py`. It reads `references/expenses.csv` and prints the total of the `Amount` column. Header names are matched case-insensitively.',
+    );
+    expect(problems).toEqual([]);
+  },
+);
+
 /**
  * In chat a failed skill falls back to a plain answer, and a turn that got one succeeded. Here
  * the plain answer fails too (the model answers only the repair), so the turn fails with the

@@ -80,8 +80,8 @@ export function createHandlers(engine: Engine): Handlers {
     'repair.proposals': async (filter) => ({ proposals: await engine.repair.proposals(filter) }),
     'repair.revise': async ({ proposal_id, ...selection }) => engine.repair.revise(proposal_id, selection),
     'repair.apply': async ({ proposal_id, ...selection }) => engine.repair.apply(proposal_id, selection),
-    'repair.reject': async ({ proposal_id, reason, rejected_hunks }) =>
-      engine.repair.reject(proposal_id, reason, rejected_hunks),
+    'repair.reject': async ({ proposal_id, reason, rejected_hunks, edited }) =>
+      engine.repair.reject(proposal_id, reason, rejected_hunks, edited),
     'repair.history': async ({ skill }) => ({ revisions: engine.repair.history(skill) }),
     'repair.undo': async ({ revision }) => engine.repair.undo(revision),
     'models.get': async () => engine.models.status(),

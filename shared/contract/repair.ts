@@ -15,8 +15,8 @@
  *   hunks and / or edited texts, re-validated and re-replayed. Needs the executor.
  * - `repair.apply`     { proposal_id, accepted_hunks?, edited? } → RepairRevision. Writes the accepted
  *   hunks (or the edited texts) atomically; refused when the skill changed since (stale).
- * - `repair.reject`    { proposal_id, reason?, rejected_hunks? } → the proposal, marked rejected; the
- *   reason and hunks go into the next attempt's prompt.
+ * - `repair.reject`    { proposal_id, reason?, rejected_hunks?, edited? } → the proposal, marked
+ *   rejected; the reason, the hunks and the user's edits go into the next attempt's prompt.
  * - `repair.history`   { skill } → every revision of a skill (id or name), newest first.
  * - `repair.undo`      { revision } → the revision, undone: every file back byte for byte.
  */
@@ -210,6 +210,8 @@ export const RepairProposal = z.object({
   stale: z.boolean(),
   reject_reason: z.string().optional(),
   rejected_hunks: z.array(z.number().int()).optional(),
+  /** Rejected with the proposed side edited: each edited file as a diff from the original. */
+  user_edits: z.array(z.object({ path: z.string(), diff: z.string() })).optional(),
 });
 export type RepairProposal = z.infer<typeof RepairProposal>;
 
@@ -308,13 +310,15 @@ export const repairRequests = {
     input: z.object(Selection).strict(),
     output: RepairRevision,
   },
-  /** Reject a proposal; the reason and rejected hunks go into the next attempt. */
+  /** Reject a proposal; the reason, rejected hunks and the user's edits go into the next attempt. */
   'repair.reject': {
     input: z
       .object({
         proposal_id: Id,
         reason: z.string().max(2000).optional(),
         rejected_hunks: HunkIndexes.optional(),
+        /** The user's own text of files they edited before rejecting: the next attempt sees it. */
+        edited: z.array(EditedFile).max(3).optional(),
       })
       .strict(),
     output: RepairProposal,

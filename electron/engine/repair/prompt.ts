@@ -26,6 +26,8 @@ export interface PriorAttempt {
   rejectedHunks?: string[];
   /** The hunks the user left accepted when turning down only some, as diff text. */
   keptHunks?: string[];
+  /** Files the user rewrote on the proposed side before rejecting, as diffs from the original. */
+  userEdits?: string[];
 }
 
 export interface PromptInput {
@@ -144,6 +146,11 @@ function priorSection(prior: PriorAttempt[] | undefined): string {
         lines.push(
           'The user rejected these hunks:',
           ...a.rejectedHunks.map((h) => block('diff', head(h, 1_500))),
+        );
+      if (a.userEdits?.length)
+        lines.push(
+          'Before rejecting, the user edited the proposed side to this (their own idea of the fix):',
+          ...a.userEdits.map((d) => block('diff', head(d, 3_000))),
         );
       if (partly)
         lines.push(

@@ -235,6 +235,35 @@ describe('the repair service: stale proposals, per-hunk accept, edits', () => {
     );
     expect(outcome.reason).toMatch(/without a usable proposal/);
   });
+
+  it("rejected with the proposed side edited: the next attempt sees the user's text as a diff", async () => {
+    const { fx, service, p, spec } = await proposed();
+    const mine = p.files[0].after.replace('Re-read references/style-guide.md', 'Re-read the style guide');
+    const rejected = service.reject(p.id, 'closer to this', undefined, [{ path: 'SKILL.md', content: mine }]);
+    expect(rejected.user_edits).toEqual([
+      { path: 'SKILL.md', diff: expect.stringContaining('+Re-read the style guide at the end.') },
+    ]);
+    expect(fs.readFileSync(path.join(fx.dir, 'SKILL.md'), 'utf8')).not.toContain('Re-read the style guide');
+    expect(() => service.reject(p.id, 'again')).toThrow(/is rejected; only a pending proposal/);
+
+    const model = scriptedModel(['NO_FIX: only the user can decide', 'NO_FIX: still nothing']);
+    const next = new RepairService({ home: fx.home, complete: model.complete });
+    await next.repair({ run: await runSkill(fx.dir, spec), skillDir: fx.dir, replay: replayWith(spec) });
+    expect(model.prompts[0].user).toMatch(
+      /the user edited the proposed side to this \(their own idea of the fix\):\n```diff\n--- a\/SKILL\.md\n\+\+\+ b\/SKILL\.md\n(?:[^\n]*\n)*?-Re-read references\/style\.md at the end\.\n\+Re-read the style guide at the end\./,
+    );
+  });
+
+  it('a rejection that edits a file outside the proposal is refused and leaves it pending', async () => {
+    const { service, p } = await proposed();
+    expect(() =>
+      service.reject(p.id, undefined, undefined, [{ path: 'scripts/x.py', content: 'x' }]),
+    ).toThrow(/scripts\/x\.py is not one of this proposal's files/);
+    expect((await service.proposals({ skill: p.skill_id }))[0]).toMatchObject({
+      id: p.id,
+      status: 'pending',
+    });
+  });
 });
 
 describe('a bundled (read-only) skill', () => {

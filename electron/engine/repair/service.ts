@@ -291,16 +291,30 @@ export class RepairService {
     return revision;
   }
 
-  /** `repair.reject`: marks it rejected; the reason and hunks go into the next attempt for this failure. */
-  reject(id: string, reason?: string, rejectedHunks?: number[]): RepairProposal {
+  /**
+   * `repair.reject`: marks it rejected; the reason, the hunks and the user's edits (as diffs from
+   * the original) go into the next attempt for this failure.
+   */
+  reject(
+    id: string,
+    reason?: string,
+    rejectedHunks?: number[],
+    edited: { path: string; content: string }[] = [],
+  ): RepairProposal {
     const proposal = this.store.load(id);
     if (proposal.status !== 'pending')
       throw forbidden(`Proposal ${id} is ${proposal.status}; only a pending proposal can be rejected.`);
+    const userEdits = edited.map(({ path: file, content }) => {
+      const patched = proposal.files.find((f) => f.path === file);
+      if (!patched) throw forbidden(`${file} is not one of this proposal's files.`);
+      return { path: file, diff: renderDiff([{ path: file, before: patched.before, after: content }]) };
+    });
     const next: RepairProposal = {
       ...proposal,
       status: 'rejected',
       reject_reason: reason,
       rejected_hunks: rejectedHunks,
+      ...(userEdits.length ? { user_edits: userEdits } : {}),
     };
     this.store.save(next);
     return next;
@@ -339,6 +353,7 @@ export class RepairService {
           diff: p.diff,
           userReason: p.reject_reason ?? 'rejected without a reason',
           rejectedHunks: hunkTexts(p, turnedDown),
+          userEdits: p.user_edits?.map((e) => e.diff),
           keptHunks: hunkTexts(
             p,
             p.hunks.map((h) => h.index).filter((i) => !turnedDown.includes(i)),

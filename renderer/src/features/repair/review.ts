@@ -202,12 +202,16 @@ export const createReviewSlice: StateCreator<RepairStore, [], [], ReviewSlice> =
     async reject(p, reason) {
       begin(p, 'reject');
       try {
-        const rejected = rejectedHunks(selectionOf(p), p);
+        const sel = selectionOf(p);
+        const rejected = rejectedHunks(sel, p);
+        // The user's own text goes with the rejection: the next attempt hears what they wanted.
+        const edited = Object.entries(sel.edited).map(([path, content]) => ({ path, content }));
         get().putProposal(
           await client().invoke('repair.reject', {
             proposal_id: p.id,
             ...(reason.trim() ? { reason: reason.trim() } : {}),
             ...(rejected ? { rejected_hunks: rejected } : {}),
+            ...(edited.length ? { edited } : {}),
           }),
         );
       } catch (error) {

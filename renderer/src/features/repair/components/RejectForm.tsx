@@ -12,6 +12,7 @@ export function RejectForm({ p, onCancel }: { p: RepairProposal; onCancel(): voi
   const busy = useRepairStore((s) => s.busy?.proposalId === p.id && s.busy.action === 'reject');
   const sel = useSelection(p);
   const some = rejectedHunks(sel, p);
+  const edits = Object.keys(sel.edited);
   return (
     <form
       className="review-reject"
@@ -37,10 +38,12 @@ export function RejectForm({ p, onCancel }: { p: RepairProposal; onCancel(): voi
             if (e.key === 'Escape') onCancel();
           }}
         />
-        <span className="field__hint">
+        <span className="field__hint" data-testid="reject-hint">
           {some
             ? `Hunks ${some.map((i) => i + 1).join(', ')} are marked as turned down; the next attempt is told.`
             : 'The whole proposal is turned down; the next attempt is told.'}
+          {edits.length > 0 &&
+            ` It also sees your edit of ${edits.join(', ')} as your own idea of the fix; nothing is written to the skill.`}
         </span>
       </label>
       <div className="review-reject__actions">

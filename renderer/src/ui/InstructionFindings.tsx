@@ -23,7 +23,7 @@ function FindingItem({ finding }: { finding: InstructionFinding }) {
       data-severity={severity}
       data-kind={kind}
     >
-      <span className="instruction-finding__icon" aria-label={severity}>
+      <span className="instruction-finding__icon" role="img" aria-label={severity}>
         {severity === 'danger' ? <ErrorIcon size={16} /> : <WarningIcon size={16} />}
       </span>
       <div className="instruction-finding__body">

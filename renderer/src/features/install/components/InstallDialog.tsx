@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Modal } from '../../../ui/Modal';
 import { describeSource, sourceFromForm } from '../model';
@@ -43,6 +44,14 @@ export function InstallDialog({ onShown }: { onShown?: () => void }) {
       close: s.close,
     })),
   );
+  const body = useRef<HTMLDivElement>(null);
+  // Each phase swaps the footer's buttons, so the one that had the focus is gone and a keyboard
+  // or screen-reader user is left on the page behind the dialog. The focus goes to what the new
+  // phase shows (the preview first, before its Install button).
+  useEffect(() => {
+    const el = body.current;
+    if (el && !el.closest('dialog')?.contains(document.activeElement)) el.focus();
+  }, [phase, open]);
   if (!open) return null;
 
   // While staging there is no preview yet: name what the form asked for.
@@ -68,7 +77,7 @@ export function InstallDialog({ onShown }: { onShown?: () => void }) {
       footer={<InstallFooter />}
       testId="install-dialog"
     >
-      <div className="install" data-phase={phase} data-testid="install-body">
+      <div className="install" ref={body} tabIndex={-1} data-phase={phase} data-testid="install-body">
         {phase === 'form' && <SourceForm />}
         {phase === 'staging' && <StagingView />}
         {(phase === 'preview' || phase === 'installing') && <PreviewView />}

@@ -104,22 +104,31 @@ const repairTest = test.extend<{ model: ModelServer }>({
   seedFiles: SEED,
 });
 
-repairTest('the repair review passes axe around its diff', async ({ page, workspace }) => {
-  test.slow();
-  const skills = new SkillsPage(page);
-  const runs = new RunsPage(page);
-  const repair = new RepairPage(page);
-  await skills.open(workspace.url);
-  await skills.row('expense-total').click();
-  await expect(skills.detail()).toHaveAttribute('data-loaded', 'true');
-  await runs.openRunTab();
-  await runs.start('how much did I spend?');
-  await repair.allowOnce();
-  await expect(runs.tabRun()).toHaveAttribute('data-status', 'failure');
-  await repair.repairButton(runs.tabRun()).click();
-  await repair.allowOnce();
-  await expect(repair.review()).toBeVisible({ timeout: 30_000 });
-  await expect(repair.replay()).toHaveAttribute('data-verdict', 'passes');
-  await repair.diffReady('SKILL.md');
-  expect(await violations(page)).toEqual([]);
-});
+repairTest(
+  'the repair review passes axe around its diff, and names both sides of the diff',
+  async ({ page, workspace }) => {
+    test.slow();
+    const skills = new SkillsPage(page);
+    const runs = new RunsPage(page);
+    const repair = new RepairPage(page);
+    await skills.open(workspace.url);
+    await skills.row('expense-total').click();
+    await expect(skills.detail()).toHaveAttribute('data-loaded', 'true');
+    await runs.openRunTab();
+    await runs.start('how much did I spend?');
+    await repair.allowOnce();
+    await expect(runs.tabRun()).toHaveAttribute('data-status', 'failure');
+    await repair.repairButton(runs.tabRun()).click();
+    await repair.allowOnce();
+    await expect(repair.review()).toBeVisible({ timeout: 30_000 });
+    await expect(repair.replay()).toHaveAttribute('data-verdict', 'passes');
+    await repair.diffReady('SKILL.md');
+    expect(await violations(page)).toEqual([]);
+
+    // Monaco's own text boxes: a screen reader tells the original from the editable proposal.
+    const side = (which: 'original' | 'modified') =>
+      repair.diffPane().locator(`.editor.${which}`).getByRole('textbox');
+    await expect(side('original')).toHaveAccessibleName(/^Original SKILL\.md, read-only\b/);
+    await expect(side('modified')).toHaveAccessibleName(/^Proposed SKILL\.md, editable\b/);
+  },
+);

@@ -14,6 +14,8 @@ export interface MonacoDiffProps {
   /** The editor, once it is ready: for revealing a line from outside. */
   onReady?(editor: editor.IStandaloneDiffEditor): void;
   wordWrap?: boolean;
+  /** What a screen reader calls each side's text box: otherwise both are nameless. */
+  sideLabels?: { original: string; modified: string };
 }
 
 const OPTIONS: editor.IDiffEditorConstructionOptions = {
@@ -53,6 +55,7 @@ export function MonacoDiff({
   onChange,
   onReady,
   wordWrap = false,
+  sideLabels,
 }: MonacoDiffProps) {
   const scheme = useColorScheme();
   return (
@@ -66,6 +69,10 @@ export function MonacoDiff({
         readOnly: !editable,
         wordWrap: wordWrap ? 'on' : 'off',
         diffWordWrap: wordWrap ? 'on' : 'off',
+        ...(sideLabels && {
+          originalAriaLabel: sideLabels.original,
+          modifiedAriaLabel: sideLabels.modified,
+        }),
       }}
       loading={<Spinner label="Loading the diff" />}
       height="100%"

@@ -65,6 +65,10 @@ export function DiffPane({ p, file, editable, jump }: DiffPaneProps) {
       onChange={onChange}
       onReady={setDiff}
       wordWrap={language === 'markdown' || language === 'plaintext'}
+      sideLabels={{
+        original: `Original ${file.path}, read-only`,
+        modified: `Proposed ${file.path}, ${editable ? 'editable: your text replaces its hunks' : 'read-only'}`,
+      }}
     />
   );
 }

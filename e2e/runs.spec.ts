@@ -180,6 +180,40 @@ test.describe('in dark mode', () => {
   });
 });
 
+test('two waiting requests: the dialog steps between them, each one re-armed with Deny focused', async ({
+  page,
+  workspace,
+}) => {
+  const skills = new SkillsPage(page);
+  const runs = new RunsPage(page);
+  await skills.open(workspace.url);
+  await skills.row('save-note').click();
+  await runs.openRunTab();
+  await runs.start('save a note: first');
+  await expect(runs.dialog()).toBeVisible();
+  const first = (await runs.request().getAttribute('data-request-id')) ?? '';
+  await page.keyboard.press('Escape');
+  await runs.start('save a note: second');
+  await expect(page.getByTestId('approval-queue')).toHaveText('1 of 2 waiting');
+  await expect(runs.request()).toHaveAttribute('data-request-id', first);
+
+  // Next shows the other request whole, without answering the first.
+  await page.getByTestId('approval-next').click();
+  await expect(page.getByTestId('approval-queue')).toHaveText('2 of 2 waiting');
+  await expect(runs.request()).not.toHaveAttribute('data-request-id', first);
+  await expect(runs.deny()).toBeFocused();
+  await expect(runs.allowOnce()).toBeDisabled();
+  await expect(page.getByTestId('approval-answers')).toHaveAttribute('data-armed', 'true');
+  await expect(page.getByTestId('approval-next')).toHaveAccessibleName('Show the next waiting request');
+  await runs.allowOnce().click();
+
+  // Answered: the first one is left, and it still waits.
+  await expect(runs.request()).toHaveAttribute('data-request-id', first);
+  await expect(page.getByTestId('approval-queue')).toHaveCount(0);
+  await expect(page.getByTestId('approval-next')).toHaveCount(0);
+  await expect(runs.pill()).toHaveText('1 approval waiting');
+});
+
 test.describe('a long run', () => {
   test.use({
     seedFiles: {

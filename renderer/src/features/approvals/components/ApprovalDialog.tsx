@@ -13,7 +13,7 @@ import '../approvals.css';
  * waiting in the top bar and the run view until answered or expired.
  */
 export function ApprovalDialog() {
-  const { queue, focusId, minimized, answering, notice, answer, minimize } = useApprovalsStore(
+  const { queue, focusId, minimized, answering, notice, answer, minimize, review } = useApprovalsStore(
     useShallow((s) => ({
       queue: s.queue,
       focusId: s.focusId,
@@ -22,6 +22,7 @@ export function ApprovalDialog() {
       notice: s.notice,
       answer: s.answer,
       minimize: s.minimize,
+      review: s.review,
     })),
   );
   const request = headOf(queue, focusId);
@@ -52,9 +53,22 @@ export function ApprovalDialog() {
             <code title={request.content_hash}>{shortHash(request.content_hash)}</code>
           </span>
           {queue.length > 1 && (
-            <span className="approval-subtitle__queue" data-testid="approval-queue">
-              {queue.indexOf(request) + 1} of {queue.length} waiting
-            </span>
+            <>
+              <span className="approval-subtitle__queue" data-testid="approval-queue">
+                {queue.indexOf(request) + 1} of {queue.length} waiting
+              </span>
+              {/* The others are seen whole before answering this one; each is its own new dialog (re-armed). */}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => review(queue[(queue.indexOf(request) + 1) % queue.length].id)}
+                disabled={busy}
+                aria-label="Show the next waiting request"
+                data-testid="approval-next"
+              >
+                Next
+              </button>
+            </>
           )}
           <Countdown expiresAt={request.expires_at} testId="approval-countdown" />
         </span>

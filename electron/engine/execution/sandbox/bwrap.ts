@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BRIDGE_PORT, bwrapOptions, bwrapSetupError, encodeArgs, PROXY_DIR, sandboxEnv } from './bwrapArgs';
-import { removeCreated } from './guarded';
+import { holdCreated, releaseCreated } from './guarded';
 import { kernelWrite, planLayout, secretFiles, type LayoutOptions } from './layout';
 import { listeningSockets } from './hostSockets';
 import { rootOnly } from './rootOnly';
@@ -134,6 +134,8 @@ async function runBwrap(
     return fail('a network allow-list needs socat inside the sandbox; install it (apt-get install socat)');
 
   let proxy: AllowListProxy | null = null;
+  // What is made on the host for the guards' stand-ins (guarded.ts), removed after the run.
+  let created: string[] = [];
   try {
     if (list) proxy = await startAllowListProxy({ allow: list, listen: 'unix', resolveHost: o.resolveHost });
   } catch (error) {
@@ -150,9 +152,16 @@ async function runBwrap(
       keepHidden: o.hide ?? [],
       deny: [...(o.deny ?? secretFiles()), ...privateToRoot.files, ...listeningSockets()],
     });
+    created = layout.created ?? [];
+    holdCreated(created);
     // The keyring calls only. With `network: true` the run shares the host's network namespace
     // and so its abstract unix sockets (an X server's @/tmp/.X11-unix/X0): refusing
     // socket(AF_UNIX) would close them, but it broke headless Chromium, which needs its own.
+    try {
+      for (const b of layout.binds) if (b.pin) fs.mkdirSync(b.path, { recursive: true });
+    } catch (error) {
+      return fail(`could not create a folder to guard: ${(error as Error).message}`);
+    }
     const seccomp = seccompFilter();
     const env = sandboxEnv(spec.grants.env, proxy ? `http://127.0.0.1:${BRIDGE_PORT}` : null);
     const options = bwrapOptions(spec, layout, {
@@ -185,8 +194,6 @@ async function runBwrap(
       signal: spec.signal,
       onOutput: spec.onOutput,
     });
-    // What bwrap made on the host for the stand-ins goes again, unless the run wrote there.
-    removeCreated(layout.created ?? []);
     const refusedHosts = [...(proxy?.refusedHosts ?? [])];
     const setupError = run.spawnError ?? bwrapSetupError(run.stderr, run.exitCode);
     return sandboxResult('bwrap', run, {
@@ -203,6 +210,7 @@ async function runBwrap(
       setupError,
     });
   } finally {
+    releaseCreated(created);
     await proxy?.close();
   }
 }

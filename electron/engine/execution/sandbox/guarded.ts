@@ -2,15 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * Where a write grant's folder keeps what runs code outside the sandbox: git hooks and config
- * (core.hooksPath, core.fsmonitor), direnv, editor tasks and settings, shell start-up files, the
+ * Where a write grant's folder keeps what runs code outside the sandbox: git's folder (hooks,
+ * core.hooksPath, core.fsmonitor), or a worktree's `.git` file that names it, direnv, editor tasks and settings, shell start-up files, the
  * project's MCP servers and agents' settings (their hooks), desktop autostart and user services.
  * Read-only under any grant around them (Codex keeps .git read-only in its writable roots;
  * Anthropic's sandbox-runtime denies writes to these); a grant of that very path still holds.
  */
 export const GUARDED = [
-  '.git/hooks',
-  '.git/config',
+  // The whole git folder, as Codex keeps it: with only its hooks and config bound, a new
+  // .git/commondir pointed git at another config, and `mv .git` moved both aside.
+  '.git',
   '.envrc',
   '.vscode',
   '.idea',
@@ -40,7 +41,6 @@ export function isGuarded(abs: string): boolean {
 
 /** The GUARDED entries that are files; the others are folders. */
 const GUARDED_FILES = new Set([
-  '.git/config',
   '.envrc',
   '.mcp.json',
   '.bashrc',
@@ -92,7 +92,8 @@ export function missingGuards(
           made.push(at);
           continue;
         }
-        const st = lstatOrNull(at);
+        // Made for another run's stand-in, and removed when that run ends: this run makes its own.
+        const st = held.has(at) ? null : lstatOrNull(at);
         if (st === null) made.push(at);
         else if (!st.isDirectory()) break;
       }
@@ -103,15 +104,46 @@ export function missingGuards(
   return { placeholders, created: [...created].sort((a, b) => depth(b) - depth(a)) };
 }
 
-/** Removes what bwrap made for the stand-ins (missingGuards), deepest first, each only while empty. */
-export function removeCreated(paths: string[]): void {
+/**
+ * The folders above nested GUARDED entries (`.config`): bwrap refuses to rename a mount point
+ * but not the folder above one, so `mv .config .config-old` would move the guards aside. Bound
+ * writable onto themselves under each write folder, they cannot be renamed or removed.
+ */
+export const GUARD_PARENTS = [...new Set(GUARDED.filter((g) => g.includes('/')).map((g) => g.split('/')[0]))];
+
+/**
+ * What runs of this process made for their stand-ins, and how many live runs rely on each: a run
+ * beside another with the same write folder finds the other's stand-ins there, and removing
+ * them when the first ends would lift the guard under the second (or fail its start).
+ */
+const held = new Map<string, number>();
+
+/** Whether `p` was made for a stand-in of a live run (the run that finds it plans its own stand-in there). */
+export const madeForStandIn = (p: string): boolean => held.has(p);
+
+/** One more run relies on `paths` (its layout's `created`). */
+export function holdCreated(paths: string[]): void {
+  for (const p of paths) held.set(p, (held.get(p) ?? 0) + 1);
+}
+
+/**
+ * One run fewer relies on `paths`: those no run holds any more are removed, deepest first, each
+ * only while empty (the run may have written on the way to a guard).
+ */
+export function releaseCreated(paths: string[]): void {
   for (const p of paths) {
+    const left = (held.get(p) ?? 1) - 1;
+    if (left > 0) {
+      held.set(p, left);
+      continue;
+    }
+    held.delete(p);
     try {
       const st = fs.lstatSync(p);
       if (st.isDirectory()) fs.rmdirSync(p);
       else if (st.isFile() && st.size === 0) fs.unlinkSync(p);
     } catch {
-      // Not empty (the run wrote there, on the way to a guard), or gone.
+      // Not empty, or gone.
     }
   }
 }

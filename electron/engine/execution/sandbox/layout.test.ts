@@ -125,7 +125,7 @@ describe('planLayout: binds', () => {
 
   it('binds the skill read-only where a mask hides it, the work dir and write grants writable', () => {
     const layout = planLayout(spec({ write: [path.join(home, 'out/')] }), { home });
-    expect(layout.binds.filter((b) => !b.placeholder)).toEqual([
+    expect(layout.binds.filter((b) => !b.placeholder && !b.pin)).toEqual([
       { path: cwd, writable: true },
       { path: path.join(home, 'out'), writable: true },
       { path: path.join(home, 'skills/pdf'), writable: false },
@@ -149,7 +149,7 @@ describe('planLayout: binds', () => {
     const skillDir = path.join(cwd, 'skill');
     const docs = path.join(home, 'docs');
     const layout = planLayout(spec({ skillDir, read: [docs], write: [docs] }), { home });
-    expect(layout.binds.filter((b) => !b.placeholder)).toEqual([
+    expect(layout.binds.filter((b) => !b.placeholder && !b.pin)).toEqual([
       { path: cwd, writable: true },
       { path: docs, writable: true },
       { path: skillDir, writable: false },
@@ -188,7 +188,7 @@ describe('planLayout: binds', () => {
   it('orders by depth, and the work dir after another bind of its depth (its TMPDIR must win)', () => {
     // Granted in that order, the work dir first: without the tie-break it would stay first.
     const layout = planLayout(spec({ write: [home] }), { home });
-    expect(layout.binds.filter((b) => !b.placeholder)).toEqual([
+    expect(layout.binds.filter((b) => !b.placeholder && !b.pin)).toEqual([
       { path: home, writable: true },
       { path: cwd, writable: true },
       { path: path.join(home, 'skills/pdf'), writable: false },
@@ -202,20 +202,23 @@ describe('planLayout: stand-ins for guarded files that do not exist yet', () => 
     fs.mkdirSync(path.join(out, '.vscode'), { recursive: true });
     const layout = planLayout(spec({ write: [out] }), { home });
     const stand = (p: string) => layout.binds.find((b) => b.path === path.join(out, p))?.placeholder;
-    expect(stand('.git/config')).toBe('file');
-    expect(stand('.git/hooks')).toBe('dir');
+    expect(stand('.git')).toBe('dir');
     expect(stand('.envrc')).toBe('file');
     expect(stand('.config/autostart')).toBe('dir');
     // There already: bound as itself.
     expect(layout.binds).toContainEqual({ path: path.join(out, '.vscode'), writable: false });
     expect(layout.binds.some((b) => b.placeholder && isInside(b.path, path.join(root, 'work')))).toBe(false);
     expect(writableInside(path.join(out, '.git/config'), layout)).toBe(false);
-    expect(writableInside(path.join(out, '.git/HEAD'), layout)).toBe(true);
-    // What bwrap makes for them, deepest first, to remove after the run.
+    expect(writableInside(path.join(out, 'notes.md'), layout)).toBe(true);
+    // The folder above nested guards is bound onto itself (made first by the backend), so it
+    // cannot be renamed away; what is inside it stays writable.
+    expect(layout.binds).toContainEqual({ path: path.join(out, '.config'), writable: true, pin: true });
+    expect(writableInside(path.join(out, '.config/app/settings.json'), layout)).toBe(true);
+    // What is made for them, deepest first, to remove after the run.
     const created = layout.created ?? [];
-    expect(created).toContain(path.join(out, '.git'));
-    expect(created.indexOf(path.join(out, '.git/config'))).toBeLessThan(
-      created.indexOf(path.join(out, '.git')),
+    expect(created).toContain(path.join(out, '.config'));
+    expect(created.indexOf(path.join(out, '.config/git'))).toBeLessThan(
+      created.indexOf(path.join(out, '.config')),
     );
     fs.rmSync(path.join(out, '.vscode'), { recursive: true });
   });
@@ -230,7 +233,7 @@ describe('planLayout: stand-ins for guarded files that do not exist yet', () => 
     writeTree(out, { '.git': 'gitdir: ../elsewhere\n' });
     const layout = planLayout(spec({ write: [out, path.join(out, '.claude/skills/mine')] }), { home });
     expect(layout.binds.some((b) => b.path === path.join(out, '.claude'))).toBe(false);
-    expect(layout.binds.some((b) => b.path.startsWith(path.join(out, '.git/')))).toBe(false);
+    // A worktree's .git file is guarded as it is.
     expect(layout.binds).toContainEqual({ path: path.join(out, '.git'), writable: false });
     fs.rmSync(path.join(out, '.git'));
   });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GUARDED, missingGuards } from './guarded';
+import { GUARD_PARENTS, GUARDED, madeForStandIn, missingGuards } from './guarded';
 import type { SandboxSpec } from './types';
 
 /** What the sandbox's file system looks like: which host folders are hidden and what is bound back. */
@@ -9,7 +9,7 @@ export interface SandboxLayout {
   /** Hidden behind an empty private tmpfs (home, /tmp, /run …), outermost first. */
   masks: string[];
   /** Bound back in, shallowest first (a deeper bind wins over a shallower one). */
-  binds: { path: string; writable: boolean; placeholder?: 'dir' | 'file' }[];
+  binds: { path: string; writable: boolean; placeholder?: 'dir' | 'file'; pin?: boolean }[];
   /**
    * `hide` folders ($SKILLDECK_HOME, the skill folders) that a grant's bind would show again (a
    * read grant of `~`), and masks a write grant around them would bury (`/var/tmp` under `/var`):
@@ -245,18 +245,14 @@ export function planLayout(
   }
   // Existing ones only (bwrap would leave an empty file where it binds over a missing one), and
   // not through a link (it leads somewhere a bind of its own decides).
-  // A `.git` file (a worktree's or a submodule's) names the repository git uses: guarded as well.
   const guarded = writes.flatMap((w) =>
-    [...GUARDED, '.git']
-      .map((g) => path.join(w, g))
-      .filter((g) => {
-        try {
-          const st = fs.lstatSync(g);
-          return !st.isSymbolicLink() && !binds.has(g) && (path.basename(g) !== '.git' || st.isFile());
-        } catch {
-          return false;
-        }
-      }),
+    GUARDED.map((g) => path.join(w, g)).filter((g) => {
+      try {
+        return !madeForStandIn(g) && !fs.lstatSync(g).isSymbolicLink() && !binds.has(g);
+      } catch {
+        return false;
+      }
+    }),
   );
   for (const g of guarded) binds.set(g, false);
   const cwd = placed(spec.cwd);
@@ -270,8 +266,24 @@ export function planLayout(
     missing.placeholders.map((m) => [m.path, m.dir ? ('dir' as const) : ('file' as const)]),
   );
   for (const m of missing.placeholders) binds.set(m.path, false);
+  // The folders above nested guards, bound onto themselves so that they cannot be renamed away
+  // (guarded.ts). One that a stand-in needs and does not exist yet the backend makes first (bwrap
+  // looks for a bind's source before it makes anything) and removes with the stand-ins.
+  const pins = new Set(
+    writes
+      .filter((w) => !isInside(w, cwd))
+      .flatMap((w) => GUARD_PARENTS.map((g) => path.join(w, g)))
+      .filter((p) => !binds.has(p) && [...binds.keys()].some((b) => isInside(b, p) && b !== p))
+      .filter((p) => missing.created.includes(p) || fs.lstatSync(p).isDirectory()),
+  );
+  for (const p of pins) binds.set(p, true);
   const ordered = [...binds.entries()]
-    .map(([p, writable]) => ({ path: p, writable, ...(stand.has(p) ? { placeholder: stand.get(p) } : {}) }))
+    .map(([p, writable]) => ({
+      path: p,
+      writable,
+      ...(stand.has(p) ? { placeholder: stand.get(p) } : {}),
+      ...(pins.has(p) ? { pin: true } : {}),
+    }))
     .sort((a, b) => depth(a.path) - depth(b.path) || Number(a.path === cwd) - Number(b.path === cwd));
   // SkillDeck's own data and the other skills stay hidden under any grant: a read grant of `~`
   // must not show $SKILLDECK_HOME (secrets, other runs) or ~/.claude/skills (other skills' tokens).

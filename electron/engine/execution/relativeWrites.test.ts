@@ -36,7 +36,7 @@ describe('a refused write named relative to a folder the script changed to (real
       ['write', 'state.db'],
     ]);
     expect(result.violations[0].message).toMatch(
-      /tried to write planted\.conf in a folder it changed to, not its run folder/,
+      /tried to write planted\.conf in a folder it changed to, not its run folder, which the sandbox keeps read-only there/,
     );
     expect(result.violations.some(widenable)).toBe(false);
     expect(fs.existsSync('/etc/planted.conf')).toBe(false);

@@ -114,7 +114,7 @@ function fsViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLa
     return {
       kind: 'write',
       target: hit.path,
-      message: `tried to write ${hit.path} in a folder it changed to, not its run folder: outside its write paths ${writes}; have the skill write to its run folder or a declared write path`,
+      message: `tried to write ${hit.path} in a folder it changed to, not its run folder, which the sandbox keeps read-only there (its write paths: ${writes}); have the skill write to its run folder or a write path by its full name`,
     };
   const write = (): Violation | null => {
     if (writableInside(target, layout)) return null;

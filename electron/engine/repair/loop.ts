@@ -164,6 +164,8 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
   let best: RepairProposal | undefined;
   // Why each attempt gave nothing to show (a model error, no diff, a refused diff), for the final reason.
   const fruitless: string[] = [];
+  // An attempt that only repeated a replayed diff, for the final reason.
+  let repeated: string | undefined;
   const shown = () => (best ? [best] : []);
   for (attempt = 1; attempt <= REPAIR_BUDGET.attempts; attempt++) {
     emit(
@@ -188,6 +190,15 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
       continue;
     }
     const { draft, diffText } = planned;
+    // The same diff again (a model that starts over, or ignores "do not repeat it") would replay
+    // to the same end: said as such, and the earlier replay stands.
+    const again = prior.findIndex((p) => p.replay !== undefined && p.diff.trim() === diffText.trim());
+    if (again >= 0) {
+      repeated = `attempt ${attempt}: the same diff as attempt ${again - (req.prior?.length ?? 0) + 1}, which was replayed already`;
+      emit('evaluation', repeated);
+      prior.push({ diff: diffText, refusal: 'It is the same diff as before; its replay is above.' });
+      continue;
+    }
     // A diff against the skill as it was starts over from the original failure.
     if (planned.fresh) {
       base = first;
@@ -265,7 +276,7 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
   return finish(
     'fallback',
     best
-      ? `repair budget spent (${REPAIR_BUDGET.attempts} attempts); the best proposal so far is shown`
+      ? `repair budget spent (${REPAIR_BUDGET.attempts} attempts); the best proposal so far is shown${repeated ? ` (${repeated})` : ''}`
       : `repair budget spent (${REPAIR_BUDGET.attempts} attempts) without a usable proposal${whyEach(fruitless)}`,
     shown(),
   );

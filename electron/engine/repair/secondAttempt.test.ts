@@ -72,3 +72,13 @@ describe('repair: a second attempt written against the skill as it was', () => {
     expect(outcome.proposals[0].diff).toContain('AMOUNT');
   }, 30_000);
 });
+
+describe('repair: a model that sends the same diff again', () => {
+  it('is told so and not replayed twice; the first attempt stays the one shown', async () => {
+    const { outcome, model } = await repairWith([WRONG_FIX, WRONG_FIX]);
+    expect(model.prompts).toHaveLength(2);
+    expect(outcome.proposals).toHaveLength(1);
+    expect(outcome.proposals[0]).toMatchObject({ attempt: 1, replay: { status: 'failure' } });
+    expect(outcome.reason).toContain('attempt 2: the same diff as attempt 1, which was replayed already');
+  }, 30_000);
+});

@@ -93,8 +93,8 @@ export type SkillMetadata = z.infer<typeof SkillMetadata>;
  * One line of a skill's instructions (SKILL.md, references/*.md) that asks the agent for something
  * a user should see before installing it, or when inspecting one installed without that look
  * (what-users-ask §7): to hide what it does, run a downloaded
- * script, read or send keys, turn off a safety check, run an unknown program, or fetch
- * instructions that can change after review.
+ * script, read or send keys, turn off a safety check, run an unknown program, fetch
+ * instructions that can change after review, or destroy a home folder, a disk or the system.
  */
 export const InstructionFinding = z.object({
   /** `danger`: asks for the harmful act itself; `caution`: a risky habit worth a look. */
@@ -108,6 +108,7 @@ export const InstructionFinding = z.object({
     'unknown-binary',
     'untrusted-host',
     'remote-instructions',
+    'destructive',
   ]),
   /** The file in the skill, `/`-separated (`SKILL.md`, `references/setup.md`). */
   file: z.string(),

@@ -3,6 +3,7 @@
  * a severity and the sentence the preview shows. Rules of one kind are listed danger first.
  */
 import type { InstructionFinding } from '../../../shared/contract';
+import { DISK_WRITE, FORK_BOMB, PERMS_WHOLE, RM_WHOLE } from './destructivePatterns';
 
 type Severity = InstructionFinding['severity'];
 type Kind = InstructionFinding['kind'];
@@ -19,6 +20,12 @@ export interface Rule {
    * instructions" as an example) or sits under a heading that lists what not to do or what to detect.
    */
   prose?: boolean;
+  /**
+   * A command whose only use is harm: skipped when the line warns against it before it ("never run
+   * rm -rf /") or sits under a heading or lead-in that does ("## Dangerous commands"), as guards and
+   * security checklists list them. Narrower than `prose`: "## Examples" over `rm -rf ~` still counts.
+   */
+  warned?: boolean;
   reason: string;
 }
 
@@ -76,6 +83,37 @@ const SILENT_ERRORS =
   /\b(?:fail(?:s|ed|ing)?|errors?|ignored?|skip(?:s|ped)?|drop(?:s|ped)?|discard(?:s|ed)?|swallow(?:s|ed)?|truncates?|overwrites?)\s+(?:\w+\s+)?(?:silently|quietly)\b|\b(?:silently|quietly)\s+(?:fail|ignore|skip|drop|discard|swallow|truncate|overwrite)|silent mode/i;
 
 export const RULES: readonly Rule[] = [
+  // Destroying what cannot be got back. Deleting a folder of the skill's own (`rm -rf ~/.cache/x`,
+  // `~/.config/x`) is the usual uninstall or reset step and is not flagged.
+  {
+    kind: 'destructive',
+    severity: 'danger',
+    all: [RM_WHOLE],
+    warned: true,
+    reason: 'Deletes your home folder, a folder of your files or keys, or the whole system, beyond recovery.',
+  },
+  {
+    kind: 'destructive',
+    severity: 'danger',
+    all: [DISK_WRITE],
+    warned: true,
+    reason: 'Formats or overwrites a whole disk or partition: everything on it is lost.',
+  },
+  {
+    kind: 'destructive',
+    severity: 'danger',
+    all: [PERMS_WHOLE],
+    warned: true,
+    reason:
+      'Changes the owner or permissions of every system file, or opens your home folder to every user: the system or your SSH keys stop working.',
+  },
+  {
+    kind: 'destructive',
+    severity: 'danger',
+    all: [FORK_BOMB],
+    warned: true,
+    reason: 'A fork bomb: it starts copies of itself until the machine freezes and must be restarted.',
+  },
   // Hiding from the user: danger when what is hidden is an install, a payment, a key, a send.
   {
     kind: 'conceal',

@@ -40,7 +40,8 @@ describe('the instruction scan over the corpus', () => {
       flagged: results.length,
       danger: withSeverity('danger'),
       caution: withSeverity('caution'),
-    }).toEqual({ scanned: 3483, flagged: 116, danger: 27, caution: 98 });
+      destructive: results.filter((r) => r.findings.some((f) => f.kind === 'destructive')).length,
+    }).toEqual({ scanned: 3483, flagged: 116, danger: 27, caution: 98, destructive: 0 });
     // The list's and the router's quick check (whole-text patterns first) finds the same danger
     // lines as the full scan, in the same skills.
     const quick = files

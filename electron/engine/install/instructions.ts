@@ -11,7 +11,9 @@
  * glot.io "prerequisite", a gist piped to bash, a prompt injection); the 27th is a security
  * scanner quoting attack commands as examples. In a random sample of 30 flagged skills, 27 of
  * the findings say what the skill really asks (the 3 misses: that scanner, an audit report quoting
- * `cat ~/.ssh/id_rsa`, and a `.pub` key since fixed).
+ * `cat ~/.ssh/id_rsa`, and a `.pub` key since fixed). The destructive rule (`rm -rf ~`, `mkfs`,
+ * `dd of=/dev/sda`, a fork bomb) flags none of them: the corpus' 28 lines with such commands delete
+ * a build or temp folder or the skill's own data, or list the commands in a guard's block list.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -26,6 +28,7 @@ import {
   quotedAt,
   type Rule,
 } from './instructionRules';
+import { WARNS } from './destructivePatterns';
 
 type Kind = InstructionFinding['kind'];
 
@@ -65,6 +68,7 @@ export function scanInstructionText(
 ): InstructionFinding[] {
   const out: InstructionFinding[] = [];
   let documentary = false;
+  let warned = false;
   let fenced = false;
   for (const { line, text: raw } of logicalLines(text)) {
     if (/^\s*(?:```|~~~)/.test(raw)) fenced = !fenced;
@@ -72,8 +76,13 @@ export function scanInstructionText(
     const lineText = raw.replace(/\*\*|__/g, '');
     // A heading sets the context; a lead-in line under it ("**Patterns to detect:**") can only add to it.
     // A `#` line inside a code fence is a shell comment, not a heading.
-    if (!fenced && HEADING.test(lineText)) documentary = DOCUMENTARY.test(lineText);
-    else if (CONTEXT_LINE.test(raw) && DOCUMENTARY.test(lineText)) documentary = true;
+    if (!fenced && HEADING.test(lineText)) {
+      documentary = DOCUMENTARY.test(lineText);
+      warned = WARNS.test(lineText);
+    } else if (CONTEXT_LINE.test(raw)) {
+      if (DOCUMENTARY.test(lineText)) documentary = true;
+      if (WARNS.test(lineText)) warned = true;
+    }
     const seen = new Set<Kind>();
     for (const rule of rules) {
       if (seen.has(rule.kind)) continue;
@@ -84,6 +93,7 @@ export function scanInstructionText(
         (documentary || DESCRIBES.test(lineText) || quotedAt(lineText, lineText.search(rule.all[0])))
       )
         continue;
+      if (rule.warned && (warned || WARNS.test(lineText.slice(0, lineText.search(rule.all[0]))))) continue;
       // Rules are listed danger first within a kind, so the first match is the strongest.
       seen.add(rule.kind);
       out.push({
@@ -208,9 +218,10 @@ export const DANGER_RULES_ID = createHash('sha256')
         rule.all.map(String),
         String(rule.unless),
         rule.prose,
+        rule.warned,
         rule.reason,
       ]),
-      [CONTEXT_LINE, DESCRIBES, DOCUMENTARY, HEADING].map(String),
+      [CONTEXT_LINE, DESCRIBES, DOCUMENTARY, HEADING, WARNS].map(String),
       [quotedAt, logicalLines, excerptOf, scanInstructionText, firstDanger, readInstructionFile].map(String),
     ]),
   )

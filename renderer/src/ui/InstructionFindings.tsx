@@ -12,6 +12,7 @@ const KIND_LABELS: Record<InstructionFinding['kind'], string> = {
   'unknown-binary': 'unknown program',
   'untrusted-host': 'untrusted server',
   'remote-instructions': 'instructions from the network',
+  destructive: 'destroys files or disks',
 };
 
 function FindingItem({ finding }: { finding: InstructionFinding }) {

@@ -86,17 +86,21 @@ export async function skillsInstall(source: string | undefined, flags: InstallFl
       return 2;
     }
     if (!flags.json) process.stdout.write(`${preview.candidates.map(describe).join('\n\n')}\n\n`);
+    // Under --json the preview is the candidates beside the result, installed or not: a script
+    // reads what the instructions ask for (and what the skill declares) where a person reads it.
+    const { candidates } = preview;
+    const nothingInstalled = (why: string) => {
+      process.stderr.write(why);
+      if (flags.json) process.stdout.write(`${JSON.stringify({ installed: [], skipped: [], candidates })}\n`);
+      return 1;
+    };
     if (!flags.yes) {
-      if (!process.stdin.isTTY) {
-        process.stderr.write(
+      if (!process.stdin.isTTY)
+        return nothingInstalled(
           'Nothing installed: stdin is not a terminal; pass --yes to install without asking.\n',
         );
-        return 1;
-      }
-      if (!(await confirm(`Install ${preview.candidates.map((c) => c.name).join(', ')}? [y/N] `))) {
-        process.stderr.write('Nothing installed.\n');
-        return 1;
-      }
+      if (!(await confirm(`Install ${candidates.map((c) => c.name).join(', ')}? [y/N] `)))
+        return nothingInstalled('Nothing installed.\n');
     }
     const onConflict = flags.replace ? 'replace' : flags.name ? 'rename' : 'cancel';
     const result = await engine.install.commit(
@@ -108,7 +112,7 @@ export async function skillsInstall(source: string | undefined, flags: InstallFl
       })),
     );
     preview = undefined;
-    if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+    if (flags.json) process.stdout.write(`${JSON.stringify({ ...result, candidates })}\n`);
     else {
       for (const s of result.installed)
         process.stdout.write(

@@ -40,6 +40,7 @@ export const DISK_WRITE = new RegExp(
     String.raw`\bdd\b${argsUntil(String.raw`\bdd\b`)}\bof=${DISK}`,
     String.raw`\b(?:wipefs|shred)\b${argsUntil(String.raw`\b(?:wipefs|shred)\b`)}\s${DISK}`,
     String.raw`>\s*${DISK}`,
+    String.raw`\bdiskutil\s+(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase|partitionDisk)\b|\bClear-Disk\b|\bformat\s+[a-z]:(?=\s|$)`,
   ].join('|'),
   'i',
 );
@@ -51,6 +52,9 @@ export const PERMS_WHOLE = new RegExp(
 );
 /** `:(){ :|:& };:` and cmd's `%0|%0`. */
 export const FORK_BOMB = /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|%0\s*\|\s*%0/;
-/** Words before a command, or in a heading over it, that warn against running it. */
+/**
+ * Words before a command, or in a heading over it, that warn against running it ("Never: `rm -rf /`",
+ * "avoid rm -rf ~", "## Dangerous commands").
+ */
 export const WARNS =
-  /\b(?:never|not|don'?t|do not|must not|should not|shouldn'?t|avoid)\s+(?:ever\s+)?(?:to\s+)?(?:run|execute|type|use|try|do|paste|enter)\b|\b(?:dangerous|destructive|forbidden|blocked|block(?:s|list)?|deny|denied|disallowed|prohibited|unsafe|malicious)\b|⚠|❌|🚫/i;
+  /\b(?:never|avoid|not|don'?t|do not)\W*$|\b(?:never|not|don'?t|do not|must not|should not|shouldn'?t|avoid)\s+(?:ever\s+)?(?:to\s+)?(?:run|execute|type|use|try|do|paste|enter)\b|\b(?:dangerous|destructive|forbidden|blocked|block(?:s|list)?|deny|denied|disallowed|prohibited|unsafe|malicious)\b|⚠|❌|🚫/i;

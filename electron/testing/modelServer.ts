@@ -190,8 +190,19 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       if (res.destroyed) return;
       if (reply.dropAfter !== undefined && n > reply.dropAfter) return void req.socket.destroy();
       if (reply.errorAfter && n > reply.errorAfter.chunks) {
-        const { message, type = 'server_error' } = reply.errorAfter;
-        res.write(`data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`);
+        const { message, type = 'server_error', code = null, metadata, onChunk } = reply.errorAfter;
+        const error = {
+          message,
+          ...(type === null ? {} : { type }),
+          param: null,
+          code,
+          ...(metadata ? { metadata } : {}),
+        };
+        const choices = [{ index: 0, delta: { content: '' }, finish_reason: 'error' }];
+        const event = onChunk
+          ? { id: `chatcmpl-${index}`, object: 'chat.completion.chunk', error, choices }
+          : { error };
+        res.write(`data: ${JSON.stringify(event)}\n\n`);
         return void res.end();
       }
       // Wait for the bytes to leave, so a drop comes after what was sent, as on a real network.

@@ -39,9 +39,18 @@ export interface ScriptedReply {
   holdAfter?: number;
   /**
    * After this many chunks past the role chunk, an error event (`data: {"error": {…}}`, as
-   * OpenAI and vLLM send when a stream fails on the server) and the end of the stream.
+   * OpenAI and vLLM send when a stream fails on the server) and the end of the stream. `type`
+   * null leaves it out and `code` is sent as given (OpenRouter sends `code: 429` and `metadata`);
+   * `onChunk` puts the error on a chunk with `finish_reason: "error"`, as OpenRouter does.
    */
-  errorAfter?: { chunks: number; message: string; type?: string };
+  errorAfter?: {
+    chunks: number;
+    message: string;
+    type?: string | null;
+    code?: string | number | null;
+    metadata?: Record<string, unknown>;
+    onChunk?: true;
+  };
   /**
    * After this many chunks past the role chunk, one `data:` line that is no chunk (not JSON, or
    * JSON of another shape), as some servers and proxies send; the stream then carries on.

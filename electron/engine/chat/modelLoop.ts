@@ -208,8 +208,11 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
       if (left > 0) wait(Math.min(stallMs, left));
     };
     heard();
+    // The server's error event as it sent it (the SDK's error part keeps only its message and code).
+    let errorEvent: object | undefined;
+    const listener = { onBytes: alive, onErrorEvent: (event: object) => (errorEvent = event) };
     try {
-      await withStreamActivity(alive, async () => {
+      await withStreamActivity(listener, async () => {
         const result = streamText({
           model: o.handle.model,
           system: o.system,
@@ -254,7 +257,7 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
           } else if (part.type === 'error') {
             if (JSONParseError.isInstance(part.error) || TypeValidationError.isInstance(part.error))
               stray ??= message(part.error);
-            else failure = message(part.error);
+            else failure = message(part.error instanceof Error ? part.error : (errorEvent ?? part.error));
           }
         }
       });

@@ -149,13 +149,60 @@ function retryAfter(headers: Record<string, string | undefined>): string | undef
     ms && /^\d+(?:\.\d+)?$/.test(ms)
       ? Number(ms) / 1000
       : !value
-        ? NaN
+        ? resetIn(header('x-ratelimit-reset'))
         : /^\d+$/.test(value)
           ? Number(value)
           : (Date.parse(value) - Date.now()) / 1000;
   if (!Number.isFinite(seconds)) return undefined;
   const wait = Math.max(1, Math.ceil(seconds));
   return `it asks to wait ${wait < 120 ? `${wait} s` : `${Math.ceil(wait / 60)} min`} before retrying`;
+}
+
+/**
+ * Seconds until an X-RateLimit-Reset given as a moment (OpenRouter: epoch milliseconds; GitHub
+ * and others: epoch seconds); NaN for anything else, such as the durations some servers send.
+ */
+function resetIn(value: string | undefined): number {
+  if (!value || !/^\d+$/.test(value)) return NaN;
+  const at = Number(value) > 1e12 ? Number(value) : Number(value) > 1e9 ? Number(value) * 1000 : NaN;
+  const seconds = (at - Date.now()) / 1000;
+  return seconds > 0 && seconds < 86_400 ? seconds : NaN;
+}
+
+/** A code, type or status that says an error event is a rate limit (OpenRouter, Gemini, OpenAI, Anthropic). */
+const RATE_LIMITED =
+  /^(?:429|rate_limit_exceeded|rate_limit_error|rate_limited|too_many_requests|resource_exhausted)$/i;
+
+type ErrorEvent = { message?: unknown; code?: unknown; type?: unknown; status?: unknown; metadata?: unknown };
+
+/** The `error` object of a server's error event, when `error` is one (a plain object, not an Error). */
+function errorEvent(error: unknown): ErrorEvent | undefined {
+  if (typeof error !== 'object' || error === null || error instanceof Error) return undefined;
+  const inner = (error as { error?: unknown }).error;
+  return (typeof inner === 'object' && inner !== null ? inner : error) as ErrorEvent;
+}
+
+/**
+ * A rate limit said by an error event in a 200 stream (OpenRouter, once its upstream refuses after
+ * the stream began; Anthropic's `rate_limit_error`), as its HTTP 429 would have been: the same
+ * words, and the wait from the headers OpenRouter copies into `metadata.headers`.
+ */
+function rateLimitEvent(event: ErrorEvent, baseURL: string, hasKey: boolean): ModelErrorInfo | undefined {
+  const said = [event.code, event.type, event.status].some(
+    (v) => (typeof v === 'number' || typeof v === 'string') && RATE_LIMITED.test(String(v)),
+  );
+  if (!said) return undefined;
+  const headers = (event.metadata as { headers?: unknown } | undefined)?.headers;
+  const strings =
+    typeof headers === 'object' && headers !== null
+      ? Object.fromEntries(
+          Object.entries(headers).flatMap(([k, v]) =>
+            typeof v === 'string' || typeof v === 'number' ? [[k, String(v)]] : [],
+          ),
+        )
+      : {};
+  const body = JSON.stringify({ error: { message: messageOf(event) } });
+  return describeHttpError(429, body, baseURL, hasKey, strings);
 }
 
 export interface DescribeContext {
@@ -244,6 +291,9 @@ function describeUnredacted(error: unknown, { baseURL, hasKey }: DescribeContext
         : (cause ?? 'the request failed');
     return { kind: 'unreachable', message: `Could not reach ${baseURL}: ${why}.` };
   }
+  const event = errorEvent(error);
+  const limited = event && rateLimitEvent(event, baseURL, hasKey);
+  if (limited) return limited;
   return { kind: 'error', message: `The model call to ${baseURL} failed: ${messageOf(error)}` };
 }
 
@@ -254,8 +304,12 @@ function describeUnredacted(error: unknown, { baseURL, hasKey }: DescribeContext
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error !== 'object' || error === null) return String(error);
-  const record = error as { message?: unknown; error?: unknown };
-  if (typeof record.message === 'string' && record.message) return record.message;
+  const record = error as { message?: unknown; error?: unknown; metadata?: { raw?: unknown } };
+  // OpenRouter's "Provider returned error" says what the provider answered in `metadata.raw`.
+  const raw = record.metadata?.raw;
+  const upstream = typeof raw === 'string' && raw.trim() ? serverMessage(raw, raw.trim().slice(0, 300)) : '';
+  if (typeof record.message === 'string' && record.message)
+    return upstream && !record.message.includes(upstream) ? `${record.message}: ${upstream}` : record.message;
   if (typeof record.error === 'string' && record.error) return record.error;
   if (typeof record.error === 'object' && record.error !== null) return messageOf(record.error);
   try {

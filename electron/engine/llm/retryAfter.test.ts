@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeHttpError } from './errors';
+import { describeHttpError, describeModelError } from './errors';
 
 // How long a server asks to be left alone, in the words a turn or a repair ends with.
 const URL = 'http://127.0.0.1:9/v1';
@@ -33,6 +33,52 @@ describe('a server that asks to wait', () => {
     expect(describeHttpError(429, body, URL, true, {})).toMatchObject({
       message: `429: ${URL} is rate-limiting requests (Busy.); wait and retry.`,
       waitAsked: true,
+    });
+  });
+});
+
+describe('a rate limit said by an error event in the stream', () => {
+  const context = { baseURL: URL, hasKey: true };
+
+  it('Anthropic’s rate_limit_error reads as its 429', () => {
+    const event = { type: 'rate_limit_error', message: 'Slow down.' };
+    expect(describeModelError(event, context)).toEqual({
+      kind: 'http',
+      status: 429,
+      message: `429: ${URL} is rate-limiting requests (Slow down.); wait and retry.`,
+      waitAsked: true,
+    });
+  });
+
+  it('OpenAI’s code rate_limit_exceeded too; an epoch-seconds X-RateLimit-Reset gives the wait', () => {
+    const reset = String(Math.floor(Date.now() / 1000) + 90);
+    const event = {
+      message: 'Rate limit reached for requests.',
+      type: 'requests',
+      code: 'rate_limit_exceeded',
+      metadata: { headers: { 'X-RateLimit-Reset': reset } },
+    };
+    expect(describeModelError(event, context).message).toMatch(
+      /it asks to wait (8[5-9]|90) s before retrying\.$/,
+    );
+  });
+
+  it('a reset that is no moment (a duration) says no wait', () => {
+    const event = { code: 429, message: 'Busy.', metadata: { headers: { 'x-ratelimit-reset': '30' } } };
+    expect(describeModelError(event, context).message).toBe(
+      `429: ${URL} is rate-limiting requests (Busy.); wait and retry.`,
+    );
+  });
+
+  it('any other error event stays a plain failure, with what the provider said', () => {
+    const event = {
+      code: 502,
+      message: 'Provider returned error',
+      metadata: { raw: 'upstream connect error' },
+    };
+    expect(describeModelError(event, context)).toEqual({
+      kind: 'error',
+      message: `The model call to ${URL} failed: Provider returned error: upstream connect error`,
     });
   });
 });

@@ -26,9 +26,13 @@ const OTHER_CHOICE = /(?<!\\)"index"\s*:\s*[1-9]/;
  *   just before it (`tool_calls` when it called tools, else `stop`): the SDK called that stream
  *   broken ("ended without a finish reason"). `[DONE]` is the server saying it is complete; a
  *   stream that just stops, with neither, still counts as broken off.
- * Every other line passes as it came, byte for byte.
+ * Every other line passes as it came, byte for byte. A server's error event also goes, whole, to
+ * `onErrorEvent` (see errorEventListener).
  */
-export function completeChunks(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+export function completeChunks(
+  body: ReadableStream<Uint8Array>,
+  onErrorEvent?: (event: object) => void,
+): ReadableStream<Uint8Array> {
   let finished = false;
   let calledTools = false;
   let last: Chunk = {};
@@ -61,6 +65,7 @@ export function completeChunks(body: ReadableStream<Uint8Array>): ReadableStream
     // A server's error event ends the answer as it is: no finish is made up after it.
     if (chunk.error != null) {
       finished = true;
+      if (typeof chunk.error === 'object') onErrorEvent?.(chunk.error);
       return [line];
     }
     last = chunk;

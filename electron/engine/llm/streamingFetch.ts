@@ -1,5 +1,5 @@
 import { htmlPage } from './errors';
-import { tapped } from './streamActivity';
+import { errorEventListener, tapped } from './streamActivity';
 import { completeChunks } from './streamShapes';
 import { nameToolCalls } from './unnamedToolCalls';
 
@@ -15,6 +15,8 @@ import { nameToolCalls } from './unnamedToolCalls';
  * named, so the SDK does not drop the reply over them.
  */
 export const streamingFetch: typeof fetch = async (input, init) => {
+  const onErrorEvent = errorEventListener();
+  const normalized = (r: Response) => normalize(r, onErrorEvent);
   const response = tapped(await fetch(input, init));
   const type = response.headers.get('content-type') ?? '';
   if (!response.ok || !asksToStream(init?.body)) return response;
@@ -61,11 +63,11 @@ function notACompletion(text: string): string | null {
 }
 
 /** The same response, its chunks in the SDK's shape and its tool calls all named. */
-function normalized(response: Response): Response {
+function normalize(response: Response, onErrorEvent?: (event: object) => void): Response {
   if (!response.body) return response;
   const headers = new Headers(response.headers);
   headers.delete('content-length');
-  return new Response(nameToolCalls(completeChunks(response.body)), {
+  return new Response(nameToolCalls(completeChunks(response.body, onErrorEvent)), {
     status: response.status,
     statusText: response.statusText,
     headers,

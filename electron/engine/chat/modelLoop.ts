@@ -3,6 +3,7 @@ import {
   jsonSchema,
   streamText,
   tool,
+  ToolChoiceViolationError,
   TypeValidationError,
   type LanguageModel,
   type ModelMessage,
@@ -13,6 +14,7 @@ import { MODEL_SETTINGS_DEFAULTS, type ChatStep, type ChatUsage } from '../../..
 import { readModelEnv } from '../llm/config';
 import { withStreamActivity } from '../llm/streamActivity';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
+import { answerNow } from './prompts';
 import { offeredToolName } from './toolNames';
 
 /** A configured chat model. */
@@ -169,8 +171,11 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
   };
   for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
     const stepId = `${o.stepPrefix}m${round}`;
-    // The last round offers no tools, so the model has to answer with what it has.
+    // The last round runs no tools, so the model has to answer with what it has. Their definitions
+    // stay, with tool_choice none: a history with tool calls and no tools is refused by some
+    // providers (Anthropic's, with a 400), as the AI SDK's own loop and its peers know.
     const offered = tools !== undefined && round < MAX_TOOL_ROUNDS;
+    const lastRound = tools !== undefined && !offered;
     const modelStep: ChatStep = { id: stepId, kind: 'model', name: o.handle.id, status: 'running' };
     o.onStep(modelStep);
     const calls: { toolCallId: string; toolName: string; input: unknown; args: unknown }[] = [];
@@ -215,9 +220,9 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
       await withStreamActivity(listener, async () => {
         const result = streamText({
           model: o.handle.model,
-          system: o.system,
+          system: lastRound ? `${o.system}\n\n${answerNow(MAX_TOOL_ROUNDS)}` : o.system,
           messages,
-          ...(offered ? { tools } : {}),
+          ...(tools ? { tools, toolChoice: offered ? undefined : ('none' as const) } : {}),
           abortSignal: o.signal ? AbortSignal.any([o.signal, stall.signal]) : stall.signal,
           // One request per model step: a retry would resend a turn the user sees as failed.
           maxRetries: 0,
@@ -255,7 +260,18 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
             usage.input_tokens += part.usage.inputTokens ?? 0;
             usage.output_tokens += part.usage.outputTokens ?? 0;
           } else if (part.type === 'error') {
-            if (JSONParseError.isInstance(part.error) || TypeValidationError.isInstance(part.error))
+            // The last round's calls, from a server that ignores tool_choice none (Ollama): not run, no failure.
+            if (ToolChoiceViolationError.isInstance(part.error)) {
+              const withheld = part.error.content.filter((c) => c.type === 'tool-call');
+              calls.push(
+                ...withheld.map(({ toolCallId, toolName, input }) => ({
+                  toolCallId,
+                  toolName,
+                  input,
+                  args: input,
+                })),
+              );
+            } else if (JSONParseError.isInstance(part.error) || TypeValidationError.isInstance(part.error))
               stray ??= message(part.error);
             else failure = message(part.error instanceof Error ? part.error : (errorEvent ?? part.error));
           }

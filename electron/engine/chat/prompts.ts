@@ -23,6 +23,10 @@ export const PLAIN_SYSTEM =
 export const FALLBACK_SYSTEM =
   'You are SkillDeck’s assistant. Answer the message directly and concisely, in the user’s language.';
 
+/** What the last round of a tool loop adds to the system prompt: no tool runs any more. */
+export const answerNow = (rounds: number) =>
+  `You have used all ${rounds} tool rounds of this turn: no more tool calls will run. Answer now with what you have, and say what you could not finish.`;
+
 export const NO_MODEL_ANSWER =
   'No skill matched this message, and answering without a skill needs a model. Open Settings → Model to configure one (OpenAI, Anthropic, or any OpenAI-compatible server such as Ollama or LM Studio; from a terminal, set OPENAI_BASE_URL, OPENAI_API_KEY and SKILLDECK_MODEL), or name a skill with `$skill-name`.';
 

@@ -117,6 +117,25 @@ describe('skilldeck chat when the stream itself says it is rate-limited', () => 
     expect(chatRequests() - before).toBe(1);
   }, 40_000);
 
+  it('a 200 whose JSON body is a rate-limit error (some gateways) is the 429 it stands for', async () => {
+    const before = chatRequests();
+    const reset = Date.now() + 90_000;
+    const error = {
+      message: 'Rate limit exceeded',
+      code: 429,
+      metadata: { headers: { 'X-RateLimit-Reset': reset } },
+    };
+    script({ body: JSON.stringify({ error }) }, { text: 'Unreached.' });
+    const { code, turn } = await chat(SKILL_ASK);
+    expect(code).toBe(1);
+    expect(turn.error).toMatch(
+      new RegExp(
+        `^The model did not answer: 429: ${cli.server.baseURL} is rate-limiting requests \\(Rate limit exceeded\\); it asks to wait (8[5-9]|90) s before retrying\\.$`,
+      ),
+    );
+    expect(chatRequests() - before).toBe(1);
+  }, 40_000);
+
   it('another error event mid-stream still lets plain chat try once more, as before', async () => {
     const before = chatRequests();
     script(

@@ -183,26 +183,24 @@ function errorEvent(error: unknown): ErrorEvent | undefined {
 }
 
 /**
- * A rate limit said by an error event in a 200 stream (OpenRouter, once its upstream refuses after
- * the stream began; Anthropic's `rate_limit_error`), as its HTTP 429 would have been: the same
- * words, and the wait from the headers OpenRouter copies into `metadata.headers`.
+ * When `error` (a server's error event or error body, a plain object) says it is a rate limit, the
+ * headers it carries (OpenRouter copies the upstream's rate-limit headers into `metadata.headers`);
+ * undefined when it is no rate limit. A 200 that says so (in its stream, or as its JSON body) is
+ * then answered as the HTTP 429 it stands for.
  */
-function rateLimitEvent(event: ErrorEvent, baseURL: string, hasKey: boolean): ModelErrorInfo | undefined {
-  const said = [event.code, event.type, event.status].some(
+export function rateLimitHeaders(error: unknown): Record<string, string> | undefined {
+  const event = errorEvent(error);
+  const said = [event?.code, event?.type, event?.status].some(
     (v) => (typeof v === 'number' || typeof v === 'string') && RATE_LIMITED.test(String(v)),
   );
-  if (!said) return undefined;
+  if (!event || !said) return undefined;
   const headers = (event.metadata as { headers?: unknown } | undefined)?.headers;
-  const strings =
-    typeof headers === 'object' && headers !== null
-      ? Object.fromEntries(
-          Object.entries(headers).flatMap(([k, v]) =>
-            typeof v === 'string' || typeof v === 'number' ? [[k, String(v)]] : [],
-          ),
-        )
-      : {};
-  const body = JSON.stringify({ error: { message: messageOf(event) } });
-  return describeHttpError(429, body, baseURL, hasKey, strings);
+  if (typeof headers !== 'object' || headers === null) return {};
+  return Object.fromEntries(
+    Object.entries(headers).flatMap(([k, v]) =>
+      typeof v === 'string' || typeof v === 'number' ? [[k, String(v)]] : [],
+    ),
+  );
 }
 
 export interface DescribeContext {
@@ -291,9 +289,11 @@ function describeUnredacted(error: unknown, { baseURL, hasKey }: DescribeContext
         : (cause ?? 'the request failed');
     return { kind: 'unreachable', message: `Could not reach ${baseURL}: ${why}.` };
   }
-  const event = errorEvent(error);
-  const limited = event && rateLimitEvent(event, baseURL, hasKey);
-  if (limited) return limited;
+  const limited = rateLimitHeaders(error);
+  if (limited) {
+    const body = JSON.stringify({ error: { message: messageOf(errorEvent(error)) } });
+    return describeHttpError(429, body, baseURL, hasKey, limited);
+  }
   return { kind: 'error', message: `The model call to ${baseURL} failed: ${messageOf(error)}` };
 }
 

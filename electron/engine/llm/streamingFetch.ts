@@ -1,4 +1,4 @@
-import { htmlPage } from './errors';
+import { htmlPage, rateLimitHeaders } from './errors';
 import { errorEventListener, tapped } from './streamActivity';
 import { completeChunks } from './streamShapes';
 import { nameToolCalls } from './unnamedToolCalls';
@@ -33,6 +33,12 @@ export const streamingFetch: typeof fetch = async (input, init) => {
   const chunks = chunksOf(text);
   const headers = new Headers(response.headers);
   if (!chunks) {
+    // A rate limit sent as a 200 (some gateways): the 429 it is, so it is said and waited for as one.
+    const limited = rateLimitHeaders(jsonOf(text));
+    if (limited) {
+      for (const [name, value] of Object.entries(limited)) if (!headers.has(name)) headers.set(name, value);
+      return new Response(text, { status: 429, statusText: 'Too Many Requests', headers });
+    }
     const refusal = notACompletion(text);
     if (refusal) throw new Error(refusal);
     // An event stream labelled as JSON: read as the stream it is.
@@ -72,6 +78,14 @@ function normalize(response: Response, onErrorEvent?: (event: object) => void): 
     statusText: response.statusText,
     headers,
   });
+}
+
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function asksToStream(body: unknown): boolean {

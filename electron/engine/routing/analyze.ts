@@ -229,7 +229,9 @@ export function analyzeQuery(typed: string): QueryGroup[] {
       ...(lower.has(word) ? { lower: true as const } : {}),
     });
   }
-  // What "make a …" asks for weighs more than what it is about, unless a product is named.
+  // What "make a …" asks for weighs more than what it is about, unless the message types a name
+  // (Sage). A capital that opens the sentence counts as one too: "Write a …" gets no weight (the
+  // routing corpus README, stop 33, says why that stays).
   const deliverable = names.length === 0 ? deliverableWords(folded) : new Set<string>();
   for (const group of groups)
     if (group.weight === 1 && deliverable.has(group.surface)) group.weight = DELIVERABLE_WEIGHT;

@@ -197,12 +197,31 @@ test('two waiting requests: the dialog steps between them, each one re-armed wit
   await expect(page.getByTestId('approval-queue')).toHaveText('1 of 2 waiting');
   await expect(runs.request()).toHaveAttribute('data-request-id', first);
 
-  // Next shows the other request whole, without answering the first.
+  // Next shows the other request whole, without answering the first. The allow buttons wait
+  // ARM_DELAY_MS again: recorded in the page as the second request appears, since a loaded
+  // machine can take longer than that between the click and a check from here.
+  await page.evaluate(() => {
+    const seen: { id: string | null; allowDisabled: boolean | undefined }[] = [];
+    (window as unknown as { armLog: typeof seen }).armLog = seen;
+    new MutationObserver(() => {
+      const id =
+        document.querySelector('[data-testid="approval-body"]')?.getAttribute('data-request-id') ?? null;
+      const allow = document.querySelector<HTMLButtonElement>('[data-testid="approval-allow-once"]');
+      seen.push({ id, allowDisabled: allow?.disabled });
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
   await page.getByTestId('approval-next').click();
   await expect(page.getByTestId('approval-queue')).toHaveText('2 of 2 waiting');
   await expect(runs.request()).not.toHaveAttribute('data-request-id', first);
   await expect(runs.deny()).toBeFocused();
-  await expect(runs.allowOnce()).toBeDisabled();
+  const firstSight = await page.evaluate(
+    (firstId) =>
+      (window as unknown as { armLog: { id: string | null; allowDisabled?: boolean }[] }).armLog.find(
+        (e) => e.id !== null && e.id !== firstId,
+      ),
+    first,
+  );
+  expect(firstSight?.allowDisabled).toBe(true);
   await expect(page.getByTestId('approval-answers')).toHaveAttribute('data-armed', 'true');
   await expect(page.getByTestId('approval-next')).toHaveAccessibleName('Show the next waiting request');
   await runs.allowOnce().click();

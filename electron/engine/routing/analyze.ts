@@ -160,9 +160,9 @@ const LATIN_RE =
  * lemma's WordNet synonyms and related words and its domain-lexicon neighbours; each Chinese
  * word (jieba segmentation) with its sub-words and its CC-CEDICT English keywords. A group
  * counts once however many of its variants a skill matches, so expansion adds recall without
- * inflating scores.
+ * inflating scores. `request` false reads pasted material, which asks for no deliverable.
  */
-export function analyzeQuery(typed: string): QueryGroup[] {
+export function analyzeQuery(typed: string, request = true): QueryGroup[] {
   const text = siteNames(typed);
   const groups: QueryGroup[] = [];
   const byText = new Set<string>();
@@ -231,8 +231,9 @@ export function analyzeQuery(typed: string): QueryGroup[] {
   }
   // What "make a …" asks for weighs more than what it is about, unless the message types a name
   // (Sage). A capital that opens the sentence counts as one too: "Write a …" gets no weight (the
-  // routing corpus README, stop 33, says why that stays).
-  const deliverable = names.length === 0 ? deliverableWords(folded) : new Set<string>();
+  // routing corpus README, stop 33, says why that stays). Pasted material (request false) asks
+  // for nothing, whatever its first words are.
+  const deliverable = request && names.length === 0 ? deliverableWords(folded) : new Set<string>();
   for (const group of groups)
     if (group.weight === 1 && deliverable.has(group.surface)) group.weight = DELIVERABLE_WEIGHT;
   groups.push(...entities.groups);

@@ -67,4 +67,11 @@ describe('what a request asks to be made', () => {
     expect(weightOf('Create a sales invoice in Sage for Harper & Co', 'sales')).toBe(1);
     expect(routeOf('Create a sales invoice in Sage for Harper & Co').plan.primary).toBe('sage');
   });
+
+  it('is not read from pasted material, which asks for nothing', () => {
+    // A paste after "…:" that happens to open with "write a …" is the text to work on.
+    const paste = 'write a tune for the jingle contest, deadline friday';
+    expect(analyzeQuery(paste).find((g) => g.surface === 'tune')?.weight).toBe(1.5);
+    expect(analyzeQuery(paste, false).find((g) => g.surface === 'tune')?.weight).toBe(1);
+  });
 });

@@ -167,7 +167,7 @@ function withPayload(groups: QueryGroup[], payload: string): QueryGroup[] {
   // Stryker disable next-line ConditionalExpression,MethodExpression: an empty payload (splitInstruction's payload is never blank) adds no groups either
   if (!payload.trim()) return groups;
   const seen = new Set(groups.map((g) => g.text));
-  const extra = analyzeQuery(payload.slice(0, 400))
+  const extra = analyzeQuery(payload.slice(0, 400), false)
     .filter((g) => !seen.has(g.text))
     .slice(0, PAYLOAD_GROUPS);
   for (const group of extra) group.weight *= PAYLOAD_WEIGHT;

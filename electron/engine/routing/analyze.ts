@@ -3,7 +3,7 @@ import { CJK_RUN_RE, fold, hasCjk, isStopWord, lemmaOf, stem, wordTerms } from '
 import { segment, subWords, translate } from './zh';
 import { entityGroups } from './entities';
 import { deliverableWords } from './instruction';
-import { lowercaseOnly, namedAsTyped, siteNames, typedNames, typedSites } from './typedNames';
+import { gluedWords, lowercaseOnly, namedAsTyped, siteNames, typedNames, typedSites } from './typedNames';
 
 /**
  * How a query word reached a skill's word (issue 10 §3, and the evidence the score panel names):
@@ -40,6 +40,8 @@ export interface QueryGroup {
   site?: true;
   /** Typed in small letters only (activecampaign, not PRD or Notion). */
   lower?: true;
+  /** Typed glued to another word by - or _ (redis-cache): part of a name, never a typo. */
+  glued?: true;
   /**
    * English compounds this Chinese word and the next one may translate to together, when
    * CC-CEDICT has no entry for the pair (工作 "work" + 流 "flow" → workflow): match.ts keeps
@@ -194,6 +196,7 @@ export function analyzeQuery(typed: string, request = true): QueryGroup[] {
   const names = typedNames(text);
   const sites = typedSites(text);
   const lower = lowercaseOnly(text);
+  const glued = gluedWords(text);
   const cased = new Set([...names.map(fold), ...sites]);
   // GoHighLevel → go, high, level: a skill may be named by a run of them (highlevel).
   const camel = new Map(
@@ -227,6 +230,7 @@ export function analyzeQuery(typed: string, request = true): QueryGroup[] {
       ...(camel.has(word) ? { camel: camel.get(word) } : {}),
       ...(sites.has(word) ? { site: true as const } : {}),
       ...(lower.has(word) ? { lower: true as const } : {}),
+      ...(glued.has(word) ? { glued: true as const } : {}),
     });
   }
   // What "make a …" asks for weighs more than what it is about, unless the message types a name

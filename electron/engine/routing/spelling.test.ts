@@ -65,6 +65,15 @@ describe('a mistyped word', () => {
     // Four letters are one letter from too many words to guess ("city" → "pity").
     expect(evidence('pity the invoices')).toEqual([]);
   });
+
+  it('leaves a hyphenated or underscored name as typed', () => {
+    const evidence = (query: string) =>
+      routeOf(query).candidates.flatMap((c) => (c.evidence ?? []).filter((e) => e.kind === 'spelling'));
+    // "wheather" alone is read as weather; inside a container's or a service's name it is a name.
+    expect(evidence('check the wheather logs')).not.toEqual([]);
+    expect(evidence('check the wheather-sync logs')).toEqual([]);
+    expect(evidence('check the sync_wheather logs')).toEqual([]);
+  });
 });
 
 describe('an English word', () => {

@@ -52,8 +52,8 @@ const TYPO_BUDGET = 8;
 /**
  * A word no skill uses and no dictionary knows, typed in letters, that is one letter from words
  * skills do use ("wheather", "sumarize", "recieve"): those words stand for it too, below the word
- * itself. Words skills use, English words ("bones" is not a typo of "tones"), request words and
- * names with digits are left as typed.
+ * itself. Words skills use, English words ("bones" is not a typo of "tones"), request words,
+ * names with digits and parts of a hyphenated or underscored name (redis-cache) are left as typed.
  */
 export function withSpelling(index: RoutingIndex, groups: QueryGroup[]): QueryGroup[] {
   let budget = TYPO_BUDGET;
@@ -64,6 +64,7 @@ export function withSpelling(index: RoutingIndex, groups: QueryGroup[]): QueryGr
       !own ||
       own.via !== 'exact' ||
       group.weight < 1 ||
+      group.glued ||
       group.surface.length < TYPO_MIN_LETTERS ||
       group.surface.length > TYPO_MAX_LETTERS ||
       !/^[a-z]+$/.test(group.surface) ||

@@ -104,3 +104,14 @@ export function lowercaseOnly(text: string): Set<string> {
   for (const word of cased) lower.delete(word);
   return lower;
 }
+
+/**
+ * Words typed glued to another by a hyphen or an underscore (redis-cache, api_gateway_prod): an
+ * identifier the user named, not prose, so none of its parts is a typo of a skill's word.
+ */
+export function gluedWords(text: string): Set<string> {
+  const glued = new Set<string>();
+  for (const [token] of text.matchAll(/[\p{L}\p{N}]+(?:[-_][\p{L}\p{N}]+)+/gu))
+    for (const part of token.toLowerCase().split(/[-_]/)) glued.add(part);
+  return glued;
+}

@@ -27,9 +27,9 @@ describe('the chat-form model on the labelled queries (issue 10)', () => {
         .map((r) => `${r.group}: chat ${r.chatRead}/${r.chat}, requests ${r.requestsRead}/${r.requests}`)
         .join('\n'),
     );
-    // Measured (rounds 15–33): 460 of 570 chat messages (81 %), 10 of 2,090 requests (0.5 %).
+    // Measured (rounds 15–34): 491 of 600 chat messages (82 %), 10 of 2,200 requests (0.5 %).
     expect(sum('chatRead') / sum('chat')).toBeGreaterThanOrEqual(0.78);
     expect(sum('requestsRead') / sum('requests')).toBeLessThanOrEqual(0.01);
     for (const r of rounds) expect(r.requestsRead, r.group).toBeLessThanOrEqual(3);
-  }, 120_000);
+  }, 400_000);
 });

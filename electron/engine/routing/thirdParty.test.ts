@@ -273,7 +273,10 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
   // small letters or glued from three words, e-mail addresses). Round 33, Composio only, measured
   // before it was read with everything through round 32 in: 86 of 110 and 3 of 30 fired (6 of 30
   // with the rules alone; the router of round 32's stop read it the same); 1 of 30 once the chat
-  // form learned it too. The floors are the measured values.
+  // form learned it too. Round 34, the archive's last skills with a frontmatter (short, odd or
+  // broken ones: four are not routable for an unclosed block) beside the last 41 Composio
+  // toolkits, measured before it was read: 78 of 110, 3 of 30 fired. The floors are the measured
+  // values.
   const FLOORS: Record<string, { p_at_1: number; false_trigger: number }> = {
     r15: { p_at_1: 0.8, false_trigger: 0 },
     r16: { p_at_1: 0.84, false_trigger: 0.034 },
@@ -294,6 +297,7 @@ describe('routing quality on catalogs of skills the dev set never had (round 15 
     r31: { p_at_1: 0.74, false_trigger: 0.067 },
     r32: { p_at_1: 0.71, false_trigger: 0.067 },
     r33: { p_at_1: 0.78, false_trigger: 0.034 },
+    r34: { p_at_1: 0.7, false_trigger: 0.1 },
   };
   /** The dev set's well-known skills a round holds as a user's folder would (rounds 18 on); round 21 took the last 11. */
   const WELL_KNOWN: Record<string, number> = { r18: 30, r19: 30, r20: 30, r21: 11 };

@@ -25,6 +25,8 @@ Usage:
   skilldeck skills validate PATH [--json]            exit 1 when invalid
   skilldeck skills show     NAME [--skills DIR]… [--no-default-paths] [--json]
                             one skill: where, files, problems, and what its instructions ask the agent to do
+  skilldeck skills fix      NAME [--apply] [--json]    makes a SKILL.md whose frontmatter is unclosed,
+                            misplaced or missing load: shows the diff; --apply writes it (undoable)
   skilldeck skills install  SOURCE [--yes] [--json] [--replace] [--name NEW] [--ref REF] [--path SUB]
                             SOURCE: a folder, a .zip / .skill archive, or a git URL (URL#ref works)
   skilldeck skills remove   NAME [--json]            moves a managed skill to the trash
@@ -114,6 +116,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'skills' && sub === 'show') {
     return (await commands.skills()).skillsShow(arg, { ...discovery, json: values.json });
+  }
+  if (command === 'skills' && sub === 'fix') {
+    return (await commands.skills()).skillsFix(arg, { ...discovery, json: values.json, apply: values.apply });
   }
   if (command === 'skills' && sub === 'install') {
     const { yes, json, replace, name, ref, path } = values;

@@ -124,3 +124,68 @@ export async function skillsShow(
     return 0;
   });
 }
+
+/** The loader's problems `skills fix` can mend (frontmatterFix.ts). */
+const FIXABLE = new Set(['frontmatter-unclosed', 'frontmatter-not-at-start', 'no-frontmatter']);
+
+/**
+ * `skills fix NAME`: the edit that makes a skill's SKILL.md load (what `skills show` says is
+ * wrong with its frontmatter), shown as a diff; `--apply` writes it as a repair revision, whose
+ * originals stay under `$SKILLDECK_HOME/repairs/` and which the app's history can undo.
+ */
+export async function skillsFix(
+  skill: string | undefined,
+  flags: DiscoveryFlags & { json: boolean; apply: boolean },
+): Promise<number> {
+  if (!skill) {
+    process.stderr.write(
+      'usage: skilldeck skills fix NAME [--apply] [--skills DIR]… [--no-default-paths] [--json]\n',
+    );
+    return 2;
+  }
+  return withSkill(flags, skill, async (engine, match) => {
+    const out = (doc: object, text: string) =>
+      process.stdout.write(flags.json ? `${JSON.stringify(doc)}\n` : `${text}\n`);
+    if (!match.problems.some((p) => p.severity === 'error' && FIXABLE.has(p.code))) {
+      const errors = match.problems.filter((p) => p.severity === 'error').map((p) => p.message);
+      const text = errors.length
+        ? `${match.name}: nothing here can be fixed mechanically:\n${errors.map((e) => `  ${e}`).join('\n')}`
+        : `${match.name}: its frontmatter loads; nothing to fix.`;
+      out({ skill: match.name, path: match.path, fixed: false, errors, proposal: null }, text);
+      return errors.length ? 1 : 0;
+    }
+    let proposal;
+    try {
+      proposal = await engine.repair.fixFrontmatter(match.id, flags.apply);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      out({ skill: match.name, path: match.path, fixed: false, errors: [message], proposal: null }, message);
+      return 1;
+    }
+    let revision = null;
+    try {
+      if (flags.apply) revision = await engine.repair.apply(proposal.id);
+    } catch (error) {
+      const message = `Not applied: ${error instanceof Error ? error.message : String(error)}`;
+      out({ skill: match.name, path: match.path, fixed: false, errors: [message], proposal }, message);
+      return 1;
+    }
+    const doc = { skill: proposal.skill, path: match.path, fixed: !!revision, proposal, revision };
+    const next = revision
+      ? `Applied as revision ${revision.revision}; the original is kept under $SKILLDECK_HOME/repairs/.`
+      : 'Nothing was written: run again with --apply to write it.';
+    out(
+      doc,
+      [
+        `${match.name}: ${proposal.root_cause}`,
+        `Fix: ${proposal.expected_effect}`,
+        '',
+        proposal.diff.trimEnd(),
+        '',
+        proposal.replay.summary,
+        next,
+      ].join('\n'),
+    );
+    return 0;
+  });
+}

@@ -82,6 +82,7 @@ export function createHandlers(engine: Engine): Handlers {
     'repair.apply': async ({ proposal_id, ...selection }) => engine.repair.apply(proposal_id, selection),
     'repair.reject': async ({ proposal_id, reason, rejected_hunks, edited }) =>
       engine.repair.reject(proposal_id, reason, rejected_hunks, edited),
+    'repair.fixFrontmatter': ({ skill }) => engine.repair.fixFrontmatter(skill),
     'repair.history': async ({ skill }) => ({ revisions: engine.repair.history(skill) }),
     'repair.undo': async ({ revision }) => engine.repair.undo(revision),
     'models.get': async () => engine.models.status(),

@@ -323,6 +323,14 @@ export const repairRequests = {
       .strict(),
     output: RepairProposal,
   },
+  /**
+   * A proposal that makes a skill's SKILL.md load (frontmatter never closed, below other content,
+   * missing its opening `---`, or missing): reviewed and applied as any proposal; nothing runs.
+   */
+  'repair.fixFrontmatter': {
+    input: z.object({ skill: z.string().min(1).max(4096) }).strict(),
+    output: RepairProposal,
+  },
   /** Every revision of a skill (id or name), newest first. */
   'repair.history': {
     input: z.object({ skill: z.string().min(1).max(4096) }).strict(),

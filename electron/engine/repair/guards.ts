@@ -217,6 +217,9 @@ export function checkContent(skill: SkillSnapshot, changes: FileChange[]): Refus
         return refuse('frontmatter', `Refused: the patched ${skill.skillFile} frontmatter no longer parses.`);
       for (const key of PROTECTED_KEYS) {
         if (JSON.stringify(pick(before.data, key)) === JSON.stringify(pick(after.data, key))) continue;
+        // A file without a name is called by its folder's: writing that name down renames nothing.
+        const named = key === 'name' && pick(before.data, key) === undefined;
+        if (named && pick(after.data, key) === path.basename(skill.dir)) continue;
         if (key === 'name')
           return refuse(
             'name',

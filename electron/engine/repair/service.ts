@@ -7,6 +7,7 @@ import type {
   RepairProposal,
   RepairRevision,
   RepairTransition,
+  ReplayResult,
   RunRecord,
   RunResult,
 } from '../../../shared/contract';
@@ -16,11 +17,12 @@ import type { SkillCatalog } from '../skills';
 import { numberHunks, renderDiff } from './diffs';
 import { assessEligibility } from './eligibility';
 import { gatherEvidence } from './evidence';
+import { checkApplied, FRONTMATTER_FIXER, loadedReplay, proposeFrontmatterFix } from './frontmatterProposal';
 import { budgetOf, checkContent, checkValidator } from './guards';
 import { runRepairLoop, type RepairRequest } from './loop';
 import { ProposalStore } from './proposalStore';
 import type { Complete, PriorAttempt } from './prompt';
-import { materialize, removeScratch, replayChanges, type Replay } from './replay';
+import { replayChanges, type Replay } from './replay';
 import { RevisionStore } from './revisions';
 import { hunkTexts, selectChanges, type Selection } from './selection';
 import { contentHashOf, readSnapshot } from './snapshot';
@@ -211,7 +213,8 @@ export class RepairService {
   async revise(id: string, selection: Selection): Promise<RepairProposal> {
     const old = this.store.load(id);
     const live = this.replays.get(old.repair_id);
-    if (!live)
+    const byLoading = old.fixer === FRONTMATTER_FIXER;
+    if (!live && !byLoading)
       throw new EngineError(
         'unavailable',
         'Re-replaying needs the executor that ran this repair, and it is not available now.',
@@ -222,20 +225,25 @@ export class RepairService {
     const changes = selectChanges(old, skill, selection);
     const refusal = checkContent(skill, changes);
     if (refusal) throw forbidden(refusal.reason);
-    const before = assessEligibility(live.run, skill);
-    const replayed = await replayChanges({
-      skill,
-      changes,
-      before,
-      expect:
-        old.fixer === 'prerequisite'
-          ? { kind: 'unavailable', names: gatherEvidence(live.run, skill).envVars }
-          : { kind: 'pass' },
-      replay: live.replay,
-      scratchRoot: this.deps.scratchRoot,
-      precheck: async (dir) => (await checkValidator(skill.dir, dir))?.reason ?? null,
-    });
-    if ('refused' in replayed) throw forbidden(replayed.refused);
+    let replay: ReplayResult;
+    if (byLoading || !live) replay = await loadedReplay(skill, changes);
+    else {
+      const before = assessEligibility(live.run, skill);
+      const replayed = await replayChanges({
+        skill,
+        changes,
+        before,
+        expect:
+          old.fixer === 'prerequisite'
+            ? { kind: 'unavailable', names: gatherEvidence(live.run, skill).envVars }
+            : { kind: 'pass' },
+        replay: live.replay,
+        scratchRoot: this.deps.scratchRoot,
+        precheck: async (dir) => (await checkValidator(skill.dir, dir))?.reason ?? null,
+      });
+      if ('refused' in replayed) throw forbidden(replayed.refused);
+      replay = replayed.result;
+    }
     const next: RepairProposal = {
       ...old,
       id: `prop-${randomBytes(6).toString('hex')}`,
@@ -245,7 +253,7 @@ export class RepairService {
       files: changes.map((c) => ({ path: c.path, before: c.before, after: c.after })),
       hunks: numberHunks(changes),
       budget: budgetOf(skill, changes),
-      replay: replayed.result,
+      replay,
       created_at: (this.deps.now?.() ?? new Date()).toISOString(),
       status: 'pending',
       stale: false,
@@ -269,13 +277,8 @@ export class RepairService {
     const changes = selectChanges(proposal, skill, selection);
     const refusal = checkContent(skill, changes);
     if (refusal) throw forbidden(refusal.reason);
-    const scratch = await materialize(skill, changes, this.deps.scratchRoot);
-    try {
-      const invalid = await checkValidator(skill.dir, scratch);
-      if (invalid) throw forbidden(invalid.reason);
-    } finally {
-      await removeScratch(scratch);
-    }
+    const invalid = await checkApplied(proposal, skill, changes, this.deps.scratchRoot);
+    if (invalid) throw forbidden(invalid);
     const edited = !!selection.edited?.length;
     const revision = await this.revisions.apply({
       skill: proposal.skill,
@@ -318,6 +321,17 @@ export class RepairService {
     };
     this.store.save(next);
     return next;
+  }
+
+  /** `repair.fixFrontmatter`: a proposal that makes a skill's SKILL.md load, reviewed and applied like any other (kept to apply). */
+  async fixFrontmatter(skill: string, keep = true): Promise<RepairProposal> {
+    const dir = this.deps.catalog?.list().skills.find((s) => s.id === skill || s.name === skill)?.id ?? skill;
+    if (!path.isAbsolute(dir) || !fs.existsSync(dir)) throw notFound(`No skill "${skill}".`);
+    const proposal = await proposeFrontmatterFix(dir, this.isReadOnly(dir), this.deps.now?.() ?? new Date());
+    if (!keep) return proposal;
+    this.store.save(proposal);
+    this.deps.events?.emit('repair.proposed', proposal);
+    return proposal;
   }
 
   /** `repair.history`: a skill's revisions (by id or name), newest first. */

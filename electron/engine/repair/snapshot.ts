@@ -4,7 +4,12 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillMetadata } from '../../../shared/contract';
 import { readFileTree } from '../skills/files';
-import { interpretSkill, readSkillTexts, type SkillLocation } from '../skills/loadSkill';
+import {
+  interpretSkill,
+  readSkillTexts,
+  type InterpretedSkill,
+  type SkillLocation,
+} from '../skills/loadSkill';
 import { findSkillMd } from '../skills/validator';
 
 /** Text files larger than this are listed but not loaded (a repair never patches them). */
@@ -77,6 +82,15 @@ function decodeStrict(bytes: Buffer): string | undefined {
 
 /** The skill's normalized metadata, read by the same loader the catalog uses. */
 export async function loadMetadata(dir: string, skillFile = 'SKILL.md'): Promise<SkillMetadata> {
+  return (await interpretDir(dir, skillFile)).metadata;
+}
+
+/** The skill as the catalog's loader reads it, with `skillMd` in place of its skill file when given. */
+export async function interpretDir(
+  dir: string,
+  skillFile: string,
+  skillMd?: string,
+): Promise<InterpretedSkill> {
   const has = (name: string) => fs.existsSync(path.join(dir, name));
   const location: SkillLocation = {
     dir,
@@ -87,7 +101,12 @@ export async function loadMetadata(dir: string, skillFile = 'SKILL.md'): Promise
     hasAgentsDir: has('agents'),
     hasScriptsDir: has('scripts'),
   };
-  return interpretSkill(location, await readSkillTexts(location), process.platform).metadata;
+  const texts = await readSkillTexts(location);
+  return interpretSkill(
+    location,
+    skillMd === undefined ? texts : { ...texts, skillMd, bodyHead: undefined },
+    process.platform,
+  );
 }
 
 /** The content hash of a skill folder now (stale checks). */

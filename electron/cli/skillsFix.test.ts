@@ -22,6 +22,7 @@ beforeAll(async () => {
       recursive: true,
     });
   writeTree(skills, {
+    'reading-list/Skill.md': '# Reading list\n\nKeeps a reading list of papers and posts.\n',
     'crlf-notes/SKILL.md':
       '---\r\nname: crlf-notes\r\ndescription: Keep meeting notes tidy.\r\n\r\n# Notes\r\n',
     // Never closed, and a merge left its conflict in it: closing it would not make it load.
@@ -110,6 +111,17 @@ describe('skilldeck skills fix', () => {
     expect(after).toContain('<!-- https://github.com/gillberto1/moltwallet -->');
     expect(after.length).toBe(before.length + 1);
     expect(listed('moltwallet').routable).toBe(true);
+  });
+
+  it('edits the skill file as discovery spells it (Skill.md)', () => {
+    expect(skilldeck('skills', 'fix', 'reading-list', '--apply').status).toBe(0);
+    const text = fs.readFileSync(path.join(skills, 'reading-list', 'Skill.md'), 'utf8');
+    expect(
+      text.startsWith(
+        '---\nname: reading-list\ndescription: Keeps a reading list of papers and posts.\n---\n',
+      ),
+    ).toBe(true);
+    expect(listed('reading-list').routable).toBe(true);
   });
 
   it('keeps CRLF line ends', () => {

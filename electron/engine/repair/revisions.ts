@@ -17,7 +17,7 @@ import {
   writeJournal,
   type Journal,
 } from './journal';
-import { contentHashOf, isPatchable, sha256 } from './snapshot';
+import { contentHashOf, isPatchable, sha256, skillFileIn } from './snapshot';
 
 /** What to apply: final texts per file, bound to the content hash the proposal was made against. */
 export interface ApplyRequest {
@@ -187,7 +187,7 @@ export class RevisionStore {
   private async inspect(dir: string, c: FileChange) {
     const checked = cleanRelPath(c.path);
     if (!checked.ok) throw forbidden(`Refused: ${checked.reason}`);
-    if (!isPatchable(checked.path, fs.existsSync(path.join(dir, 'SKILL.md')) ? 'SKILL.md' : 'skill.md'))
+    if (!isPatchable(checked.path, skillFileIn(dir)))
       throw forbidden(`Refused: ${checked.path} is outside SKILL.md, scripts/ and references/.`);
     let at = dir;
     for (const segment of checked.path.split('/')) {

@@ -10,7 +10,6 @@ import {
   type InterpretedSkill,
   type SkillLocation,
 } from '../skills/loadSkill';
-import { findSkillMd } from '../skills/validator';
 
 /** Text files larger than this are listed but not loaded (a repair never patches them). */
 const MAX_TEXT_BYTES = 256 * 1024;
@@ -38,11 +37,22 @@ export function isPatchable(rel: string, skillFile = 'SKILL.md'): boolean {
   return rel === skillFile || rel.startsWith('scripts/') || rel.startsWith('references/');
 }
 
+/** The skill file as discovery finds it: `SKILL.md`, else any spelling of it (skill.md, Skill.md). */
+export function skillFileIn(dir: string): string {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 'SKILL.md';
+  }
+  if (names.includes('SKILL.md')) return 'SKILL.md';
+  return names.find((n) => n.toLowerCase() === 'skill.md') ?? 'SKILL.md';
+}
+
 /** Reads a skill folder for the repair loop (metadata through the real lenient loader). */
 export async function readSnapshot(dir: string): Promise<SkillSnapshot> {
   const abs = path.resolve(dir);
-  const skillMd = await findSkillMd(abs);
-  const skillFile = skillMd ? path.basename(skillMd) : 'SKILL.md';
+  const skillFile = skillFileIn(abs);
   const metadata = await loadMetadata(abs, skillFile);
   const tree = await readFileTree(abs);
   const listing: string[] = [];

@@ -70,7 +70,7 @@ beforeAll(async () => {
   console.log(
     `\n${formatSliceTable('dev half', table.dev)}\n\n${formatSliceTable('held-out half', table.test)}\n\ndev P@1 / false triggers over T: ${curve.map((c) => `${c.threshold}: ${c.p_at_1}/${c.false_trigger}`).join(', ')}\n\nheld-out on this machine (prerequisites checked, as skilldeck route does): P@1 ${here.hits}/${here.positives}; ${here.unavailable} queries' right skills all miss a program or variable here`,
   );
-}, 180_000);
+}, 400_000);
 
 describe('the third-party dev set (issue 10 §1)', () => {
   it('has ≥ 300 queries over ≥ 300 corpus skills, English and Chinese, ≥ 10 % negatives', () => {

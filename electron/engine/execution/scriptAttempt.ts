@@ -201,6 +201,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     home: env.userHome,
     hide: [env.home, ...env.skillRoots, ...credentialDirs(env.userHome)],
     hideFiles: credentialFiles(env.userHome),
+    ledger: path.join(env.home, 'stand-ins'),
   });
   const command = [interp.command, ...interp.args, ...script.args, ...req.args];
   const runEnv = buildRunEnv({

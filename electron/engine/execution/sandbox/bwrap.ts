@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BRIDGE_PORT, bwrapOptions, bwrapSetupError, encodeArgs, PROXY_DIR, sandboxEnv } from './bwrapArgs';
-import { holdCreated, releaseCreated } from './guarded';
 import { kernelWrite, planLayout, secretFiles, type LayoutOptions } from './layout';
 import { listeningSockets } from './hostSockets';
 import { rootOnly } from './rootOnly';
@@ -12,6 +11,13 @@ import { startAllowListProxy, type AllowListProxy } from './proxy';
 import { DEFAULT_LIMITS } from './limits';
 import { sandboxMemoryMeter, sandboxProcessCounter } from './processWatch';
 import { seccompFilter } from './seccomp';
+import {
+  claimedStandIns,
+  claimStandIns,
+  releaseStandIns,
+  sweepStandIns,
+  type StandInClaim,
+} from './standInLedger';
 import { runGuarded } from './spawn';
 import {
   blankResult,
@@ -33,6 +39,11 @@ export interface BwrapOptions extends LayoutOptions {
   resolveHost?: ResolveHost;
   /** Where a root run's private system files are looked for (rootOnly.ts; tests pass their own). */
   systemRoots?: string[];
+  /**
+   * Where runs record the stand-ins they make in the user's folders ($SKILLDECK_HOME/stand-ins),
+   * so that those an engine killed mid-run left are removed by the next run (standInLedger.ts).
+   */
+  ledger?: string;
 }
 
 let denied: string | null = null;
@@ -135,7 +146,7 @@ async function runBwrap(
 
   let proxy: AllowListProxy | null = null;
   // What is made on the host for the guards' stand-ins (guarded.ts), removed after the run.
-  let created: string[] = [];
+  let claim: StandInClaim = { file: null, paths: [] };
   try {
     if (list) proxy = await startAllowListProxy({ allow: list, listen: 'unix', resolveHost: o.resolveHost });
   } catch (error) {
@@ -145,15 +156,16 @@ async function runBwrap(
     // uid 0 inside still owns root's files: hide those only root may read. Listening unix
     // sockets are covered too, wherever a mask does not hide them already.
     const privateToRoot = process.getuid?.() === 0 ? rootOnly(o.systemRoots) : { dirs: [], files: [] };
+    sweepStandIns(o.ledger);
     const layout = planLayout(spec, {
       ...o,
+      claimedStandIns: claimedStandIns(o.ledger),
       hide: [...(o.hide ?? []), ...privateToRoot.dirs],
       // Root's private folders hide like the rest, but a grant of one (a mkdtemp folder) shows it.
       keepHidden: o.hide ?? [],
       deny: [...(o.deny ?? secretFiles()), ...privateToRoot.files, ...listeningSockets()],
     });
-    created = layout.created ?? [];
-    holdCreated(created);
+    claim = claimStandIns(o.ledger, layout.created ?? []);
     // The keyring calls only. With `network: true` the run shares the host's network namespace
     // and so its abstract unix sockets (an X server's @/tmp/.X11-unix/X0): refusing
     // socket(AF_UNIX) would close them, but it broke headless Chromium, which needs its own.
@@ -210,7 +222,7 @@ async function runBwrap(
       setupError,
     });
   } finally {
-    releaseCreated(created);
+    releaseStandIns(o.ledger, claim);
     await proxy?.close();
   }
 }

@@ -76,6 +76,7 @@ function lstatOrNull(p: string): fs.Stats | null {
 export function missingGuards(
   writes: string[],
   skip: (p: string) => boolean,
+  elsewhere?: ReadonlySet<string>,
 ): { placeholders: { path: string; dir: boolean }[]; created: string[] } {
   const placeholders: { path: string; dir: boolean }[] = [];
   const created = new Set<string>();
@@ -93,7 +94,7 @@ export function missingGuards(
           continue;
         }
         // Made for another run's stand-in, and removed when that run ends: this run makes its own.
-        const st = held.has(at) ? null : lstatOrNull(at);
+        const st = madeForStandIn(at, elsewhere) ? null : lstatOrNull(at);
         if (st === null) made.push(at);
         else if (!st.isDirectory()) break;
       }
@@ -118,8 +119,12 @@ export const GUARD_PARENTS = [...new Set(GUARDED.filter((g) => g.includes('/')).
  */
 const held = new Map<string, number>();
 
-/** Whether `p` was made for a stand-in of a live run (the run that finds it plans its own stand-in there). */
-export const madeForStandIn = (p: string): boolean => held.has(p);
+/**
+ * Whether `p` was made for a stand-in of a live run, of this process or in `elsewhere` (another
+ * engine's: standInLedger.ts): the run that finds it plans its own stand-in there.
+ */
+export const madeForStandIn = (p: string, elsewhere?: ReadonlySet<string>): boolean =>
+  held.has(p) || (elsewhere?.has(p) ?? false);
 
 /** One more run relies on `paths` (its layout's `created`). */
 export function holdCreated(paths: string[]): void {
@@ -127,10 +132,11 @@ export function holdCreated(paths: string[]): void {
 }
 
 /**
- * One run fewer relies on `paths`: those no run holds any more are removed, deepest first, each
- * only while empty (the run may have written on the way to a guard).
+ * One run fewer relies on `paths`: those no run holds any more, and that `busy` does not name
+ * (another engine's run relies on them: standInLedger.ts), are removed (`removeUnheld`).
  */
-export function releaseCreated(paths: string[]): void {
+export function releaseCreated(paths: string[], busy: (p: string) => boolean = () => false): void {
+  const free: string[] = [];
   for (const p of paths) {
     const left = (held.get(p) ?? 1) - 1;
     if (left > 0) {
@@ -138,6 +144,18 @@ export function releaseCreated(paths: string[]): void {
       continue;
     }
     held.delete(p);
+    free.push(p);
+  }
+  removeUnheld(free, busy);
+}
+
+/**
+ * Removes `paths`, deepest first as given, each only while empty (the run may have written on
+ * the way to a guard), held by no live run of this process and not `busy`.
+ */
+export function removeUnheld(paths: string[], busy: (p: string) => boolean): void {
+  for (const p of paths) {
+    if (held.has(p) || busy(p)) continue;
     try {
       const st = fs.lstatSync(p);
       if (st.isDirectory()) fs.rmdirSync(p);

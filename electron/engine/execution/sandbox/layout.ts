@@ -82,6 +82,8 @@ export interface LayoutOptions {
    * would show them. A grant that names one, as written or through a link, shows it.
    */
   hideFiles?: string[];
+  /** Paths other engines' live runs made for their stand-ins (standInLedger.ts). */
+  claimedStandIns?: ReadonlySet<string>;
 }
 
 /**
@@ -248,7 +250,7 @@ export function planLayout(
   const guarded = writes.flatMap((w) =>
     GUARDED.map((g) => path.join(w, g)).filter((g) => {
       try {
-        return !madeForStandIn(g) && !fs.lstatSync(g).isSymbolicLink() && !binds.has(g);
+        return !madeForStandIn(g, opts.claimedStandIns) && !fs.lstatSync(g).isSymbolicLink() && !binds.has(g);
       } catch {
         return false;
       }
@@ -261,6 +263,7 @@ export function planLayout(
   const missing = missingGuards(
     writes.filter((w) => !isInside(w, cwd)),
     (p) => [...binds.keys()].some((b) => isInside(b, p)),
+    opts.claimedStandIns,
   );
   const stand = new Map(
     missing.placeholders.map((m) => [m.path, m.dir ? ('dir' as const) : ('file' as const)]),

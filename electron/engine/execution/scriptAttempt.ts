@@ -191,7 +191,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
   const file = confine(skill.path, script.path);
   if ('error' in file) return fail('failure', `Cannot run ${script.path}: ${file.error}.`);
   if (!fs.existsSync(file.abs)) return fail('failure', `${m.name}'s script ${script.path} does not exist.`);
-  const interp = resolveInterpreter(file.abs, { env: env.hostEnv });
+  const interp = resolveInterpreter(file.abs, { env: env.hostEnv, skillDir: skill.path });
   if (!interp.ok) return fail('failure', `Cannot run ${script.path}: ${interp.error}.`);
 
   // $SKILLDECK_HOME holds grants, secrets and other runs: hidden even when it is outside the

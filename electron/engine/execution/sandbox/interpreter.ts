@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { which } from './probe';
+import { skillVenv } from './skillVenv';
 
 /** How to run one script: the real program on the host and what the sandbox must let it read. */
 export type InterpreterResolution =
@@ -25,6 +26,11 @@ export interface InterpreterOptions {
   execPath?: string;
   /** Whether execPath is Electron (needs ELECTRON_RUN_AS_NODE=1 to act as node); from process.versions when omitted. */
   isElectron?: boolean;
+  /**
+   * The skill's folder: its own venv (`.venv`, `venv`) runs its Python scripts, and the
+   * interpreter that venv links to is readable in the sandbox for any of its scripts.
+   */
+  skillDir?: string;
 }
 
 const BY_EXTENSION: Record<string, string> = {
@@ -158,6 +164,15 @@ function stripsTypes(version: string): boolean {
  * PATH is preferred, else the app with ELECTRON_RUN_AS_NODE=1.
  */
 export function resolveInterpreter(scriptPath: string, opts: InterpreterOptions = {}): InterpreterResolution {
+  const resolved = resolveFor(scriptPath, opts);
+  const venv = opts.skillDir ? skillVenv(opts.skillDir) : null;
+  // A shell wrapper that starts the venv's python needs the interpreter behind it too.
+  if (!resolved.ok || !venv) return resolved;
+  const readPrefixes = [...new Set([...resolved.readPrefixes, ...namedPython(venv.python).prefixes])];
+  return { ...resolved, readPrefixes };
+}
+
+function resolveFor(scriptPath: string, opts: InterpreterOptions): InterpreterResolution {
   const env = opts.env ?? process.env;
   const script = path.resolve(scriptPath);
   if (!fs.existsSync(script)) return { ok: false, error: `the script ${script} does not exist` };
@@ -189,6 +204,18 @@ function interpreterFor(
 ): InterpreterResolution {
   const base = path.basename(name);
   if (/^python(\d+(\.\d+)?)?$/.test(base)) {
+    // A python named by path in the shebang is the one the script asked for.
+    const venv = !name.includes('/') && opts.skillDir ? skillVenv(opts.skillDir) : null;
+    if (venv) {
+      const info = namedPython(venv.python);
+      return {
+        ok: true,
+        command: info.executable,
+        args: [...flags, script],
+        readPrefixes: info.prefixes,
+        env: {},
+      };
+    }
     const bin = which(name, env);
     if (!bin)
       return {

@@ -73,6 +73,8 @@ describe('a skill and its own folder (real bwrap runs)', () => {
   });
 });
 
+// Probing the approval question: a declared write whose path is a link showed only the link
+// ({baseDir}/cache/** → <skill>/cache), while the sandbox binds, and the run writes, where it leads.
 describe('a link in a skill’s folder that leads out of it (real bwrap runs)', () => {
   it('is a write outside its folder: asked under auto, not called read-only, and written where it leads', async () => {
     const { engine, workspace, root } = await engines.open();
@@ -97,7 +99,10 @@ describe('a link in a skill’s folder that leads out of it (real bwrap runs)', 
     expect(denied.requests[0].reasons).toEqual([
       'it declares approval: auto, but writes {baseDir}/cache/**, outside its own folders and the workspace',
     ]);
-    expect(denied.requests[0].writes).toContain(`{baseDir}/cache/** → ${path.join(id, 'cache')}`);
+    // The question says where the link leads: that is where the writes go once allowed.
+    expect(denied.requests[0].writes).toContain(
+      `{baseDir}/cache/** → ${path.join(id, 'cache')}, through a link to ${fs.realpathSync(docs)}`,
+    );
     expect(fs.readFileSync(path.join(docs, 'report.txt'), 'utf8')).toBe('original\n');
     // What the question said is what happens once allowed.
     answerWith(engine, () => 'allow_once');

@@ -5,6 +5,7 @@ import { capabilitySummary } from '../install/capabilities';
 import { grantHashNow } from '../skills/fingerprint';
 import { untrustedReason } from '../workspace/untrusted';
 import type { ApprovalAsk } from './approvals';
+import { quote, shown } from './askText';
 import type { AttemptEnv, AttemptResult } from './attempt';
 import { classifyRun } from './classify';
 import type { ScriptChoice } from './entrypoints';
@@ -15,7 +16,6 @@ import {
   permissionsDigest,
   resolvePolicy,
   type ExecutionPolicy,
-  type GrantPath,
 } from './policy';
 import { resolveInterpreter, selectBackend } from './sandbox';
 import { isInside } from './sandbox/layout';
@@ -36,26 +36,6 @@ export interface ScriptRequest {
   runId: string;
   widen?: Widening;
 }
-
-/**
- * One argument as a shell would take it. Control characters and bidi overrides (from a model's
- * args or a skill's entrypoint line) go in bash's $'…' as escapes: raw, inside '…', a carriage
- * return or ESC sequence would redraw the approval question itself.
- */
-const quote = (arg: string): string => {
-  if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
-  // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  const unsafe = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-  if (!unsafe.test(arg)) return `'${arg.replace(/'/g, `'\\''`)}'`;
-  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-  const body = arg
-    .replace(/[\\']/g, (c) => `\\${c}`)
-    .replace(unsafe, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return `$'${body}'`;
-};
-
-const shown = (grants: GrantPath[]): string[] =>
-  grants.map((g) => (g.declared === g.abs ? g.abs : `${g.declared} → ${g.abs}`));
 
 const real = (p: string): string => {
   try {

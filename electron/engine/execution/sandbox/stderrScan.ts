@@ -6,13 +6,16 @@
 
 import { inOrderOnALine } from './limits';
 
-export type FsCode = 'EROFS' | 'EACCES' | 'EPERM' | 'ENOENT';
+/** EBUSY: a mount point the sandbox keeps in place was moved or removed (violations.ts). */
+export type FsCode = 'EROFS' | 'EACCES' | 'EPERM' | 'ENOENT' | 'EBUSY';
 
 export interface FsHit {
   path: string;
   code: FsCode;
   /** Known to be a write (Node's ERR_ACCESS_DENIED FileSystemWrite, a `cannot create` message), when known. */
   write?: boolean;
+  /** EBUSY on a rename: the other name on the line (`a -> b`, `cannot move 'a' to 'b'`); either may be the mount point. */
+  to?: string;
 }
 
 export interface NetHit {
@@ -41,8 +44,15 @@ const PHRASE_CODE: Record<string, FsCode> = {
   'permission denied': 'EACCES',
   'operation not permitted': 'EPERM',
   'no such file or directory': 'ENOENT',
+  'device or resource busy': 'EBUSY',
 };
-const ERRNO_CODE: Record<string, FsCode> = { '30': 'EROFS', '13': 'EACCES', '1': 'EPERM', '2': 'ENOENT' };
+const ERRNO_CODE: Record<string, FsCode> = {
+  '30': 'EROFS',
+  '13': 'EACCES',
+  '1': 'EPERM',
+  '2': 'ENOENT',
+  '16': 'EBUSY',
+};
 
 // Python: `OSError: [Errno 30] Read-only file system: '/etc/x'` (repr quotes: '…' or "…").
 const PY_FS = /\[Errno (\d+)\] [^:\]\n]+?: (?:'((?:[^'\\]|\\.)+)'|"((?:[^"\\]|\\.)+)")/;
@@ -50,14 +60,14 @@ const PY_FS = /\[Errno (\d+)\] [^:\]\n]+?: (?:'((?:[^'\\]|\\.)+)'|"((?:[^"\\]|\\
 const PY_FS_BARE = /\[Errno (30|13|1|2)\] [A-Za-z -]+$/;
 // Node: `Error: EROFS: read-only file system, open '/etc/x'`. The description holds no colon,
 // so a line of repeated `EROFS: ` is not rescanned to its end from each one.
-const NODE_FS = /\b(EROFS|EACCES|EPERM|ENOENT): [^,:\n]+, (\w+) '([^']+)'/;
+const NODE_FS = /\b(EROFS|EACCES|EPERM|ENOENT|EBUSY): [^,:\n]+, (\w+) '([^']+)'/;
 // Node: `Error: connect ENOENT /run/x.sock`.
 const NODE_SOCK = /\bconnect (ENOENT|EACCES) (\/\S+)/;
 // Shells and coreutils: `bash: /etc/x: Read-only file system`, `touch: cannot touch '/etc/y': …`.
 // Found by its phrase, then everything before it is the prefix: `(.*?): phrase` unanchored
 // retried from every offset, quadratic in a line's length.
 const SHELL_FS_PHRASE =
-  /: (Read-only file system|Permission denied|Operation not permitted|No such file or directory)\b/i;
+  /: (Read-only file system|Permission denied|Operation not permitted|No such file or directory|Device or resource busy)\b/i;
 function shellFs(line: string): [prefix: string, phrase: string] | null {
   const m = SHELL_FS_PHRASE.exec(line);
   return m ? [line.slice(0, m.index), m[1]] : null;
@@ -190,7 +200,7 @@ export function scanStderr(stderr: string): StderrHits {
       fs.push({ path: m[3], code: m[1] as FsCode, ...(write === undefined ? {} : { write }) });
     } else if ((m = NODE_SOCK.exec(line))) {
       fs.push({ path: m[2], code: m[1] as FsCode, write: false });
-    } else if ((shell = shellFs(line)) && !/\[Errno|\b(EROFS|EACCES|EPERM|ENOENT):/.test(line)) {
+    } else if ((shell = shellFs(line)) && !/\[Errno|\b(EROFS|EACCES|EPERM|ENOENT|EBUSY):/.test(line)) {
       // Stryker disable next-line StringLiteral: split always returns one element at least
       const seg = shell[0].split(': ').pop() ?? '';
       const quoted = QUOTED.exec(seg);
@@ -198,7 +208,9 @@ export function scanStderr(stderr: string): StderrHits {
       // Stryker disable next-line StringLiteral: split always returns one element at least
       const candidate = quoted ? quoted[1] : (seg.split(/\s/).pop() ?? '');
       // A bare name is a path too where the file system was read-only: the script changed folder.
-      const bare = shell[1].toLowerCase() === 'read-only file system' && /^[^\s/~]+$/.test(candidate);
+      const bare =
+        ['read-only file system', 'device or resource busy'].includes(shell[1].toLowerCase()) &&
+        /^[^\s/~]+$/.test(candidate);
       if (looksLikePath(candidate) || bare) {
         fs.push({
           path: candidate,
@@ -234,7 +246,19 @@ export function scanStderr(stderr: string): StderrHits {
     if (resource)
       fs.push({ path: resource[1], code: 'EACCES', write: permission?.[1] === 'FileSystemWrite' });
   }
-  return { fs, net, env: [...env] };
+  return {
+    fs: fs.map((hit) => (hit.code === 'EBUSY' ? withOtherName(hit, lines) : hit)),
+    net,
+    env: [...env],
+  };
+}
+
+/** The second quoted name on the line of a busy rename, if any. */
+function withOtherName(hit: FsHit, lines: string[]): FsHit {
+  const line = lines.find((l) => /busy/i.test(l) && l.includes(hit.path));
+  const names = [...(line ?? '').matchAll(/[‘'"]([^‘’'"\n]+)[’'"]/g)].map((m) => m[1]);
+  const to = names.find((n, i) => i > 0 && n !== hit.path && names[i - 1] === hit.path);
+  return to ? { ...hit, to } : hit;
 }
 
 function netTarget(line: string): NetHit | null {

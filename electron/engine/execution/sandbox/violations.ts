@@ -103,7 +103,45 @@ function isLoopback(host: string | null): boolean {
   return host === '127.0.0.1' || host === 'localhost' || host === '::1';
 }
 
+/**
+ * EBUSY: the script moved or removed a mount point, which the kernel refuses: a guarded path
+ * (`mv .git .git-old`), a folder above guarded ones (.config), or a write path itself (`rm -rf
+ * out && mkdir out` under a grant of out/**). Only "Device or resource busy" told the user so.
+ * A relative name (after a `cd`) is matched to a guard by its ending, else reported as written.
+ */
+function busyViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLayout): Violation {
+  const writes = list(spec.grants.declared.write);
+  // Renamed over a mount point (`os.replace(tmp, 'report.txt')` under a grant of that file): the
+  // destination is the one the sandbox holds.
+  const mounted = (p: string) => path.isAbsolute(p) && layout.binds.some((b) => b.path === path.resolve(p));
+  const name = (hit.to && mounted(hit.to) && !mounted(hit.path) ? hit.to : hit.path).replace(/\/+$/, '');
+  const abs = path.isAbsolute(name) ? path.resolve(name) : null;
+  const guard = layout.guarded?.find((g) => (abs ? isInside(abs, g) : g.endsWith(`/${name}`)));
+  // `rm -rf out` meets the empty stand-ins of missing guarded files in out (guarded.ts): one
+  // violation names the folder rather than each stand-in the user never made.
+  const made = new Set(layout.created ?? []);
+  if (abs && made.has(abs)) {
+    let top = abs;
+    while (made.has(path.dirname(top))) top = path.dirname(top);
+    const folder = path.dirname(top);
+    return {
+      kind: 'write',
+      target: folder,
+      message: `tried to remove ${folder}, where the sandbox keeps empty read-only stand-ins for files that would run code outside it (.git, .envrc …) while the skill runs; remove what is inside it instead`,
+    };
+  }
+  const target = abs ?? guard ?? name;
+  return {
+    kind: 'write',
+    target,
+    message: guard
+      ? `tried to move or remove ${target}, which runs code outside the sandbox (${path.basename(guard)}): kept in place and read-only under its write paths ${writes}`
+      : `tried to move or remove ${target}, which the sandbox mounts in place while the skill runs (a write path, or the folder above guarded files); change what is inside it instead (its write paths: ${writes})`,
+  };
+}
+
 function fsViolation(hit: FsHit, spec: ViolationInput['spec'], layout: SandboxLayout): Violation | null {
+  if (hit.code === 'EBUSY') return busyViolation(hit, spec, layout);
   const target = path.resolve(spec.cwd, hit.path);
   const writes = list(spec.grants.declared.write);
   const reads = list(spec.grants.declared.read);

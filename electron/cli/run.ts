@@ -1,4 +1,5 @@
 import type { RunResult } from '../../shared/contract';
+import { homeWriteProblem, resolveHome } from '../engine';
 import { answerApprovals, type ApprovalMode } from './approve';
 import { findSkill, openEngine, refuse, unstartedRun, type DiscoveryFlags } from './context';
 import { forTerminal, oneLine } from './terminal';
@@ -51,6 +52,12 @@ export async function runCommand(skill: string | undefined, task: string, flags:
     return refuse(`--approve and --deny exclude each other.\n${USAGE}`, flags.json, unstartedRun);
   const input = parseInput(flags.input);
   if (typeof input === 'string') return refuse(input, flags.json, unstartedRun);
+  const unwritable = homeWriteProblem(resolveHome());
+  if (unwritable) {
+    process.stderr.write(`skilldeck: ${unwritable}\n`);
+    if (flags.json) process.stdout.write(`${JSON.stringify(unstartedRun(unwritable))}\n`);
+    return 1;
+  }
   const engine = await openEngine(flags);
   try {
     const match = findSkill(engine, skill);

@@ -17,7 +17,7 @@ import { watchSkillRoots, type SkillWatcher } from './skills/watcher';
 import { WorkspaceScope } from './workspace/scope';
 
 export { EngineError } from './errors';
-export { resolveHome } from './paths';
+export { homeWriteProblem, resolveHome } from './paths';
 export { validateSkillDir, discoveryRoots, SkillCatalog } from './skills';
 export {
   ModelService,

@@ -17,11 +17,17 @@ const MiB = 1024 * 1024;
 const root = tempDir('skilldeck-memwatch-');
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/** Python that holds `mib` MiB of written memory (in a memfd when `memfd`), says so, and waits. */
-const holder = (mib: number, memfd = false) =>
-  memfd
+/**
+ * Python that holds `mib` MiB of written memory, says so, and waits: in a mapped memfd (`mapped`),
+ * in a memfd only written through its descriptor, never mapped (`unmapped`: no process's RSS
+ * shows it, which the first watch missed), or allocated.
+ */
+const holder = (mib: number, memfd: 'mapped' | 'unmapped' | false = false) =>
+  memfd === 'mapped'
     ? `import os, mmap, time; n = ${mib} * ${MiB}; fd = os.memfd_create('m'); os.ftruncate(fd, n); m = mmap.mmap(fd, n); [m.write(b'\\x01' * ${MiB}) for _ in range(${mib})]; print('holding', flush=True); time.sleep(8)`
-    : `import time; b = b'\\x01' * (${mib} * ${MiB}); print('holding', flush=True); time.sleep(8)`;
+    : memfd === 'unmapped'
+      ? `import os, time; fd = os.memfd_create('m'); c = b'\\x01' * ${MiB}; [os.write(fd, c) for _ in range(${mib})]; del c; print('holding', flush=True); time.sleep(8)`
+      : `import time; b = b'\\x01' * (${mib} * ${MiB}); print('holding', flush=True); time.sleep(8)`;
 
 const spec = (cwd: string, script: string): SandboxSpec => ({
   command: '/bin/bash',
@@ -49,7 +55,8 @@ const scripts: [string, string][] = [
     'four processes of 100 MiB',
     [1, 2, 3, 4].map(() => `python3 -c "${holder(100)}" &`).join('\n') + '\nwait',
   ],
-  ['one process with 300 MiB in a memfd', `python3 -c "${holder(300, true)}"`],
+  ['one process with 300 MiB in a memfd', `python3 -c "${holder(300, 'mapped')}"`],
+  ['one process with 300 MiB in a memfd it never maps', `python3 -c "${holder(300, 'unmapped')}"`],
 ];
 fs.mkdirSync(path.join(root, 'skill'), { recursive: true });
 

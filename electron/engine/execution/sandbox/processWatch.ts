@@ -69,15 +69,41 @@ export function memoryHeld(status: string): number {
   return kib * 1024;
 }
 
+/**
+ * The memfds a process holds open, by inode, with the memory each holds: one written through its
+ * descriptor and never mapped is in no process's RSS, yet holds its pages all the same. A mapped
+ * one counts twice (also in RssShmem): over, never under.
+ */
+function memfdsHeld(fdDir: string, seen: Map<number, number>): void {
+  let fds: string[];
+  try {
+    fds = fs.readdirSync(fdDir);
+  } catch {
+    return;
+  }
+  for (const fd of fds) {
+    try {
+      if (!fs.readlinkSync(`${fdDir}/${fd}`).startsWith('/memfd:')) continue;
+      const st = fs.statSync(`${fdDir}/${fd}`);
+      seen.set(st.ino, st.blocks * 512);
+    } catch {
+      // Closed meanwhile.
+    }
+  }
+}
+
 function sumHeld(dir: string, pids: string[]): number {
   let bytes = 0;
+  const memfds = new Map<number, number>();
   for (const pid of pids) {
     try {
       bytes += memoryHeld(fs.readFileSync(`${dir}/${pid}/status`, 'utf8'));
+      memfdsHeld(`${dir}/${pid}/fd`, memfds);
     } catch {
       // Gone between the listing and the read.
     }
   }
+  for (const held of memfds.values()) bytes += held;
   return bytes;
 }
 

@@ -145,6 +145,18 @@ describe('bwrap hardening', () => {
     }
   });
 
+  it("a root run cannot read the firmware's ACPI tables (a laptop's Windows key) or the machine's serials", async (ctx) => {
+    if (process.getuid?.() !== 0) return ctx.skip('an ordinary user cannot read them anyway');
+    const table = ['DSDT', 'FACP', 'APIC'].map((t) => `/sys/firmware/acpi/tables/${t}`).find(fs.existsSync);
+    if (!table) return ctx.skip('this machine shows no ACPI tables');
+    const r = await createBwrapBackend({ home }).run(
+      sh(`head -c 4 ${table}; echo; cat /sys/class/net/lo/mtu`),
+    );
+    expect(r.setupError).toBeUndefined();
+    expect(r.stdout).toBe(`\n${fs.readFileSync('/sys/class/net/lo/mtu', 'utf8')}`);
+    expect(r.stderr).toMatch(/No such file or directory/);
+  });
+
   it('a root-only file removed after a run does not stop the next one (found once per process)', async (ctx) => {
     if (process.getuid?.() !== 0) return ctx.skip('only a root run looks for root-only files');
     const sys = fs.mkdtempSync(path.join(__dirname, '../../../../node_modules/.cache-rootonly-'));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { BRIDGE_PORT, bwrapOptions, bwrapSetupError, encodeArgs, PROXY_DIR, sandboxEnv } from './bwrapArgs';
 import { kernelWrite, planLayout, secretFiles, type LayoutOptions } from './layout';
 import { listeningSockets } from './hostSockets';
-import { rootOnly } from './rootOnly';
+import { firmwareSecrets, rootOnly } from './rootOnly';
 import { probeSandbox } from './probe';
 import type { ResolveHost } from './hosts';
 import { startAllowListProxy, type AllowListProxy } from './proxy';
@@ -155,7 +155,13 @@ async function runBwrap(
   try {
     // uid 0 inside still owns root's files: hide those only root may read. Listening unix
     // sockets are covered too, wherever a mask does not hide them already.
-    const privateToRoot = process.getuid?.() === 0 ? rootOnly(o.systemRoots) : { dirs: [], files: [] };
+    const privateToRoot =
+      process.getuid?.() === 0
+        ? [rootOnly(o.systemRoots), firmwareSecrets()].reduce((a, b) => ({
+            dirs: [...a.dirs, ...b.dirs],
+            files: [...a.files, ...b.files],
+          }))
+        : { dirs: [], files: [] };
     sweepStandIns(o.ledger);
     const layout = planLayout(spec, {
       ...o,

@@ -73,3 +73,29 @@ export function rootOnly(roots: string[] = SYSTEM_ROOTS): RootOnly {
   cache.set(key, found);
   return found;
 }
+
+/**
+ * What /sys shows only root: the firmware's ACPI tables (a laptop's MSDM holds its Windows
+ * product key) and DMI tables, and the machine's serial numbers and UUID. Probing `skilldeck
+ * run` as root, a script read /sys/firmware/acpi/tables/*; an ordinary user cannot. The rest of
+ * /sys stays readable, as in Anthropic's sandbox-runtime and Codex (hardware and kernel facts
+ * tools need; its thousands of root-only attributes are kernel statistics, not secrets).
+ */
+const FIRMWARE_DIRS = ['/sys/firmware/acpi/tables', '/sys/firmware/dmi'];
+const DMI_IDS = ['product_serial', 'product_uuid', 'board_serial', 'chassis_serial'].map(
+  (f) => `/sys/devices/virtual/dmi/id/${f}`,
+);
+
+/** The firmware folders and machine identifiers of /sys that only root may read, on this machine. */
+export function firmwareSecrets(): RootOnly {
+  const exists = (p: string) => fs.existsSync(p);
+  const rootOnlyFile = (p: string) => {
+    try {
+      const st = fs.statSync(p);
+      return st.uid === 0 && (st.mode & 0o004) === 0;
+    } catch {
+      return false;
+    }
+  };
+  return { dirs: FIRMWARE_DIRS.filter(exists), files: DMI_IDS.filter(rootOnlyFile) };
+}

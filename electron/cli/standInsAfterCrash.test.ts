@@ -26,6 +26,7 @@ beforeAll(async () => {
   });
   writeTree(skills, {
     ...skill('slow', 'sleep 20; echo slow'),
+    ...skill('slow-ish', 'sleep 4; echo slow-ish'),
     ...skill('waiter', 'touch "$WORKSPACE/src/started"; sleep 20'),
     ...skill('quick', 'echo "note" > "$WORKSPACE/notes.md"'),
   });
@@ -81,6 +82,17 @@ describe('stand-ins of an engine killed mid-run (real CLI, real bwrap)', () => {
     expect(quick.status).toBe('success');
     expect(fs.readdirSync(dir).sort()).toEqual(['notes.md', 'src']);
     expect(fs.readdirSync(path.join(root, 'home', 'stand-ins'))).toEqual([]);
+  }, 90_000);
+
+  it('two engines of one home in one project: both runs hold, and nothing is left, in the project or the ledger', async () => {
+    const dir = project('together');
+    const first = finish(start('slow-ish', 'home-c', dir));
+    await standInsMade(dir);
+    const second = RunResult.parse(JSON.parse(await finish(start('quick', 'home-c', dir))));
+    const firstResult = RunResult.parse(JSON.parse(await first));
+    expect([firstResult.status, second.status]).toEqual(['success', 'success']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['notes.md', 'src']);
+    expect(fs.readdirSync(path.join(root, 'home-c', 'stand-ins'))).toEqual([]);
   }, 90_000);
 
   it('stay while a live sandbox of another engine has them mounted, and go once it ends', async () => {

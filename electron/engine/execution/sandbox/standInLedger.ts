@@ -154,10 +154,16 @@ export function claimStandIns(ledger: string | undefined, paths: string[]): Stan
  * no live owner, for a later run to sweep.
  */
 export function releaseStandIns(ledger: string | undefined, claim: StandInClaim): void {
-  const used = claim.paths.length > 0 ? inUse(ledger, claim.file) : new Set<string>();
-  releaseCreated(claim.paths, (p) => used.has(p));
+  if (claim.paths.length === 0) {
+    if (claim.file) fs.rmSync(claim.file, { force: true });
+    return;
+  }
+  const mounted = mountedElsewhere();
+  const claimed = claimedStandIns(ledger, claim.file);
+  releaseCreated(claim.paths, (p) => mounted.has(p) || claimed.has(p));
   if (!claim.file) return;
-  const left = claim.paths.filter((p) => used.has(p) && fs.existsSync(p));
+  // What a live engine claims, that engine removes; what only a sandbox mounts, nobody would.
+  const left = claim.paths.filter((p) => mounted.has(p) && !claimed.has(p) && fs.existsSync(p));
   try {
     if (left.length === 0) fs.rmSync(claim.file, { force: true });
     else writeEntry(claim.file, { pid: 0, start: '', paths: left });

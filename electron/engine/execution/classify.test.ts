@@ -35,6 +35,17 @@ describe('classifyRun', () => {
     });
   });
 
+  it('says which signal an exit of 128 + N stands for, which is all bwrap reports of one', () => {
+    expect(classifyRun(failed('', 137)).error).toBe(
+      'exit 137, as a process killed by SIGKILL exits: (no output)',
+    );
+    expect(classifyRun(failed('Segmentation fault', 139)).error).toBe(
+      'exit 139, as a process killed by SIGSEGV exits: Segmentation fault',
+    );
+    expect(classifyRun(failed('usage', 2)).error).toBe('exit 2: usage');
+    expect(classifyRun(failed('', 255)).error).toBe('exit 255: (no output)');
+  });
+
   // The stderr is the skill's, up to the 1 MiB output cap, and classified on the engine's thread.
   it('classifies a 1 MiB hostile stderr quickly', () => {
     for (const token of ['No such file or directory ', 'rate ', 'temporary ']) {

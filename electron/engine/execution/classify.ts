@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { widenable, type RunStatus, type Violation } from '../../../shared/contract';
 import { inOrderOnALine } from './sandbox/limits';
 import type { SandboxResult } from './sandbox/types';
@@ -78,10 +79,21 @@ export function classifyRun(r: SandboxResult): Classified {
     };
   const transient =
     r.exitCode === EX_TEMPFAIL || (r.exitCode === null && r.signal !== null) || TRANSIENT.test(r.stderr);
-  const how = r.exitCode === null ? `killed by ${r.signal ?? 'a signal'}` : `exit ${r.exitCode}`;
+  const how = r.exitCode === null ? `killed by ${r.signal ?? 'a signal'}` : exitWords(r.exitCode);
   return {
     status: 'failure',
     outcome: transient ? 'retryable' : 'fatal',
     error: `${how}: ${tail || '(no output)'}`,
   };
+}
+
+/**
+ * bwrap, like a shell, reports a command killed by signal N as exit 128 + N, so a run under bwrap
+ * never sees the signal itself: probing `skilldeck run`, a script killed by SIGKILL (the OOM
+ * killer's signal) said only "exit 137", and the process tier "killed by SIGKILL" for the same.
+ */
+function exitWords(code: number): string {
+  const signal =
+    code > 128 ? Object.entries(os.constants.signals).find(([, n]) => n === code - 128)?.[0] : undefined;
+  return signal ? `exit ${code}, as a process killed by ${signal} exits` : `exit ${code}`;
 }

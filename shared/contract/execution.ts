@@ -22,6 +22,11 @@ export const Violation = z.object({
   target: z.string(),
   /** One sentence: "tried to write /etc/x, outside its write paths ./out/**". */
   message: z.string(),
+  /**
+   * false when no grant lets it through: a mount point the sandbox keeps in place (a write path
+   * itself, a guarded .git) cannot be moved or removed whatever the skill declares.
+   */
+  grantable: z.boolean().optional(),
 });
 export type Violation = z.infer<typeof Violation>;
 
@@ -34,7 +39,9 @@ export type Violation = z.infer<typeof Violation>;
 export const WidenKind = z.enum(['write', 'read', 'network']);
 export type WidenKind = z.infer<typeof WidenKind>;
 export const widenable = (v: Violation): v is Violation & { kind: WidenKind } =>
-  WidenKind.safeParse(v.kind).success && (v.kind === 'network' || v.target.startsWith('/'));
+  WidenKind.safeParse(v.kind).success &&
+  v.grantable !== false &&
+  (v.kind === 'network' || v.target.startsWith('/'));
 
 /** A file the run left in its output folder. */
 export const RunFile = z.object({

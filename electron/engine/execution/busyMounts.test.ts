@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { widenable } from '../../../shared/contract';
 import { isolatedEngines, writeTree } from '../../testing/fixtures';
 import { answerWith, scriptSkill } from './testSkills';
 
@@ -55,6 +56,8 @@ describe('moving or removing what the sandbox mounts in place (real bwrap)', () 
       /^tried to remove .*\/out, where the sandbox keeps empty read-only stand-ins for files that would run code/,
     );
     expect(result.violations[3].message).toMatch(/which the sandbox mounts in place while the skill runs/);
+    // No grant moves a mount point: nothing is offered to allow.
+    expect(result.violations.some(widenable)).toBe(false);
     expect(fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8')).toBe('[core]\n');
     expect(fs.existsSync(path.join(ws, '.envrc'))).toBe(true);
   });

@@ -126,6 +126,7 @@ function busyViolation(hit: FsHit, spec: ViolationInput['spec'], layout: Sandbox
     const folder = path.dirname(top);
     return {
       kind: 'write',
+      grantable: false,
       target: folder,
       message: `tried to remove ${folder}, where the sandbox keeps empty read-only stand-ins for files that would run code outside it (.git, .envrc …) while the skill runs; remove what is inside it instead`,
     };
@@ -133,6 +134,7 @@ function busyViolation(hit: FsHit, spec: ViolationInput['spec'], layout: Sandbox
   const target = abs ?? guard ?? name;
   return {
     kind: 'write',
+    grantable: false,
     target,
     message: guard
       ? `tried to move or remove ${target}, which runs code outside the sandbox (${path.basename(guard)}): kept in place and read-only under its write paths ${writes}`

@@ -26,6 +26,11 @@ export interface Rule {
    * security checklists list them. Narrower than `prose`: "## Examples" over `rm -rf ~` still counts.
    */
   warned?: boolean;
+  /**
+   * Worded for a reader, not a command: not applied to scripts (`open(name, pwd=None)` is Python,
+   * not an archive password).
+   */
+  readerOnly?: boolean;
   reason: string;
 }
 
@@ -61,7 +66,7 @@ const SECRET_ANY = new RegExp(`${SECRET_FILE.source}|${SEED.source}|${DOTENV.sou
 const SEND =
   /\bcurl\b(?:(?!\bcurl\b).)*(?:\s-d\b|--data|\s-F\b|--form|\s-T\b|--upload-file)|\bwget\b(?:(?!\bwget\b).)*--post|\b(?:send|upload|post|exfiltrate|transmit|forward)\b.{0,80}(?:https?:\/\/|\bwebhook\b|\bserver\b|\bendpoint\b)|\bnc\s+\S+\s+\d+/i;
 /** Prose that forbids or denies the act ("never share your private key"). */
-const NEGATED =
+export const NEGATED =
   /\b(?:never|not|don'?t|doesn'?t|won'?t|cannot|can'?t|no|without|avoid|refuse|prevent|protect|instead of)\b|不要|切勿|禁止|不会/i;
 const TO_USER = String.raw`(?:the |your |this )?(?:user|human|owner|operator|person)s?\b(?![-\s](?:output|readable|language|input|review))`;
 /** What makes hiding something from the user harmful rather than tidy. */
@@ -273,6 +278,7 @@ export const RULES: readonly Rule[] = [
     kind: 'unknown-binary',
     severity: 'danger',
     all: [/\b(?:extract|unzip|unpack|open)\b.{0,60}\b(?:pass(?:word)?|pwd)\s*[:=]/i],
+    readerOnly: true,
     reason:
       'Ships a password-protected archive to run: the password keeps malware scanners out, a common way to spread malware.',
   },
@@ -283,6 +289,7 @@ export const RULES: readonly Rule[] = [
       DROP_HOST,
       /\b(?:run|execute|paste|launch)\b.{0,60}\b(?:command|executable|installer|terminal|binary)\b/i,
     ],
+    readerOnly: true,
     reason: 'Sends you to a paste site or bare address for a command or program to run: it can be anything.',
   },
   {
@@ -291,6 +298,7 @@ export const RULES: readonly Rule[] = [
     all: [
       /\b(?:download|get|fetch)\b.{0,160}\b(?:and|then)\s+(?:run|execute|launch|open)\s+(?:the|it|this)\b.{0,30}\b(?:executable|binary|installer|\.exe|\.dmg|\.pkg|\.msi|app)\b/i,
     ],
+    readerOnly: true,
     reason: 'Asks you to download and run a program that this preview cannot show.',
   },
   {

@@ -1,8 +1,9 @@
 /**
  * What a skill's instructions tell the agent to do, read before install (what-users-ask §7:
- * registry supply-chain attacks). Scripts are listed as scripts; this reads the Markdown the
- * model will follow: SKILL.md (frontmatter too, since the description reaches the model) and
- * references/**.md. Each rule is one line pattern; a finding names the line and says why.
+ * registry supply-chain attacks): the Markdown the model will follow, SKILL.md (frontmatter too,
+ * since the description reaches the model) and references/**.md, and the scripts it will run, read
+ * as code with the command rules only. Each rule is one line pattern; a finding names the line and
+ * says why.
  *
  * Precision over recall: a rule only fires on wording that asks for the act, not on a topic.
  * Measured over the 3,483 corpus skill files in ../shared/corpus (instructions.corpus.test.ts):
@@ -14,6 +15,9 @@
  * `cat ~/.ssh/id_rsa`, and a `.pub` key since fixed). The destructive rule (`rm -rf ~`, `mkfs`,
  * `dd of=/dev/sda`, a fork bomb) flags none of them: the corpus' 28 lines with such commands delete
  * a build or temp folder or the skill's own data, or list the commands in a guard's block list.
+ * The corpus keeps no scripts; as code, 13,076 real ones (Debian's /usr/bin and /usr/sbin scripts,
+ * Python's standard library, node_modules' shell, Python and JS files) gave 2 files a caution and
+ * none a danger.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -24,6 +28,7 @@ import {
   DESCRIBES,
   DOCUMENTARY,
   HEADING,
+  NEGATED,
   RULES,
   quotedAt,
   type Rule,
@@ -57,26 +62,35 @@ function excerptOf(text: string): string {
   return flat.length > MAX_EXCERPT ? `${flat.slice(0, MAX_EXCERPT - 1)}…` : flat;
 }
 
+/** A whole-line comment in a script (shell, Python, Ruby, Perl, JS/TS, Lua, PowerShell, cmd). */
+const CODE_COMMENT = /^\s*(?:#|\/\/|\/\*|\*(?:\s|$)|--\s|<#|rem\s|::)/i;
+
 /**
  * The findings in one instruction file (`file` is its path in the skill, `/`-separated), one per
- * line and kind, the more severe rule winning. `rules`: all of them unless told.
+ * line and kind, the more severe rule winning. `rules`: all of them unless told. With `code`, the
+ * text is a script: it runs line by line, so there are no headings or lead-ins, a comment line is
+ * skipped, and a warning word on a line does not stop what the line runs.
  */
 export function scanInstructionText(
   text: string,
   file: string,
   rules: readonly Rule[] = RULES,
+  code = false,
 ): InstructionFinding[] {
   const out: InstructionFinding[] = [];
   let documentary = false;
   let warned = false;
   let fenced = false;
   for (const { line, text: raw } of logicalLines(text)) {
-    if (/^\s*(?:```|~~~)/.test(raw)) fenced = !fenced;
+    if (code && CODE_COMMENT.test(raw)) continue;
+    if (!code && /^\s*(?:```|~~~)/.test(raw)) fenced = !fenced;
     // Emphasis splits phrases ("**NEVER ask** whether"); the excerpt keeps it.
-    const lineText = raw.replace(/\*\*|__/g, '');
+    const lineText = code ? raw : raw.replace(/\*\*|__/g, '');
     // A heading sets the context; a lead-in line under it ("**Patterns to detect:**") can only add to it.
     // A `#` line inside a code fence is a shell comment, not a heading.
-    if (!fenced && HEADING.test(lineText)) {
+    if (code) {
+      // A script has no headings: its lines run whatever a comment above them says.
+    } else if (!fenced && HEADING.test(lineText)) {
       documentary = DOCUMENTARY.test(lineText);
       warned = WARNS.test(lineText);
     } else if (CONTEXT_LINE.test(raw)) {
@@ -86,14 +100,17 @@ export function scanInstructionText(
     const seen = new Set<Kind>();
     for (const rule of rules) {
       if (seen.has(rule.kind)) continue;
+      if (code && (rule.prose || rule.readerOnly)) continue;
       if (!rule.all.every((re) => re.test(lineText))) continue;
-      if (rule.unless?.test(lineText)) continue;
+      // In a script, "not" or "no" on a line is code, not a refusal of the act.
+      if (rule.unless && !(code && rule.unless === NEGATED) && rule.unless.test(lineText)) continue;
       if (
         rule.prose &&
         (documentary || DESCRIBES.test(lineText) || quotedAt(lineText, lineText.search(rule.all[0])))
       )
         continue;
-      if (rule.warned && (warned || WARNS.test(lineText.slice(0, lineText.search(rule.all[0]))))) continue;
+      if (rule.warned && !code && (warned || WARNS.test(lineText.slice(0, lineText.search(rule.all[0])))))
+        continue;
       // Rules are listed danger first within a kind, so the first match is the strongest.
       seen.add(rule.kind);
       out.push({
@@ -164,14 +181,30 @@ export const isInstructionFile = (rel: string, skillFile: string): boolean =>
   rel === skillFile || /^references\/.+\.md$/i.test(rel);
 
 /**
- * Scans a skill folder's instruction files (`rels`: paths relative to `dir`, `/`-separated).
- * An unreadable file is skipped: the loader reports it already.
+ * Script files among a skill's files: anything with a script language (by shebang or extension)
+ * and any other non-Markdown file under scripts/, which the runner may execute.
  */
-export function scanSkillInstructions(dir: string, rels: readonly string[]): InstructionFinding[] {
+export const isScriptFile = (f: { path: string; scriptLanguage?: string }): boolean =>
+  f.scriptLanguage !== undefined || (/^scripts\//i.test(f.path) && !/\.(?:md|txt)$/i.test(f.path));
+
+/**
+ * Scans a skill folder's instruction files (`rels`: paths relative to `dir`, `/`-separated) and
+ * its scripts (`scripts`, read as code: the command rules only). An unreadable or binary file is
+ * skipped: the loader reports an unreadable one already.
+ */
+export function scanSkillInstructions(
+  dir: string,
+  rels: readonly string[],
+  scripts: readonly string[] = [],
+): InstructionFinding[] {
   const findings: InstructionFinding[] = [];
   for (const rel of rels) {
     const text = readInstructionFile(dir, rel);
     if (text !== null) findings.push(...scanInstructionText(text, rel));
+  }
+  for (const rel of scripts) {
+    const text = readInstructionFile(dir, rel);
+    if (text !== null && !text.includes('\0')) findings.push(...scanInstructionText(text, rel, RULES, true));
   }
   return sortFindings(findings);
 }
@@ -219,6 +252,7 @@ export const DANGER_RULES_ID = createHash('sha256')
         String(rule.unless),
         rule.prose,
         rule.warned,
+        rule.readerOnly,
         rule.reason,
       ]),
       [CONTEXT_LINE, DESCRIBES, DOCUMENTARY, HEADING, WARNS].map(String),

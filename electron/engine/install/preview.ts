@@ -12,7 +12,7 @@ import {
 } from '../skills/loadSkill';
 import { describeUnmet, unmetRequirements } from '../skills/readiness';
 import { capabilitySummary } from './capabilities';
-import { isInstructionFile, scanSkillInstructions } from './instructions';
+import { isInstructionFile, isScriptFile, scanSkillInstructions } from './instructions';
 import { detectSandboxTier } from './sandboxTier';
 
 export interface StagedCandidate extends InstallCandidate {
@@ -88,6 +88,7 @@ export async function describeStaged(
       instructions: scanSkillInstructions(
         skill.dir,
         files.flatMap((f) => (isInstructionFile(f.path, skill.fileName) ? [f.path] : [])),
+        files.flatMap((f) => (isScriptFile(f) ? [f.path] : [])),
       ),
       sandboxTier: tier,
       problems: [

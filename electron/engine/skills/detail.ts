@@ -1,5 +1,5 @@
 import type { FileEntry, SkillDetail, SkillSummary } from '../../../shared/contract';
-import { isInstructionFile, scanSkillInstructions } from '../install/instructions';
+import { isInstructionFile, isScriptFile, scanSkillInstructions } from '../install/instructions';
 import { readFileTree } from './files';
 import type { InterpretedSkill } from './loadSkill';
 import { validateSkillDir } from './validator';
@@ -16,6 +16,11 @@ export function instructionFilesOf(files: readonly FileEntry[], skillFile: strin
       ? [f.path]
       : [],
   );
+}
+
+/** The scripts of a listed skill folder to scan, as code; a link (size 0 in the tree) is not followed. */
+export function scriptFilesOf(files: readonly FileEntry[]): string[] {
+  return files.flatMap((f) => (f.kind === 'file' && f.size > 0 && isScriptFile(f) ? [f.path] : []));
 }
 
 /**
@@ -40,6 +45,10 @@ export async function completeDetail(
     filesTruncated: tree.truncated,
     contentHash: tree.contentHash,
     validation,
-    instructions: scanSkillInstructions(summary.path, instructionFilesOf(tree.files, skillFile)),
+    instructions: scanSkillInstructions(
+      summary.path,
+      instructionFilesOf(tree.files, skillFile),
+      scriptFilesOf(tree.files),
+    ),
   };
 }

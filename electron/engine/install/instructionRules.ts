@@ -3,7 +3,15 @@
  * a severity and the sentence the preview shows. Rules of one kind are listed danger first.
  */
 import type { InstructionFinding } from '../../../shared/contract';
-import { DISK_WRITE, FORK_BOMB, PERMS_WHOLE, RM_WHOLE } from './destructivePatterns';
+import {
+  DD_IMAGE,
+  DELETE_WHOLE,
+  DISK_WRITE,
+  FORK_BOMB,
+  PERMS_WHOLE,
+  RM_VARIABLE_ROOT,
+  setsVariable,
+} from './destructivePatterns';
 
 type Severity = InstructionFinding['severity'];
 type Kind = InstructionFinding['kind'];
@@ -31,6 +39,8 @@ export interface Rule {
    * not an archive password).
    */
   readerOnly?: boolean;
+  /** The line is skipped when the whole text shows the key phrase's match harmless. */
+  refute?: (match: RegExpExecArray, text: string) => boolean;
   reason: string;
 }
 
@@ -93,7 +103,7 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'destructive',
     severity: 'danger',
-    all: [RM_WHOLE],
+    all: [DELETE_WHOLE],
     warned: true,
     reason: 'Deletes your home folder, a folder of your files or keys, or the whole system, beyond recovery.',
   },
@@ -118,6 +128,23 @@ export const RULES: readonly Rule[] = [
     all: [FORK_BOMB],
     warned: true,
     reason: 'A fork bomb: it starts copies of itself until the machine freezes and must be restarted.',
+  },
+  {
+    kind: 'destructive',
+    severity: 'caution',
+    all: [DD_IMAGE],
+    warned: true,
+    reason:
+      'Writes an image over a whole disk or memory card: everything on that device is lost. Check which device of= names before it runs.',
+  },
+  {
+    kind: 'destructive',
+    severity: 'caution',
+    all: [RM_VARIABLE_ROOT],
+    warned: true,
+    refute: (match, text) => setsVariable(text, match[1]),
+    reason:
+      "Deletes a variable's folder recursively, and nothing here sets the variable: empty or unset, this deletes everything from / down. ${VAR:?} would stop instead.",
   },
   // Hiding from the user: danger when what is hidden is an install, a payment, a key, a send.
   {

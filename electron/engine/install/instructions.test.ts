@@ -151,7 +151,7 @@ const CASES: { rule: string; flags: [string, string][]; passes: string[] }[] = [
       ['mkfs.ext4 /dev/sdb1', 'danger:destructive'],
       ['sudo mkfs -t vfat /dev/nvme0n1p1', 'danger:destructive'],
       ['dd if=/dev/zero of=/dev/sda bs=1M', 'danger:destructive'],
-      ['sudo dd if=image.iso of=/dev/disk2', 'danger:destructive'],
+      ['sudo dd if=image.iso of=/dev/disk2', 'caution:destructive'],
       ['echo hi > /dev/sda', 'danger:destructive'],
       ['wipefs -a /dev/sdc', 'danger:destructive'],
       ['chmod -R 777 /', 'danger:destructive'],

@@ -104,6 +104,7 @@ export function scanInstructionText(
       if (!rule.all.every((re) => re.test(lineText))) continue;
       // In a script, "not" or "no" on a line is code, not a refusal of the act.
       if (rule.unless && !(code && rule.unless === NEGATED) && rule.unless.test(lineText)) continue;
+      if (rule.refute?.(rule.all[0].exec(lineText)!, text)) continue;
       if (
         rule.prose &&
         (documentary || DESCRIBES.test(lineText) || quotedAt(lineText, lineText.search(rule.all[0])))
@@ -253,6 +254,7 @@ export const DANGER_RULES_ID = createHash('sha256')
         rule.prose,
         rule.warned,
         rule.readerOnly,
+        String(rule.refute),
         rule.reason,
       ]),
       [CONTEXT_LINE, DESCRIBES, DOCUMENTARY, HEADING, WARNS].map(String),

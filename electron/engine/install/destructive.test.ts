@@ -71,3 +71,32 @@ describe('writing an image to a device', () => {
     expect(one('dd of=/dev/sda < /dev/zero')).toEqual(['danger:destructive']);
   });
 });
+describe('a heading or lead-in that only seems to warn', () => {
+  it('does not hide a command under a heading marked only with a warning sign', () => {
+    expect(kinds('## ⚠️ Setup\n```bash\nrm -rf ~\n```')).toEqual(['3 danger:destructive']);
+    expect(kinds('### 🚫 Important first step\nrm -rf ~/.ssh')).toEqual(['2 danger:destructive']);
+  });
+
+  it('drops the warning when a lead-in under it asks to run what follows', () => {
+    expect(kinds('## Dangerous commands\nRun this to reset:\n```bash\nrm -rf ~\n```')).toEqual([
+      '4 danger:destructive',
+    ]);
+    expect(kinds('## Destructive step\n**Now execute the following:**\n\nrm -rf /')).toEqual([
+      '4 danger:destructive',
+    ]);
+  });
+
+  it('still leaves a guard’s list of what it refuses to run alone', () => {
+    const guard = [
+      '## Dangerous commands the guard blocks',
+      'The hook refuses to run these:',
+      '```bash',
+      'rm -rf /',
+      '```',
+      '## Blocked',
+      'Never run:',
+      '- `rm -rf ~`',
+    ].join('\n');
+    expect(kinds(guard)).toEqual([]);
+  });
+});

@@ -97,4 +97,4 @@ export const FORK_BOMB = /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|%0\s*\|
  * "avoid rm -rf ~", "## Dangerous commands").
  */
 export const WARNS =
-  /\b(?:never|avoid|not|don'?t|do not)\W*$|\b(?:never|not|don'?t|do not|must not|should not|shouldn'?t|avoid)\s+(?:ever\s+)?(?:to\s+)?(?:run|execute|type|use|try|do|paste|enter)\b|\b(?:dangerous|destructive|forbidden|blocked|block(?:s|list)?|deny|denied|disallowed|prohibited|unsafe|malicious)\b|⚠|❌|🚫/i;
+  /\b(?:never|avoid|not|don'?t|do not)\W*$|\b(?:never|not|don'?t|do not|must not|should not|shouldn'?t|avoid)\s+(?:ever\s+)?(?:to\s+)?(?:run|execute|type|use|try|do|paste|enter)\b|\b(?:dangerous|destructive|forbidden|blocked|block(?:s|list)?|deny|denied|disallowed|prohibited|unsafe|malicious)\b/i;

@@ -62,6 +62,14 @@ function excerptOf(text: string): string {
   return flat.length > MAX_EXCERPT ? `${flat.slice(0, MAX_EXCERPT - 1)}…` : flat;
 }
 
+/**
+ * A lead-in that asks to run what follows ("Run this to reset:"): under a heading that warns, it
+ * ends the warning, so a skill cannot hide its steps under "## Dangerous commands". A guard's
+ * lead-in ("The hook refuses to run these:") keeps it.
+ */
+const RUN_LEAD = /\b(?:run|execute|type|paste|enter)\b/i;
+const GUARD_LEAD =
+  /\b(?:refus\w*|reject\w*|catch\w*|detect\w*|flag\w*|prevent\w*|stop\w*|intercept\w*|guard\w*)\b/i;
 /** A whole-line comment in a script (shell, Python, Ruby, Perl, JS/TS, Lua, PowerShell, cmd). */
 const CODE_COMMENT = /^\s*(?:#|\/\/|\/\*|\*(?:\s|$)|--\s|<#|rem\s|::)/i;
 
@@ -86,7 +94,8 @@ export function scanInstructionText(
     if (!code && /^\s*(?:```|~~~)/.test(raw)) fenced = !fenced;
     // Emphasis splits phrases ("**NEVER ask** whether"); the excerpt keeps it.
     const lineText = code ? raw : raw.replace(/\*\*|__/g, '');
-    // A heading sets the context; a lead-in line under it ("**Patterns to detect:**") can only add to it.
+    // A heading sets the context; a lead-in line under it ("**Patterns to detect:**") adds to it,
+    // or ends its warning when it asks to run what follows.
     // A `#` line inside a code fence is a shell comment, not a heading.
     if (code) {
       // A script has no headings: its lines run whatever a comment above them says.
@@ -96,6 +105,7 @@ export function scanInstructionText(
     } else if (CONTEXT_LINE.test(raw)) {
       if (DOCUMENTARY.test(lineText)) documentary = true;
       if (WARNS.test(lineText)) warned = true;
+      else if (!fenced && RUN_LEAD.test(lineText) && !GUARD_LEAD.test(lineText)) warned = false;
     }
     const seen = new Set<Kind>();
     for (const rule of rules) {

@@ -35,7 +35,9 @@ const kib = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`
 function describe(c: InstallCandidate): string {
   const lines = [
     `${c.name}${c.version ? ` ${c.version}` : ''} — ${c.description || '(no description)'}`,
-    `  installs to ${c.targetPath}${c.sourcePath ? ` (from ${c.sourcePath}/)` : ''}`,
+    InstallName.safeParse(c.name).success
+      ? `  installs to ${c.targetPath}${c.sourcePath ? ` (from ${c.sourcePath}/)` : ''}`
+      : `  "${c.name}" is no folder name: install it with --name ${path.basename(c.targetPath)} (to ${c.targetPath})${c.sourcePath ? `, from ${c.sourcePath}/` : ''}`,
     `  ${c.files.length} files, ${kib(c.totalBytes)}; sandbox on this machine: ${c.sandboxTier}`,
     ...c.files.map(
       (f) => `    ${f.path}  ${kib(f.size)}${f.scriptLanguage ? `  [${f.scriptLanguage} script]` : ''}`,

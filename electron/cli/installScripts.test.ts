@@ -85,3 +85,43 @@ it('does not read a warning word or a "Dangerous" comment as leave to run a scri
     'danger scripts/reset.sh:4',
   ]);
 });
+
+it('never shows a target outside the managed folder for a name that is no folder name, and says which --name works', () => {
+  const src = path.join(root, 'src', 'odd-names');
+  writeTree(src, {
+    'climb/SKILL.md': skillMd('../../etc', 'Climbs out of the managed folder by its name.'),
+    'up/SKILL.md': skillMd('My Skill/..', 'Names the managed folder itself.'),
+    'ahrefs/SKILL.md': skillMd('Ahrefs Automation', 'Automates Ahrefs reports when asked for SEO data.'),
+  });
+  const skillsRoot = path.join(home, 'skills');
+  const r = skilldeck('skills', 'install', src, '--yes', '--json');
+  const out = JSON.parse(r.stdout) as {
+    installed: string[];
+    skipped: { name: string; reason: string }[];
+    candidates: InstallCandidate[];
+  };
+  expect(out.installed).toEqual([]);
+  expect(out.candidates.map((c) => [c.name, path.relative(skillsRoot, c.targetPath), c.conflict])).toEqual([
+    ['Ahrefs Automation', 'ahrefs-automation', null],
+    ['../../etc', 'etc', null],
+    ['My Skill/..', 'my-skill', null],
+  ]);
+  expect(out.skipped.map((s) => s.reason)).toEqual([
+    expect.stringContaining('"ahrefs-automation"'),
+    expect.stringContaining('"etc"'),
+    expect.stringContaining('"my-skill"'),
+  ]);
+  const text = skilldeck('skills', 'install', path.join(src, 'ahrefs'), '--yes');
+  expect(text.stdout).toContain('--name ahrefs-automation');
+  expect(text.stdout).not.toMatch(/installs to/);
+  const renamed = skilldeck(
+    'skills',
+    'install',
+    path.join(src, 'ahrefs'),
+    '--yes',
+    '--name',
+    'ahrefs-automation',
+  );
+  expect(renamed.status, renamed.stderr).toBe(0);
+  expect(fs.existsSync(path.join(skillsRoot, 'ahrefs-automation', 'SKILL.md'))).toBe(true);
+});

@@ -163,7 +163,7 @@ describe('Installer.commit', () => {
         {
           name: 'notes',
           reason:
-            '"Not Valid" is not a valid skill name; install it under a new name (lowercase, digits, hyphens).',
+            '"Not Valid" is not a valid skill name; install it under a new name (lowercase, digits, hyphens), such as "not-valid".',
         },
       ],
     });

@@ -14,7 +14,7 @@ import type {
 import { InstallName } from '../../../shared/contract';
 import { EngineError, forbidden, notFound } from '../errors';
 import { removeTree, testDelay } from './limits';
-import { describeStaged, publicCandidate, type StagedCandidate } from './preview';
+import { describeStaged, installFolderName, publicCandidate, type StagedCandidate } from './preview';
 import { stageSource } from './stage';
 import { Trash } from './trash';
 
@@ -150,7 +150,7 @@ export class Installer {
     }
     if (!InstallName.safeParse(name).success)
       return {
-        reason: `"${name}" is not a valid skill name; install it under a new name (lowercase, digits, hyphens).`,
+        reason: `"${name}" is not a valid skill name; install it under a new name (lowercase, digits, hyphens), such as "${installFolderName(name)}".`,
       };
     if (!fs.existsSync(c.stagedDir))
       return { reason: 'It was inside another selected skill, installed with it.' };

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InstallCandidate, InstallFile, Problem, SkillMetadata } from '../../../shared/contract';
+import { InstallName } from '../../../shared/contract';
 import { problem } from '../skills/problems';
 import { scanRootSync } from '../skills/discovery';
 import { readFileTree } from '../skills/files';
@@ -73,7 +74,9 @@ export async function describeStaged(
     ];
     const nameless = !m.name || interpreted.problems.some((p) => NAMELESS.includes(p.code));
     const name = nameless ? (skill.dir === tree ? rootName : path.basename(skill.dir)) : m.name;
-    const targetPath = path.join(managed.skillsRoot, name);
+    // A name that is no folder name ("Ahrefs Automation", "../../etc") installs nowhere until the
+    // user picks one: the target and the conflict are those of the name we suggest.
+    const targetPath = path.join(managed.skillsRoot, installFolderName(name));
     const existing = fs.existsSync(targetPath);
     const version = existing ? managed.versionOf(targetPath) : undefined;
     const candidate: StagedCandidate = {
@@ -127,4 +130,20 @@ function takesOver(name: string, managed: ManagedLookup): Problem[] {
       `A ${other.source} skill named ${name} is already listed (${other.path}); installed, this one takes its place, and that one is shadowed until this is removed or renamed.`,
     ),
   ];
+}
+
+/**
+ * The folder a skill of this name installs under: the name itself when it is a valid install name,
+ * else a suggestion made from it (lowercase ASCII words joined by hyphens), never a path.
+ */
+export function installFolderName(name: string): string {
+  if (InstallName.safeParse(name).success) return name;
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 64)
+    .replace(/^-+|-+$/g, '');
+  return slug || 'skill';
 }

@@ -57,10 +57,15 @@ describe('stageSource: archive', () => {
   it('refuses a path that is not a file, or not a .zip / .skill', async () => {
     const folder = path.join(root, 'a-folder.zip');
     fs.mkdirSync(folder, { recursive: true });
-    for (const file of [folder, path.join(root, 'missing.zip')]) {
-      const error = await rejection(stageSource({ kind: 'archive', path: file }, staging(), noProgress));
-      expect(error).toMatchObject({ code: 'forbidden', message: `Install refused: ${file} is not a file.` });
-    }
+    const error0 = await rejection(stageSource({ kind: 'archive', path: folder }, staging(), noProgress));
+    expect(error0).toMatchObject({ code: 'forbidden', message: `Install refused: ${folder} is not a file.` });
+    // A mistyped folder or archive path says it is not there, not that it is "not a file".
+    const missing = path.join(root, 'my-skil');
+    const gone = await rejection(stageSource({ kind: 'archive', path: missing }, staging(), noProgress));
+    expect(gone).toMatchObject({
+      code: 'not_found',
+      message: `Install refused: ${missing} does not exist; give a skill folder, a .zip or .skill archive, or a git URL.`,
+    });
     const renamed = path.join(root, 'skill.zip.txt');
     await writeZip(renamed, [{ name: 'SKILL.md', data: skillMd('z', 'Zipped.') }]);
     const error = await rejection(stageSource({ kind: 'archive', path: renamed }, staging(), noProgress));

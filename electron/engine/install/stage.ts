@@ -38,7 +38,12 @@ export async function stageSource(
   } else if (source.kind === 'archive') {
     const file = path.resolve(source.path);
     const st = await fsp.stat(file).catch(() => undefined);
-    if (!st?.isFile()) throw refused(`${file} is not a file.`);
+    if (!st)
+      throw new EngineError(
+        'not_found',
+        `Install refused: ${file} does not exist; give a skill folder, a .zip or .skill archive, or a git URL.`,
+      );
+    if (!st.isFile()) throw refused(`${file} is not a file.`);
     if (!/\.(zip|skill)$/i.test(file))
       throw refused(`${path.basename(file)} is not a .zip or .skill archive.`);
     await extractArchive(file, tree, phase('extracting'));

@@ -184,6 +184,10 @@ export async function skillsRestore(trashId: string | undefined, flags: Discover
     }
     const restored = await engine.install.restore(trashId);
     process.stdout.write(`Restored ${restored.name} → ${restored.id}\n`);
+    if (restored.replaced)
+      process.stdout.write(
+        `The version that was there is in the trash. Undo: skilldeck skills restore ${restored.replaced.trashId}\n`,
+      );
     return 0;
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;

@@ -260,10 +260,10 @@ export const installRequests = {
   },
   /** Move a managed skill to the trash. */
   'skills.remove': { input: SkillId, output: TrashItem },
-  /** Put a trashed skill back where it was. */
+  /** Put a trashed skill back where it was; a skill in its place goes to the trash (`replaced`). */
   'skills.restore': {
     input: z.object({ trashId: z.string().min(1).max(128) }).strict(),
-    output: z.object({ id: z.string(), name: z.string() }),
+    output: z.object({ id: z.string(), name: z.string(), replaced: TrashItem.optional() }),
   },
   /** Everything in the trash, newest first. */
   'trash.list': { input: z.object({}).strict(), output: z.object({ items: z.array(TrashItem) }) },

@@ -30,7 +30,7 @@ export interface InstallApi {
   ): Promise<InstallResult>;
   cancel(previewId: string): Promise<boolean>;
   remove(id: string): Promise<TrashItem>;
-  restore(trashId: string): Promise<{ id: string; name: string }>;
+  restore(trashId: string): Promise<{ id: string; name: string; replaced?: TrashItem }>;
   trashList(): TrashItem[];
   emptyTrash(trashId?: string): number;
   setSwitches(name: string, change: { enabled?: boolean; autoSelect?: boolean }): SkillSwitches;

@@ -189,12 +189,13 @@ export class Installer {
   }
 
   /** Puts a trashed skill back; a skill now in its place is moved to the trash (swap, nothing lost). */
-  restore(trashId: string): { id: string; name: string } {
+  restore(trashId: string): { id: string; name: string; replaced?: TrashItem } {
     const item = this.trash.read(trashId);
-    if (fs.existsSync(item.originalPath))
-      this.trash.put(item.originalPath, item.name, this.deps.versionOf(item.originalPath), 'replaced');
+    const replaced = fs.existsSync(item.originalPath)
+      ? this.trash.put(item.originalPath, item.name, this.deps.versionOf(item.originalPath), 'replaced')
+      : undefined;
     this.trash.takeOut(trashId, item.originalPath);
-    return { id: item.originalPath, name: item.name };
+    return { id: item.originalPath, name: item.name, ...(replaced ? { replaced } : {}) };
   }
 }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { InstallCandidate, SkillDetail } from '../../shared/contract';
 import { skillMd, tempDir, writeTree } from '../testing/fixtures';
 import { buildCliBundle } from '../testing/cliBundle';
+import { writeZip } from '../testing/zips';
 
 // `skilldeck skills install SOURCE --json` and `skills show NAME --json` as an outside script
 // reads them: a skill whose scripts wipe the home folder or send a key away must say so in the
@@ -124,4 +125,36 @@ it('never shows a target outside the managed folder for a name that is no folder
   );
   expect(renamed.status, renamed.stderr).toBe(0);
   expect(fs.existsSync(path.join(skillsRoot, 'ahrefs-automation', 'SKILL.md'))).toBe(true);
+});
+
+it('installs one of two skills of the same name in a source and says the other was not installed', async () => {
+  const zip = path.join(root, 'dup.zip');
+  await writeZip(zip, [
+    { name: 'pack/a/SKILL.md', data: skillMd('same', 'Version A of a skill named same, for tests.') },
+    { name: 'pack/b/SKILL.md', data: skillMd('same', 'Version B of a skill named same, for tests.') },
+  ]);
+  for (const extra of [[], ['--replace']]) {
+    const r = skilldeck('skills', 'install', zip, '--yes', '--json', ...extra);
+    const out = JSON.parse(r.stdout) as {
+      installed: { name: string }[];
+      skipped: { name: string; reason: string }[];
+      candidates: InstallCandidate[];
+    };
+    expect(out.candidates.map((c) => c.problems.map((p) => p.code))).toEqual([
+      ['duplicate-name'],
+      ['duplicate-name'],
+    ]);
+    expect(out.candidates[1].problems[0].message).toContain('pack/a/');
+    if (extra.length === 0) {
+      expect(out.installed.map((s) => s.name)).toEqual(['same']);
+      expect(r.status).toBe(1);
+    }
+    expect(out.skipped).toEqual([
+      { name: 'same', reason: expect.stringMatching(/pack\/b\/.*same name.*not installed/) },
+    ]);
+    expect(fs.readFileSync(path.join(home, 'skills', 'same', 'SKILL.md'), 'utf8')).toContain('Version A');
+  }
+  // The second run replaced A with A: only the first install's copy is in the trash.
+  const trash = skilldeck('skills', 'restore');
+  expect(trash.stdout.trim().split('\n')).toHaveLength(1);
 });

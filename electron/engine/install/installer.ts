@@ -122,12 +122,23 @@ export class Installer {
     const staged = this.previews.get(previewId);
     if (!staged) throw notFound(`No preview "${previewId}"; it was committed, cancelled or never made.`);
     const result: InstallResult = { installed: [], skipped: [] };
+    // Selections name candidates; of several with one name, each selection takes the next.
+    const taken = new Set<StagedCandidate>();
     try {
       await testDelay();
       for (const sel of select) {
-        const candidate = staged.candidates.find((c) => c.name === sel.name);
+        const candidate = staged.candidates.find((c) => c.name === sel.name && !taken.has(c));
         if (!candidate) {
           result.skipped.push({ name: sel.name, reason: 'No candidate of that name in this preview.' });
+          continue;
+        }
+        taken.add(candidate);
+        const first = staged.candidates.find((c) => c.name === sel.name)!;
+        if (first !== candidate && !sel.newName) {
+          result.skipped.push({
+            name: sel.name,
+            reason: `This skill (${candidate.sourcePath || '.'}/) has the same name as the one at ${first.sourcePath || '.'}/ in this source, installed under that name; it was not installed.`,
+          });
           continue;
         }
         const outcome = await this.installOne(candidate, sel);

@@ -110,7 +110,25 @@ export async function describeStaged(
     if (m.version !== undefined) candidate.version = m.version;
     out.push(candidate);
   }
+  for (const c of out) c.problems.push(...sameName(c, out));
   return out;
+}
+
+/** A warning on each of several skills of one name in a source: one folder, so one is installed. */
+function sameName(c: StagedCandidate, all: readonly StagedCandidate[]): Problem[] {
+  const first = all.find((o) => o.name === c.name)!;
+  const others = all.filter((o) => o !== c && o.name === c.name);
+  if (others.length === 0) return [];
+  const at = (o: StagedCandidate) => `${o.sourcePath || '.'}/`;
+  return [
+    problem(
+      'warning',
+      'duplicate-name',
+      first === c
+        ? `Other skills in this source are also named ${c.name} (${others.map(at).join(', ')}); this one is installed under that name, they are not.`
+        : `The skill at ${at(first)} in this source is also named ${c.name} and is installed under that name; this one is not. Install its folder on its own with --name.`,
+    ),
+  ];
 }
 
 /** The candidate as the contract shows it (no staging internals). */

@@ -25,6 +25,7 @@ export type ProblemCode =
   | 'field-type'
   | 'sidecar-invalid'
   | 'shadowed'
+  | 'duplicate-name'
   | 'os-unsupported'
   | 'scan-limit'
   | 'folder-unreadable';

@@ -70,6 +70,8 @@ it('finds a destructive or exfiltrating command in scripts/, and leaves its comm
     'secrets scripts/run.sh:5',
     'destructive scripts/run.sh:6',
   ]);
+  const text = skilldeck('skills', 'show', 'tidy-up');
+  expect(text.stdout).toContain('What its instructions and scripts would do:\n  DANGER scripts/helper.py:2');
 });
 
 it('does not read a warning word or a "Dangerous" comment as leave to run a script line', () => {

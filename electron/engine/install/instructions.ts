@@ -186,6 +186,11 @@ export function sortFindings(findings: InstructionFinding[]): InstructionFinding
 
 /** Largest instruction file read (a bigger one is scanned up to here). */
 const MAX_READ = 512 * 1024;
+/**
+ * Largest script read: all of what an install lets in per file (limits.ts), since the whole file
+ * runs and padding must not push a command out of sight. 50 MiB of scripts scan in a few seconds.
+ */
+const MAX_SCRIPT_READ = 10 * 1024 * 1024;
 
 /** Instruction files among a skill's files: the skill file and Markdown under references/. */
 export const isInstructionFile = (rel: string, skillFile: string): boolean =>
@@ -214,7 +219,7 @@ export function scanSkillInstructions(
     if (text !== null) findings.push(...scanInstructionText(text, rel));
   }
   for (const rel of scripts) {
-    const text = readInstructionFile(dir, rel);
+    const text = readInstructionFile(dir, rel, MAX_SCRIPT_READ);
     if (text !== null && !text.includes('\0')) findings.push(...scanInstructionText(text, rel, RULES, true));
   }
   return sortFindings(findings);
@@ -226,14 +231,14 @@ export function readDangerLine(dir: string, rel: string): InstructionFinding | n
   return text === null ? null : firstDanger(text, rel);
 }
 
-/** Up to MAX_READ bytes of an instruction file as UTF-8; null when it cannot be read. */
-function readInstructionFile(dir: string, rel: string): string | null {
+/** Up to `max` bytes of an instruction file as UTF-8; null when it cannot be read. */
+function readInstructionFile(dir: string, rel: string, max = MAX_READ): string | null {
   try {
     const fd = fs.openSync(path.join(dir, ...rel.split('/')), 'r');
     try {
       // Sized to the file: the engine's list reads every SKILL.md, and zeroing a 512 KiB buffer
       // for each one cost more than reading and scanning the corpus together.
-      const buf = Buffer.allocUnsafe(Math.min(fs.fstatSync(fd).size, MAX_READ));
+      const buf = Buffer.allocUnsafe(Math.min(fs.fstatSync(fd).size, max));
       return buf.toString('utf8', 0, fs.readSync(fd, buf, 0, buf.length, 0));
     } finally {
       fs.closeSync(fd);

@@ -70,8 +70,12 @@ function excerptOf(text: string): string {
 const RUN_LEAD = /\b(?:run|execute|type|paste|enter)\b/i;
 const GUARD_LEAD =
   /\b(?:refus\w*|reject\w*|catch\w*|detect\w*|flag\w*|prevent\w*|stop\w*|intercept\w*|guard\w*)\b/i;
-/** A whole-line comment in a script (shell, Python, Ruby, Perl, JS/TS, Lua, PowerShell, cmd). */
-const CODE_COMMENT = /^\s*(?:#|\/\/|\/\*|\*(?:\s|$)|--\s|<#|rem\s|::)/i;
+/**
+ * A whole-line comment in a script (shell, Python, Ruby, Perl, JS/TS, Lua, PowerShell, cmd); a
+ * block comment that closes with code after it (`/* x *\/ rm -rf ~`) is not one.
+ */
+const CODE_COMMENT =
+  /^\s*(?:#(?!.*#>\s*\S)|\/\/|(?:\/\*|\*(?:\s|$))(?!.*\*\/\s*\S)|--\s|<#(?!.*#>\s*\S)|rem\s|::)/i;
 
 /**
  * The findings in one instruction file (`file` is its path in the skill, `/`-separated), one per

@@ -9,7 +9,7 @@ export class RoutingPage {
     await expect(this.page.locator('html[data-app-state="ready"]')).toBeAttached();
   }
 
-  nav = (view: 'chat' | 'skills' | 'activity' | 'settings') => this.page.getByTestId(`nav-${view}`);
+  nav = (view: 'chat' | 'skills' | 'runs' | 'activity' | 'settings') => this.page.getByTestId(`nav-${view}`);
 
   composer = () => this.page.getByTestId('composer');
   panel = () => this.page.getByTestId('score-panel');

@@ -2,13 +2,23 @@ import { useAppStore } from './features/app/store';
 import { ActivityPage } from './features/activity/components/ActivityPage';
 import { AppShell } from './features/app/components/AppShell';
 import { useAppStateSignal, type AppReadiness } from './features/app/useAppStateSignal';
-import { useView } from './features/app/useView';
+import { useView, type View } from './features/app/useView';
 import { ChatPage } from './features/chat/components/ChatPage';
 import { RepairPage } from './features/repair/components/RepairPage';
 import { RunsPage } from './features/runs/components/RunsPage';
 import { SettingsPage } from './features/settings/components/SettingsPage';
 import { SkillsPage } from './features/skills/components/SkillsPage';
 import { useSkillsStore } from './features/skills/store';
+
+/** The page's h1 where the view has no visible title; Chat and Settings show their own. */
+const HEADINGS: Record<View, string | undefined> = {
+  chat: undefined,
+  skills: 'Skills',
+  runs: 'Runs',
+  activity: 'Activity',
+  settings: undefined,
+  repair: 'Repair',
+};
 
 export function App() {
   const skillsStatus = useSkillsStore((s) => s.status);
@@ -19,7 +29,7 @@ export function App() {
   const view = useView();
 
   return (
-    <AppShell>
+    <AppShell heading={HEADINGS[view]}>
       {view === 'chat' && <ChatPage />}
       {view === 'skills' && <SkillsPage />}
       {view === 'runs' && <RunsPage />}

@@ -13,6 +13,11 @@ interface MarkdownProps {
   testId?: string;
   /** Code blocks get their language and a copy button (chat answers). */
   copyCode?: boolean;
+  /**
+   * The level a `#` heading gets (default 2): the page's own h1 and headings stay above the
+   * text's, so a skill's `# Title` is not a second page title to a screen reader.
+   */
+  headingLevel?: number;
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -36,8 +41,25 @@ function fenceLanguage(node: HastElement | undefined): string | null {
   return list.find((c) => c.startsWith('language-'))?.slice('language-'.length) ?? null;
 }
 
-function components(onRelativeLink?: (path: string) => void, copyCode = false): Components {
+const LEVELS = [1, 2, 3, 4, 5, 6] as const;
+type HeadingTag = `h${(typeof LEVELS)[number]}`;
+
+/** `#`…`######` shifted down to start at `base`, styled by their Markdown level (`md-h1`…). */
+function headings(base: number): Components {
+  return Object.fromEntries(
+    LEVELS.map((level) => {
+      const Tag = `h${Math.min(6, level + base - 1)}` as HeadingTag;
+      const Heading: Components[HeadingTag] = ({ children }) => (
+        <Tag className={`md-h${level}`}>{children}</Tag>
+      );
+      return [`h${level}`, Heading];
+    }),
+  );
+}
+
+function components(onRelativeLink?: (path: string) => void, copyCode = false, headingLevel = 2): Components {
   return {
+    ...headings(headingLevel),
     ...(copyCode && {
       pre({ node, children }) {
         return <CodeBlock language={fenceLanguage(node)}>{children}</CodeBlock>;
@@ -92,13 +114,19 @@ function components(onRelativeLink?: (path: string) => void, copyCode = false): 
 }
 
 /** Skill Markdown: GFM, highlighted code, no raw HTML, links that cannot navigate the app. */
-export const Markdown = memo(function Markdown({ source, onRelativeLink, testId, copyCode }: MarkdownProps) {
+export const Markdown = memo(function Markdown({
+  source,
+  onRelativeLink,
+  testId,
+  copyCode,
+  headingLevel,
+}: MarkdownProps) {
   return (
     <div className="markdown" data-testid={testId}>
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
         rehypePlugins={[[rehypeHighlight, { detect: false }]]}
-        components={components(onRelativeLink, copyCode)}
+        components={components(onRelativeLink, copyCode, headingLevel)}
       >
         {source}
       </ReactMarkdown>

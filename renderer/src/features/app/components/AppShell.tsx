@@ -6,7 +6,16 @@ import { NavRail } from './NavRail';
 import { TopBar } from './TopBar';
 import '../app.css';
 
-export function AppShell({ children }: { children: ReactNode }) {
+interface AppShellProps {
+  /**
+   * The page's h1 when the view shows no title of its own (its name is on the rail): one h1 per
+   * page for a screen reader's heading list. Chat (the conversation) and Settings draw theirs.
+   */
+  heading?: string;
+  children: ReactNode;
+}
+
+export function AppShell({ heading, children }: AppShellProps) {
   return (
     <div className="app-shell">
       <TopBar />
@@ -14,7 +23,10 @@ export function AppShell({ children }: { children: ReactNode }) {
       <TrustBanner />
       <div className="app-shell__body">
         <NavRail />
-        <main className="app-shell__main">{children}</main>
+        <main className="app-shell__main">
+          {heading && <h1 className="visually-hidden">{heading}</h1>}
+          {children}
+        </main>
       </div>
       {/* Global: a request is answered wherever the user is (what-users-ask #3). */}
       <ApprovalDialog />

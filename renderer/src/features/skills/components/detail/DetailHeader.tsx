@@ -34,9 +34,9 @@ export function DetailHeader({ summary, dangers = 0 }: { summary: SkillSummary; 
         <SkillAvatar skill={summary} size="lg" />
         <div className="detail-header__titles">
           <div className="detail-header__name-line">
-            <h1 className="detail-header__name" data-testid="detail-name" data-skill-name={summary.name}>
+            <h2 className="detail-header__name" data-testid="detail-name" data-skill-name={summary.name}>
               {shown}
-            </h1>
+            </h2>
             {summary.version && <span className="detail-header__version">v{summary.version}</span>}
           </div>
           <div className="detail-header__meta">

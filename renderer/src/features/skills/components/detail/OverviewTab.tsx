@@ -22,7 +22,12 @@ export function OverviewTab({ detail }: { detail: SkillDetail }) {
     <div className="overview">
       <DetailInstructions detail={detail} />
       {detail.body.trim() ? (
-        <Markdown source={detail.body} onRelativeLink={onRelativeLink} testId="detail-body" />
+        <Markdown
+          source={detail.body}
+          onRelativeLink={onRelativeLink}
+          testId="detail-body"
+          headingLevel={3}
+        />
       ) : (
         <div data-testid="detail-body">
           <Placeholder title="No instructions">

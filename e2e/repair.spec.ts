@@ -193,12 +193,20 @@ repairTest(
     await page.keyboard.press('End');
     await page.keyboard.type(' Header names are matched case-insensitively.');
     await expect(repair.diffPane()).toHaveAttribute('data-edited', 'true');
+    // Escape leaves the reason box for the Reject button it came from, not for the page.
+    await repair.reject().click();
+    await expect(page.getByTestId('reject-reason')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('reject-form')).toHaveCount(0);
+    await expect(repair.reject()).toBeFocused();
     await repair.reject().click();
     await expect(page.getByTestId('reject-hint')).toContainText('sees your edit of SKILL.md');
     await page.getByTestId('reject-reason').fill('not like this, see my edit');
     await page.getByTestId('reject-confirm').click();
     await expect(repair.review()).toHaveAttribute('data-status', 'rejected');
     expect(fs.readFileSync(doc, 'utf8')).toBe(SKILL_MD);
+    // The form is gone with the button that had focus: focus goes to the next step.
+    await expect(page.getByTestId('repair-again')).toBeFocused();
 
     const asked = model.chatRequests().length;
     await page.getByTestId('repair-again').click();

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { RepairProposal } from '../../../../../shared/contract';
 import { Spinner } from '../../../ui/Spinner';
 import { CheckIcon, RefreshIcon, XIcon } from '../../../ui/icons';
@@ -19,7 +20,13 @@ export function ReviewActions({ p }: { p: RepairProposal }) {
   const recheck = useRepairStore((s) => s.recheck);
   const apply = useRepairStore((s) => s.apply);
   const [rejecting, setRejecting] = useState(false);
+  const rejectButton = useRef<HTMLButtonElement>(null);
   if (p.status !== 'pending') return null;
+  // The form (and the focus in it) goes away: back to the button that opened it, not the page.
+  const cancel = () => {
+    flushSync(() => setRejecting(false));
+    rejectButton.current?.focus();
+  };
   const block = applyBlock(p, sel);
   const whole = isWhole(sel, p);
 
@@ -45,6 +52,7 @@ export function ReviewActions({ p }: { p: RepairProposal }) {
         <button
           type="button"
           className="button"
+          ref={rejectButton}
           onClick={() => setRejecting(true)}
           disabled={anyBusy || rejecting}
           data-testid="review-reject"
@@ -63,7 +71,7 @@ export function ReviewActions({ p }: { p: RepairProposal }) {
           {whole ? 'Apply' : 'Re-check and apply'}
         </button>
       </div>
-      {rejecting && <RejectForm p={p} onCancel={() => setRejecting(false)} />}
+      {rejecting && <RejectForm p={p} onCancel={cancel} />}
     </div>
   );
 }

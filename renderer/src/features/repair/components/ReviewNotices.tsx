@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { RepairProposal } from '../../../../../shared/contract';
 import { InlineCode } from '../../../ui/InlineCode';
@@ -16,6 +17,9 @@ export function ReviewNotices({ p }: { p: RepairProposal }) {
       starting: !!s.starting[p.run_id],
     })),
   );
+  // Rejected here, in this view: the Reject form took the focus with it, so the next step gets
+  // it. A proposal opened already rejected leaves the focus where it is.
+  const [decidedHere] = useState(p.status === 'pending');
   const again = async () => {
     const id = await startRepair(p.run_id);
     if (id) location.hash = reviewHash(p.run_id, id);
@@ -67,6 +71,7 @@ export function ReviewNotices({ p }: { p: RepairProposal }) {
               className="button button--small"
               onClick={() => void again()}
               disabled={starting}
+              autoFocus={decidedHere}
               data-testid="repair-again"
             >
               <SparkIcon size={13} /> Repair again with this feedback

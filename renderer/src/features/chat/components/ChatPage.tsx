@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { ScorePanel } from '../../routing/components/ScorePanel';
 import { WhyNotPanel } from '../../routing/components/WhyNotPanel';
@@ -23,11 +23,20 @@ export function ChatPage() {
   useEffect(startRouting, [startRouting]);
   useEffect(startChat, [startChat]);
 
-  // Esc anywhere in the conversation stops the running turn; lists and editors inside stop
-  // the key themselves when they use it (closing suggestions, cancelling an edit).
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && !event.defaultPrevented) stop();
-  };
+  // Esc anywhere in the conversation stops the running turn, and so does Esc on the page itself:
+  // clicking the thread's text to read it leaves the focus on <body>, outside every handler.
+  // Lists and editors inside take the key themselves when they use it (closing suggestions,
+  // cancelling an edit); dialogs are outside the conversation and keep their own Esc.
+  const conversationRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const target = event.target as Node;
+      if (target === document.body || conversationRef.current?.contains(target)) stop();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [stop]);
 
   // A narrow window folds the conversation list into a drawer over the thread (chat.css);
   // wide, the list is always there and this state does nothing.
@@ -47,7 +56,7 @@ export function ChatPage() {
     <div className="chat-page" data-testid="chat-page" data-list-open={listOpen}>
       <ConversationList ref={listRef} onPicked={() => closeList(false)} onClose={() => closeList(true)} />
       {listOpen && <div className="chat-page__scrim" aria-hidden="true" onClick={() => closeList(false)} />}
-      <section className="chat-page__conversation" aria-label="Conversation" onKeyDown={onKeyDown}>
+      <section className="chat-page__conversation" aria-label="Conversation" ref={conversationRef}>
         <ThreadHeader
           toggleRef={toggleRef}
           listOpen={listOpen}

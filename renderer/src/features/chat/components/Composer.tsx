@@ -12,6 +12,9 @@ import { runningTurn } from '../thread';
 import { useSkillAutocomplete } from '../useSkillAutocomplete';
 import { optionId, SkillSuggestions } from './SkillSuggestions';
 
+/** The message box's id, for controls elsewhere that hand the focus back to it. */
+export const COMPOSER_ID = 'chat-composer';
+
 /** The chat composer: typing routes live; Enter sends, Shift+Enter is a new line, Esc stops. */
 export function Composer() {
   const draft = useRoutingStore((s) => s.draft);
@@ -71,6 +74,7 @@ export function Composer() {
       )}
       <textarea
         ref={input}
+        id={COMPOSER_ID}
         className="composer__input"
         placeholder="Message your skills…  try “organize my invoices from last month”, or type $ to pick a skill"
         aria-label="Message"
@@ -126,7 +130,16 @@ export function Composer() {
           )}
         </span>
         {running ? (
-          <button type="button" className="button composer__stop" onClick={stop} data-testid="composer-stop">
+          <button
+            type="button"
+            className="button composer__stop"
+            onClick={() => {
+              // Send takes Stop's place disabled: the focus would fall to the page.
+              stop();
+              input.current?.focus();
+            }}
+            data-testid="composer-stop"
+          >
             <StopIcon size={13} />
             Stop
           </button>

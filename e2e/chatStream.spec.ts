@@ -1,7 +1,7 @@
 import { startModelServer, type ModelServer } from '../electron/testing/modelServer';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
-import { watchConsole } from './support';
+import { shots, watchConsole } from './support';
 
 // A long answer streaming from a scripted model: following it, reading back, stopping it.
 
@@ -43,6 +43,52 @@ streamTest(
     await expect(chat.answerText()).toContainText('Paragraph 30');
     await chat.stop().click();
     await chat.finished('cancelled');
+    await expect(chat.composer()).toBeFocused();
+    expect(problems).toEqual([]);
+  },
+);
+
+streamTest(
+  'the view follows a streaming answer, stays where the reader scrolled to, and Jump to latest brings it back',
+  async ({ page, workspace, model }, testInfo) => {
+    const problems = watchConsole(page);
+    await page.setViewportSize({ width: 900, height: 700 });
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    const thread = page.getByTestId('thread');
+    const jump = page.getByTestId('jump-to-latest');
+    /** Whether a paragraph is inside the thread's visible box. */
+    const inView = (n: number) =>
+      thread.evaluate((el, text) => {
+        const box = el.getBoundingClientRect();
+        const p = [...el.querySelectorAll('p')].find((q) => q.textContent === text);
+        const r = p?.getBoundingClientRect();
+        return !!r && r.top >= box.top && r.bottom <= box.bottom;
+      }, `Paragraph ${n} of the long answer.`);
+
+    await chat.say('tell me a long story');
+    await expect(chat.answerText()).toContainText('Paragraph 30');
+    // At the bottom while it streams: the newest paragraph is in view, no jump button.
+    await expect.poll(() => inView(30)).toBe(true);
+    await expect(jump).toHaveCount(0);
+
+    // The reader scrolls up to paragraph 5; the rest of the answer streams in below.
+    await thread.evaluate((el) => {
+      const p = [...el.querySelectorAll('p')].find(
+        (q) => q.textContent === 'Paragraph 5 of the long answer.',
+      );
+      p?.scrollIntoView({ block: 'center' });
+    });
+    await expect(jump).toBeVisible();
+    await shots(page, testInfo, 'chat-stream-jump');
+    model.release();
+    await chat.finished('success');
+    await expect.poll(() => inView(5)).toBe(true);
+    expect(await inView(90)).toBe(false);
+
+    await jump.click();
+    await expect.poll(() => inView(90)).toBe(true);
+    await expect(jump).toHaveCount(0);
     await expect(chat.composer()).toBeFocused();
     expect(problems).toEqual([]);
   },

@@ -214,6 +214,7 @@ export const RunsIcon = icon(
 );
 export const PauseIcon = icon(<path d="M9 5v14M15 5v14" />);
 export const ArrowUpIcon = icon(<path d="M12 19V5M6 11l6-6 6 6" />);
+export const ArrowDownIcon = icon(<path d="M12 5v14M6 13l6 6 6-6" />);
 export const PlusIcon = icon(<path d="M12 5v14M5 12h14" />);
 export const SparkIcon = icon(
   <path d="M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6" />,

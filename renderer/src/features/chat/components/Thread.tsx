@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Placeholder } from '../../../ui/Placeholder';
 import { Spinner } from '../../../ui/Spinner';
@@ -5,6 +6,7 @@ import { ErrorIcon } from '../../../ui/icons';
 import { useChatStore } from '../store';
 import { AnswerMessage } from './AnswerMessage';
 import { ChatIntro } from './ChatIntro';
+import { JumpToLatest } from './JumpToLatest';
 import { UserMessage } from './UserMessage';
 
 /** The open conversation: each message with its answer, the live one streaming at the end. */
@@ -20,6 +22,7 @@ export function Thread() {
       resend: s.resend,
     })),
   );
+  const scroller = useRef<HTMLDivElement>(null);
 
   if (status === 'loading') {
     return (
@@ -51,22 +54,25 @@ export function Thread() {
   // column-reverse keeps the view pinned to the newest text while it streams, with no scroll
   // code, and leaves the reader where they are once they scroll up.
   return (
-    <div className="thread" data-testid="thread">
-      <div className="thread__turns" role="log" aria-label="Messages" aria-busy={running}>
-        {turns.map((turn, i) => {
-          const last = i === turns.length - 1;
-          return (
-            <div className="turn" key={turn.turn_id} data-testid="turn" data-turn-id={turn.turn_id}>
-              <UserMessage
-                message={turn.message}
-                editable={last && !running}
-                onResend={(message) => void resend(message)}
-              />
-              <AnswerMessage turn={turn} last={last && !running} onRetry={() => void resend()} />
-            </div>
-          );
-        })}
+    <div className="thread-frame">
+      <div className="thread" data-testid="thread" ref={scroller}>
+        <div className="thread__turns" role="log" aria-label="Messages" aria-busy={running}>
+          {turns.map((turn, i) => {
+            const last = i === turns.length - 1;
+            return (
+              <div className="turn" key={turn.turn_id} data-testid="turn" data-turn-id={turn.turn_id}>
+                <UserMessage
+                  message={turn.message}
+                  editable={last && !running}
+                  onResend={(message) => void resend(message)}
+                />
+                <AnswerMessage turn={turn} last={last && !running} onRetry={() => void resend()} />
+              </div>
+            );
+          })}
+        </div>
       </div>
+      <JumpToLatest scroller={scroller} />
     </div>
   );
 }

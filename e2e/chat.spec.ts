@@ -152,6 +152,42 @@ test.describe('without a model', () => {
     expect(problems).toEqual([]);
   });
 
+  test('↑ in the empty message box edits the last message; sending or leaving the edit returns to the box', async ({
+    page,
+    workspace,
+  }) => {
+    const problems = watchConsole(page);
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    await chat.say('hello there, how are you?');
+    await chat.finished('no_model');
+
+    // Something typed is never thrown away: ↑ then only moves the caret.
+    await chat.composer().fill('draft');
+    await chat.composer().press('ArrowUp');
+    await expect(page.getByTestId('edit-input')).toHaveCount(0);
+    await chat.composer().fill('');
+
+    await chat.composer().press('ArrowUp');
+    const editor = chat.lastTurn().getByTestId('edit-input');
+    await expect(editor).toBeFocused();
+    await expect(editor).toHaveValue('hello there, how are you?');
+    await editor.press('Escape');
+    await expect(editor).toHaveCount(0);
+    await expect(chat.composer()).toBeFocused();
+
+    await chat.composer().press('ArrowUp');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(' doing today?');
+    await page.keyboard.press('Enter');
+    await expect(chat.lastTurn().getByTestId('user-message')).toContainText('how are you doing today?');
+    await expect(chat.turns()).toHaveCount(1);
+    await expect(chat.composer()).toBeFocused();
+    await chat.finished('no_model');
+    expect(problems).toEqual([]);
+  });
+
   test('a script skill asks inline, runs after Allow, and the conversation survives a reload', async ({
     page,
     workspace,

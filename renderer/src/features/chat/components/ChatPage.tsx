@@ -52,6 +52,10 @@ export function ChatPage() {
     if (refocus) toggleRef.current?.focus();
   };
 
+  // ↑ in the empty message box opens the last message for editing, as the pencil does.
+  const [editing, setEditing] = useState<string | null>(null);
+  const lastTurn = useChatStore((s) => s.turns.at(-1)?.turn_id ?? null);
+
   return (
     <div className="chat-page" data-testid="chat-page" data-list-open={listOpen}>
       <ConversationList ref={listRef} onPicked={() => closeList(false)} onClose={() => closeList(true)} />
@@ -62,8 +66,8 @@ export function ChatPage() {
           listOpen={listOpen}
           onToggleList={() => (listOpen ? closeList(false) : openList())}
         />
-        <Thread />
-        <Composer />
+        <Thread editing={editing} onEditing={setEditing} />
+        <Composer onEditLast={lastTurn ? () => setEditing(lastTurn) : undefined} />
       </section>
       <aside className="chat-page__inspector" aria-label="Routing">
         <ScorePanel />

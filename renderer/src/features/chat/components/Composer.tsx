@@ -12,11 +12,19 @@ import { runningTurn } from '../thread';
 import { useSkillAutocomplete } from '../useSkillAutocomplete';
 import { optionId, SkillSuggestions } from './SkillSuggestions';
 
+const hasModifier = (event: KeyboardEvent) =>
+  event.shiftKey || event.altKey || event.ctrlKey || event.metaKey;
+
 /** The message box's id, for controls elsewhere that hand the focus back to it. */
 export const COMPOSER_ID = 'chat-composer';
 
 /** The chat composer: typing routes live; Enter sends, Shift+Enter is a new line, Esc stops. */
-export function Composer() {
+interface ComposerProps {
+  /** Opens the last message for editing (↑ in the empty box); absent when there is none. */
+  onEditLast?: () => void;
+}
+
+export function Composer({ onEditLast }: ComposerProps) {
   const draft = useRoutingStore((s) => s.draft);
   const setDraft = useRoutingStore((s) => s.setDraft);
   const { running, sending, sendError, send, stop, dismissSendError } = useChatStore(
@@ -52,6 +60,12 @@ export function Composer() {
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.nativeEvent.isComposing || complete.onKeyDown(event)) return;
+    // As in most chat apps: ↑ in an empty box edits the last message (nothing typed is lost).
+    if (event.key === 'ArrowUp' && draft === '' && !running && onEditLast && !hasModifier(event)) {
+      event.preventDefault();
+      onEditLast();
+      return;
+    }
     if (event.key !== 'Enter' || event.shiftKey) return;
     event.preventDefault();
     void submit();

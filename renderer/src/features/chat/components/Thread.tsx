@@ -9,8 +9,14 @@ import { ChatIntro } from './ChatIntro';
 import { JumpToLatest } from './JumpToLatest';
 import { UserMessage } from './UserMessage';
 
+interface ThreadProps {
+  /** The turn whose message is open for editing (only ever the last one), or null. */
+  editing: string | null;
+  onEditing(turnId: string | null): void;
+}
+
 /** The open conversation: each message with its answer, the live one streaming at the end. */
-export function Thread() {
+export function Thread({ editing, onEditing }: ThreadProps) {
   const { turns, status, error, activeId, running, select, resend } = useChatStore(
     useShallow((s) => ({
       turns: s.turns,
@@ -64,6 +70,8 @@ export function Thread() {
                 <UserMessage
                   message={turn.message}
                   editable={last && !running}
+                  editing={editing === turn.turn_id}
+                  onEditing={(on) => onEditing(on ? turn.turn_id : null)}
                   onResend={(message) => void resend(message)}
                 />
                 <AnswerMessage turn={turn} last={last && !running} onRetry={() => void resend()} />

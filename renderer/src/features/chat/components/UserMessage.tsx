@@ -1,66 +1,35 @@
-import { useState, type KeyboardEvent } from 'react';
-import { Kbd } from '../../../ui/Kbd';
 import { PencilIcon } from '../../../ui/icons';
+import { COMPOSER_ID } from './Composer';
+import { MessageEditor } from './MessageEditor';
 
 interface UserMessageProps {
   message: string;
   /** Only the last message can be edited and sent again (`chat.resend` replaces the last turn). */
   editable: boolean;
+  /** The editor is open: from its pencil button, or ↑ in an empty message box. */
+  editing: boolean;
+  onEditing(editing: boolean): void;
   onResend(message: string): void;
 }
 
 /** What the user sent; the last one can be edited in place and sent again. */
-export function UserMessage({ message, editable, onResend }: UserMessageProps) {
-  const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(message);
-
-  const submit = () => {
-    if (!text.trim()) return;
-    setEditing(false);
-    onResend(text);
+export function UserMessage({ message, editable, editing, onEditing, onResend }: UserMessageProps) {
+  // The editor goes away with the focus in it: back to the message box, not the page.
+  const close = () => {
+    onEditing(false);
+    document.getElementById(COMPOSER_ID)?.focus();
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Escape') {
-      // Esc cancels the edit here; it must not reach the page, where it stops a running turn.
-      event.stopPropagation();
-      setEditing(false);
-    } else if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      submit();
-    }
-  };
-
-  if (editing) {
+  if (editing && editable) {
     return (
-      <div className="user-message is-editing" data-testid="user-message-editor">
-        <textarea
-          className="user-message__editor"
-          aria-label="Edit your message"
-          value={text}
-          autoFocus
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={onKeyDown}
-          data-testid="edit-input"
-        />
-        <div className="user-message__edit-actions">
-          <span className="composer__hint">
-            <Kbd>Enter</Kbd> send again · <Kbd>Esc</Kbd> cancel
-          </span>
-          <button type="button" className="button button--small" onClick={() => setEditing(false)}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button--small button--primary"
-            onClick={submit}
-            disabled={!text.trim()}
-            data-testid="edit-send"
-          >
-            Send again
-          </button>
-        </div>
-      </div>
+      <MessageEditor
+        message={message}
+        onCancel={close}
+        onSend={(text) => {
+          close();
+          onResend(text);
+        }}
+      />
     );
   }
 
@@ -72,11 +41,8 @@ export function UserMessage({ message, editable, onResend }: UserMessageProps) {
           type="button"
           className="icon-button user-message__edit"
           aria-label="Edit and send again"
-          title="Edit and send again"
-          onClick={() => {
-            setText(message);
-            setEditing(true);
-          }}
+          title="Edit and send again (↑ in an empty message box)"
+          onClick={() => onEditing(true)}
           data-testid="edit-message"
         >
           <PencilIcon size={13} />

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
+import type { PluggableList } from 'unified';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { CodeBlock } from './CodeBlock';
@@ -21,6 +22,15 @@ interface MarkdownProps {
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/**
+ * One highlighter for every Markdown view. rehype-highlight's attacher builds a new lowlight
+ * with all its grammars each time a processor is made, which react-markdown does on every
+ * render of every message: a conversation of 400 answers spent most of a minute on it.
+ */
+const highlighter = rehypeHighlight({ detect: false });
+const REHYPE: PluggableList = [() => highlighter];
+const REMARK: PluggableList = [remarkGfm];
 
 function linkPath(href: string): string {
   const path = href.replace(/^\.\//, '').split('#')[0];
@@ -124,8 +134,8 @@ export const Markdown = memo(function Markdown({
   return (
     <div className="markdown" data-testid={testId}>
       <ReactMarkdown
-        remarkPlugins={[remarkGfm]}
-        rehypePlugins={[[rehypeHighlight, { detect: false }]]}
+        remarkPlugins={REMARK}
+        rehypePlugins={REHYPE}
         components={components(onRelativeLink, copyCode, headingLevel)}
       >
         {source}

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
 import { SkillsPage } from './pages/skills';
@@ -185,6 +187,47 @@ test.describe('without a model', () => {
     await expect(chat.turns()).toHaveCount(1);
     await expect(chat.composer()).toBeFocused();
     await chat.finished('no_model');
+    expect(problems).toEqual([]);
+  });
+
+  test('a conversation of hundreds of messages opens with its newest, and earlier ones load above without moving the view', async ({
+    page,
+    workspace,
+  }) => {
+    const problems = watchConsole(page);
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    await chat.say('message number 0');
+    await chat.finished('no_model');
+    // The same turn 300 times over, as a long-used conversation holds them (chats/<id>.jsonl).
+    const dir = path.join(workspace.home, 'chats');
+    const log = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.jsonl')) ?? '');
+    const first = JSON.parse(fs.readFileSync(log, 'utf8').split('\n')[0]) as {
+      turn: { turn_id: string; message: string };
+    };
+    const lines = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({
+        ...first,
+        turn: { ...first.turn, turn_id: `t-${i}`, message: `message number ${i}` },
+      }),
+    );
+    fs.writeFileSync(log, `${lines.join('\n')}\n`);
+    await page.reload();
+    await chat.ready();
+
+    await expect(chat.lastTurn().getByTestId('user-message')).toContainText('message number 299');
+    await expect(chat.turns()).toHaveCount(30);
+    const earlier = page.getByTestId('show-earlier');
+    await expect(earlier).toContainText('270 not shown');
+    // The reader goes up to the oldest shown message and asks for more: it stays where it was.
+    const oldest = chat.turns().first();
+    await expect(oldest).toContainText('message number 270');
+    await earlier.scrollIntoViewIfNeeded();
+    const before = await oldest.boundingBox();
+    await earlier.click();
+    await expect(chat.turns()).toHaveCount(60);
+    const same = chat.turns().filter({ hasText: 'message number 270' });
+    expect((await same.boundingBox())?.y).toBeCloseTo(before?.y ?? -1, -1);
     expect(problems).toEqual([]);
   });
 

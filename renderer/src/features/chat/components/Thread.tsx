@@ -1,13 +1,16 @@
-import { useRef } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Placeholder } from '../../../ui/Placeholder';
 import { Spinner } from '../../../ui/Spinner';
 import { ErrorIcon } from '../../../ui/icons';
+import { plural } from '../../../lib/format';
 import { useChatStore } from '../store';
-import { AnswerMessage } from './AnswerMessage';
 import { ChatIntro } from './ChatIntro';
 import { JumpToLatest } from './JumpToLatest';
-import { UserMessage } from './UserMessage';
+import { TurnRow } from './TurnRow';
+
+/** Messages shown when a conversation opens, and added by each "Show earlier". */
+const PAGE = 30;
 
 interface ThreadProps {
   /** The turn whose message is open for editing (only ever the last one), or null. */
@@ -29,6 +32,12 @@ export function Thread({ editing, onEditing }: ThreadProps) {
     })),
   );
   const scroller = useRef<HTMLDivElement>(null);
+  // A long conversation opens with its newest messages only: hundreds of rendered answers took
+  // tens of seconds to open. Earlier ones come a page at a time, above, without moving the view.
+  const [shown, setShown] = useState({ id: activeId, count: PAGE });
+  const count = shown.id === activeId ? shown.count : PAGE;
+  const hidden = Math.max(0, turns.length - count);
+  const onResend = useCallback((message?: string) => void resend(message), [resend]);
 
   if (status === 'loading') {
     return (
@@ -63,21 +72,26 @@ export function Thread({ editing, onEditing }: ThreadProps) {
     <div className="thread-frame">
       <div className="thread" data-testid="thread" ref={scroller}>
         <div className="thread__turns" role="log" aria-label="Messages" aria-busy={running}>
-          {turns.map((turn, i) => {
-            const last = i === turns.length - 1;
-            return (
-              <div className="turn" key={turn.turn_id} data-testid="turn" data-turn-id={turn.turn_id}>
-                <UserMessage
-                  message={turn.message}
-                  editable={last && !running}
-                  editing={editing === turn.turn_id}
-                  onEditing={(on) => onEditing(on ? turn.turn_id : null)}
-                  onResend={(message) => void resend(message)}
-                />
-                <AnswerMessage turn={turn} last={last && !running} onRetry={() => void resend()} />
-              </div>
-            );
-          })}
+          {hidden > 0 && (
+            <button
+              type="button"
+              className="button button--small thread__earlier"
+              onClick={() => setShown({ id: activeId, count: count + PAGE })}
+              data-testid="show-earlier"
+            >
+              Show {plural(Math.min(PAGE, hidden), 'earlier message')} ({hidden} not shown)
+            </button>
+          )}
+          {turns.slice(hidden).map((turn, i) => (
+            <TurnRow
+              key={turn.turn_id}
+              turn={turn}
+              current={hidden + i === turns.length - 1 && !running}
+              editing={editing === turn.turn_id}
+              onEditing={onEditing}
+              onResend={onResend}
+            />
+          ))}
         </div>
       </div>
       <JumpToLatest scroller={scroller} />

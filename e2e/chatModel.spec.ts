@@ -118,6 +118,8 @@ modelTest(
     await chat.finished('success');
 
     await expect(tool).toHaveAttribute('data-status', 'success');
+    // How long the call took, beside how it ended.
+    await expect(tool.getByTestId('tool-duration')).toHaveText(/^\d+(\.\d)? (ms|s)$/);
     // Output is collapsed until asked for.
     const output = tool.getByTestId('tool-output');
     await expect(output).not.toHaveAttribute('open');

@@ -41,6 +41,8 @@ export const ChatStep = z.object({
   sandbox: RunSandbox.optional(),
   /** The approval request behind an `approval` step. */
   approval_id: z.string().optional(),
+  /** How long a finished tool call or run took. */
+  duration_ms: z.number().min(0).optional(),
   /** How much of the answer had streamed when the step began, so text and steps interleave. */
   answer_offset: z.number().int().min(0).optional(),
 });

@@ -47,12 +47,16 @@ export const statusOf = (out: ToolOutput): ChatStepStatus => {
  */
 export const ranIn = (
   run: Pick<RunResult, 'command' | 'sandbox' | 'scripts' | 'status' | 'error'> &
-    Partial<Pick<RunResult, 'violations'>>,
-): { sandbox?: RunSandbox; error?: string } => {
+    Partial<Pick<RunResult, 'violations' | 'duration_ms'>>,
+): { sandbox?: RunSandbox; error?: string; duration_ms?: number } => {
   // A stop the script went on after is said on the card (the run's own error, when set, wins).
   const stopped = stoppedNote(run);
   const ran = run.command.length > 0 || (run.scripts?.length ?? 0) > 0;
-  return { ...(ran ? { sandbox: run.sandbox } : {}), ...(stopped ? { error: stopped } : {}) };
+  return {
+    ...(ran ? { sandbox: run.sandbox } : {}),
+    ...(stopped ? { error: stopped } : {}),
+    ...(run.duration_ms !== undefined ? { duration_ms: run.duration_ms } : {}),
+  };
 };
 
 const preview = (out: ToolOutput): string => {
@@ -171,6 +175,7 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
       callTool: async (name, input, stepId) => {
         const step: ChatStep = { id: stepId, kind: 'tool', name, status: 'running', input };
         chat?.onStep(step);
+        const began = Date.now();
         const out = await callTool(name, input, {
           skill: req.skill,
           task: req.task,
@@ -183,7 +188,7 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
         });
         const timedOut = out.status === 'cancelled' && timeoutOf(env.signal);
         const status = timedOut ? 'timeout' : statusOf(out);
-        const done: ChatStep = { ...step, status, output: preview(out) };
+        const done: ChatStep = { ...step, status, output: preview(out), duration_ms: Date.now() - began };
         if (timedOut) done.error = timedOut;
         else if (typeof out.error === 'string') done.error = out.error;
         if (status === 'error' || status === 'failure')

@@ -4,6 +4,7 @@ import { Spinner } from '../../../ui/Spinner';
 import { ChevronIcon, FileIcon, PlayIcon, SkillsIcon, TerminalIcon } from '../../../ui/icons';
 import { RepairOffer } from '../../repair/components/RepairOffer';
 import { OFFER_STATUSES } from '../../repair/model';
+import { formatDuration } from '../../runs/model';
 import { useRunsStore } from '../../runs/store';
 import { argumentsSummary, STEP_TONE } from '../turnView';
 import { SandboxBadge } from './SandboxBadge';
@@ -39,6 +40,11 @@ export function ToolCard({ step }: { step: ChatStep }) {
         <Badge tone={STEP_TONE[step.status]} testId="tool-status">
           {step.status}
         </Badge>
+        {step.duration_ms !== undefined && (
+          <span className="step-card__duration" title="How long it took" data-testid="tool-duration">
+            {formatDuration(step.duration_ms)}
+          </span>
+        )}
         {step.sandbox && <SandboxBadge sandbox={step.sandbox} />}
       </header>
       {step.error && (

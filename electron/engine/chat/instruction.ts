@@ -188,7 +188,9 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
         });
         const timedOut = out.status === 'cancelled' && timeoutOf(env.signal);
         const status = timedOut ? 'timeout' : statusOf(out);
-        const done: ChatStep = { ...step, status, output: preview(out), duration_ms: Date.now() - began };
+        // A script's run says its own time (as the Runs view shows it); other tools, the call's.
+        const took = typeof out.duration_ms === 'number' ? out.duration_ms : Date.now() - began;
+        const done: ChatStep = { ...step, status, output: preview(out), duration_ms: took };
         if (timedOut) done.error = timedOut;
         else if (typeof out.error === 'string') done.error = out.error;
         if (status === 'error' || status === 'failure')

@@ -88,6 +88,53 @@ describe('ConversationStore', () => {
     expect(again.list()[0].turns).toBe(1);
   });
 
+  it('a turn appended after a torn last line is kept, and so is every turn after it', () => {
+    // A crash mid-append leaves a line without its newline: the next turn was written onto that
+    // line, so it did not parse, and every later turn lost it from the history the model hears.
+    const { home, store: s } = store();
+    const c = s.create();
+    s.appendTurn(turn(c.id, 't1', 'one'));
+    fs.appendFileSync(path.join(home, 'chats', `${c.id}.jsonl`), '{"type":"turn","turn":{"conv');
+    const again = ConversationStore.at(home);
+    again.appendTurn(turn(c.id, 't2', 'two'));
+    again.appendTurn(turn(c.id, 't3', 'three'));
+    again.retract(c.id, 't3');
+    expect(
+      ConversationStore.at(home)
+        .get(c.id)
+        .history.map((t) => t.turn_id),
+    ).toEqual(['t1', 't2']);
+  });
+
+  it.each([
+    ['cut off mid-write', '{"version":1,"conversations":[{"id":'],
+    ['of another shape', '{"version":2,"items":[]}'],
+  ])('an index.json %s is rebuilt from the conversation logs, not emptied', (_case, broken) => {
+    // Before, every conversation vanished from the list, `--conversation ID` said there was no
+    // such conversation, and the next new chat wrote an index holding only itself.
+    const { home, store: s } = store();
+    const a = s.create();
+    s.appendTurn(turn(a.id, 't1', 'convert 5 miles'));
+    s.appendTurn(turn(a.id, 't2', 'and 10?'));
+    const b = s.create();
+    s.appendTurn(turn(b.id, 't1', 'weather in Berlin'));
+    const index = path.join(home, 'chats', 'index.json');
+    fs.writeFileSync(index, broken);
+    const again = ConversationStore.at(home);
+    expect(again.get(a.id).history.map((t) => t.message)).toEqual(['convert 5 miles', 'and 10?']);
+    again.create('New one');
+    const listed = ConversationStore.at(home).list();
+    expect(listed.map((c) => [c.title, c.turns]).sort()).toEqual([
+      ['New one', 0],
+      ['convert 5 miles', 2],
+      ['weather in Berlin', 1],
+    ]);
+    // The broken file is kept beside it (a renamed title lives only there).
+    expect(
+      fs.readdirSync(path.join(home, 'chats')).filter((f) => f.startsWith('index.json.broken')),
+    ).toHaveLength(1);
+  });
+
   it('an edited first message renames a conversation it named, never one the user named', () => {
     const { store: s } = store();
     const auto = s.create();

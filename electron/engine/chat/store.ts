@@ -28,12 +28,77 @@ export class ConversationStore {
   private index: ConversationSummary[] = [];
 
   constructor(private readonly dir: string) {
+    let text: string;
     try {
-      const parsed = IndexFile.safeParse(JSON.parse(fs.readFileSync(this.indexFile, 'utf8')));
-      if (parsed.success) this.index = parsed.data.conversations;
+      text = fs.readFileSync(this.indexFile, 'utf8');
     } catch {
-      // No conversations yet.
+      // No index: no conversations yet, or one removed by hand beside its logs.
+      this.rebuildIndex();
+      return;
     }
+    let parsed: ReturnType<typeof IndexFile.safeParse> | undefined;
+    try {
+      parsed = IndexFile.safeParse(JSON.parse(text));
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed?.success) this.index = parsed.data.conversations;
+    else this.rebuildIndex();
+  }
+
+  /**
+   * An index.json that does not parse (a disk that filled, a hand edit) would list no
+   * conversation, and the next write would keep only the new one: the logs hold every turn, so
+   * the list is rebuilt from them, and the broken file is kept beside it (renamed titles live there).
+   */
+  private rebuildIndex(): void {
+    try {
+      fs.renameSync(this.indexFile, `${this.indexFile}.broken-${Date.now().toString(36)}`);
+    } catch {
+      // Gone already: rebuild all the same.
+    }
+    let logs: string[];
+    try {
+      logs = fs.readdirSync(this.dir).filter((f) => /^c-[\w-]+\.jsonl$/.test(f));
+    } catch {
+      return;
+    }
+    if (logs.length === 0) return;
+    this.index = logs.map((file) => {
+      const id = file.slice(0, -'.jsonl'.length);
+      const turns = this.turns(id);
+      const changed = fs.statSync(this.log(id)).mtime.toISOString();
+      return {
+        id,
+        title: turns.length > 0 ? titleOf(turns[0].message) : 'New conversation',
+        created_at: turns[0]?.started_at ?? changed,
+        updated_at: turns.at(-1)?.finished_at ?? changed,
+        turns: turns.length,
+      };
+    });
+    this.saveIndex();
+  }
+
+  /**
+   * Appends one line to a conversation's log. After a crash mid-append the log ends inside a
+   * line: without the newline first, this line would join that fragment and be lost with it.
+   */
+  private appendLine(id: string, value: object): void {
+    const file = this.log(id);
+    let torn = false;
+    try {
+      const fd = fs.openSync(file, 'r');
+      try {
+        const size = fs.fstatSync(fd).size;
+        const last = Buffer.alloc(1);
+        torn = size > 0 && fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      // No log yet.
+    }
+    fs.appendFileSync(file, `${torn ? '\n' : ''}${JSON.stringify(value)}\n`);
   }
 
   static at(home: string): ConversationStore {
@@ -140,7 +205,7 @@ export class ConversationStore {
   /** Append a finished turn; the first one names an untitled conversation. */
   appendTurn(turn: ChatTurn): ConversationSummary {
     const summary = this.known(turn.conversation_id);
-    fs.appendFileSync(this.log(summary.id), `${JSON.stringify({ type: 'turn', turn })}\n`);
+    this.appendLine(summary.id, { type: 'turn', turn });
     const next = {
       ...summary,
       title:
@@ -157,7 +222,7 @@ export class ConversationStore {
   retract(id: string, turnId: string): void {
     const summary = this.known(id);
     const taken = this.turns(id).find((t) => t.turn_id === turnId);
-    fs.appendFileSync(this.log(id), `${JSON.stringify({ type: 'retract', turn_id: turnId })}\n`);
+    this.appendLine(id, { type: 'retract', turn_id: turnId });
     const turns = Math.max(0, summary.turns - 1);
     // A title the first message gave (not the user) follows that message when it is edited.
     const named = turns === 0 && taken !== undefined && summary.title === titleOf(taken.message);

@@ -34,6 +34,17 @@ function printProposal(p: RepairProposal): void {
   );
 }
 
+/** The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it. */
+const INTERRUPTED = 130;
+
+const pickRun = ({ status, output, error, sandbox, duration_ms }: RunResult) => ({
+  status,
+  output,
+  error,
+  sandbox,
+  duration_ms,
+});
+
 /** The DESIGN §7 repair shape when there was nothing to run: not eligible, the run never started. */
 const notRepairable = (reason: string) => ({ eligible: false, reason, run: unstartedRun(reason) });
 
@@ -75,6 +86,15 @@ export async function repairCommand(
         notRepairable,
       );
     const stop = answerApprovals(engine, flags.deny ? 'deny' : 'approve', true);
+    // Ctrl-C stops the run, model call or replay under way and still prints what there is (what
+    // was proposed, what was applied), so a caller reading --json gets a record; a second one quits.
+    const interrupted = new AbortController();
+    const onSigint = () => {
+      interrupted.abort();
+      for (const r of engine.execution.list(50))
+        if (r.status === 'running') engine.execution.cancel(r.run_id);
+    };
+    process.once('SIGINT', onSigint);
     const run: RunResult = await engine.execution.start({
       id: match.id,
       task,
@@ -83,6 +103,14 @@ export async function repairCommand(
     }).done;
     // A success is judged too: an instruction skill's model may have answered around a file
     // its SKILL.md names and the skill lacks, which is a broken skill all the same.
+    if (interrupted.signal.aborted) {
+      process.off('SIGINT', onSigint);
+      stop();
+      const reason = `Stopped by the user during the run, before any repair: nothing was proposed or changed.`;
+      const report = { eligible: false, reason, run: pickRun(run), interrupted: true };
+      process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : `${reason}\n`);
+      return INTERRUPTED;
+    }
     const record = engine.execution.get(run.run_id);
     const outcome = await engine.repair.repair({
       run,
@@ -90,12 +118,13 @@ export async function repairCommand(
       task,
       input: record.input,
       replay: (dir) => engine.execution.replay(record, dir),
+      signal: interrupted.signal,
     });
     let applied: RepairRevision | null = null;
     let applyError: string | undefined;
     let retry: RunResult | undefined;
     const best = proven(outcome.proposals);
-    if (flags.apply && best) {
+    if (flags.apply && best && !interrupted.signal.aborted) {
       // A refused or failed write (stale skill, unwritable home) is part of the answer: the
       // report still goes out, with the reason, and the skill is as it was (revisions.ts rolls back).
       try {
@@ -104,7 +133,7 @@ export async function repairCommand(
         applyError = `Not applied: ${error instanceof Error ? error.message : String(error)}`;
       }
       await engine.reloadSkills();
-      const again = applied ? findSkill(engine, match.name) : undefined;
+      const again = applied && !interrupted.signal.aborted ? findSkill(engine, match.name) : undefined;
       if (again)
         retry = await engine.execution.start({
           id: again.id,
@@ -113,11 +142,13 @@ export async function repairCommand(
           ...(input ? { input } : {}),
         }).done;
     }
+    process.off('SIGINT', onSigint);
     stop();
     const report = {
       ...repairReport(outcome, run, applied),
       ...(applyError ? { apply_error: applyError } : {}),
       ...(retry ? { retry } : {}),
+      ...(interrupted.signal.aborted ? { interrupted: true } : {}),
     };
     if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else {
@@ -131,6 +162,7 @@ export async function repairCommand(
           `Applied as revision ${applied.revision}; the task ran again: ${retry?.status}.\n`,
         );
     }
+    if (interrupted.signal.aborted) return INTERRUPTED;
     if (run.status === 'success' && !report.eligible) return 0;
     // Eligible but nothing to review (every answer unusable or refused) is no repair either.
     if (report.eligible && report.proposals.length === 0) return 1;

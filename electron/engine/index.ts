@@ -242,7 +242,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     runs: { get: (runId) => execution.get(runId), replay: (record, dir) => execution.replay(record, dir) },
     // Streamed through chat's model loop (no tools): its stall limit and its redacted wording (a
     // 401 body echoes the key) hold for a repair's model call too.
-    complete: async ({ system, user }) => {
+    complete: async ({ system, user }, signal) => {
       const choice = await model();
       if ('error' in choice) throw new Error(choice.error);
       const result = await runModelLoop({
@@ -250,6 +250,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         system,
         messages: [{ role: 'user', content: user }],
         stepPrefix: 'repair:',
+        signal,
         onDelta: () => undefined,
         onStep: () => undefined,
       });

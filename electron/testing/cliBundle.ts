@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -53,6 +53,15 @@ export function runCliWithModel(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<CliResult> {
+  return startCliWithModel(o, args, env).done;
+}
+
+/** `runCliWithModel`, with the process at hand (to signal it) while it runs. */
+export function startCliWithModel(
+  o: CliWithModel,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; done: Promise<CliResult> } {
   const child = spawn(process.execPath, [o.cli, ...args, '--no-default-paths', '--skills', o.skills], {
     env: {
       ...envWithoutModel(),
@@ -69,7 +78,10 @@ export function runCliWithModel(
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d));
   child.stderr.on('data', (d: Buffer) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<CliResult>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { child, done };
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   REPAIR_BUDGET,
   type RefusalCode,
 } from './guards';
-import { plan, type Base } from './plan';
+import { plan, STOPPED, type Base } from './plan';
 import { toProposal } from './proposal';
 import type { Complete, PriorAttempt } from './prompt';
 import { replayChanges, type Replay } from './replay';
@@ -51,6 +51,8 @@ export interface RepairRequest {
   /** The skill is bundled (read-only): applying will make a managed copy. */
   bundled?: boolean;
   repairId?: string;
+  /** Stops the repair between steps, and the model call or replay under way (the CLI's Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -168,6 +170,7 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
   let repeated: string | undefined;
   const shown = () => (best ? [best] : []);
   for (attempt = 1; attempt <= REPAIR_BUDGET.attempts; attempt++) {
+    if (req.signal?.aborted) return finish('fallback', STOPPED, shown());
     emit(
       'planning',
       attempt === 1 ? 'looking for the smallest fix' : `planning again from: ${base.eligibility.reason}`,
@@ -229,6 +232,8 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
             precheck: async (dir) => (await checkValidator(original.dir, dir))?.reason ?? null,
           });
         })();
+    // A replay the user stopped proves nothing either way.
+    if (req.signal?.aborted) return finish('fallback', STOPPED, shown());
     if ('refused' in replayed) {
       emit('evaluation', replayed.refused);
       fruitless.push(replayed.refused);

@@ -27,6 +27,9 @@ export interface Base {
 const UNREACHABLE =
   /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|Cannot connect|Could not reach|answer in time|nothing more in time|sent nothing|fetch failed|\b(?:401|403|404|429)\b|rate-limiting|asks to wait|unauthori[sz]ed|invalid api key|incorrect api key|model\b.*\b(?:not found|does not exist)/i;
 
+/** Why a repair ended early when its signal fired (the user pressed Ctrl-C). */
+export const STOPPED = 'stopped by the user before the repair finished';
+
 export type Planned =
   /** `fresh`: the draft's changes are against the original skill, not the last attempt's state. */
   | { draft: DraftProposal; diffText: string; fresh?: boolean }
@@ -70,8 +73,10 @@ export async function plan(
         prior,
         inputPeeks: await peekInputFiles(base.run, req.input),
       }),
+      req.signal,
     );
   } catch (e) {
+    if (req.signal?.aborted) return { unusable: STOPPED, final: true };
     const message = e instanceof Error ? e.message : String(e);
     // A model that cannot be reached or refuses the key fails the next attempt the same way.
     return { unusable: `The model call failed: ${message}`, final: UNREACHABLE.test(message) };

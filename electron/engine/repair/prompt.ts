@@ -8,7 +8,7 @@ import { REPAIR_BUDGET } from './guards';
 import type { SkillSnapshot } from './snapshot';
 
 /** How the model is called (injected: issue 8's providers, or a scripted one in tests). */
-export type Complete = (prompt: { system: string; user: string }) => Promise<string>;
+export type Complete = (prompt: { system: string; user: string }, signal?: AbortSignal) => Promise<string>;
 
 /** Caps on what goes into the prompt (characters). */
 export const PROMPT_LIMITS = { stderr: 4_000, output: 2_000, skillDoc: 12_000, file: 8_000, files: 30_000 };

@@ -69,7 +69,11 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
     } catch (error) {
       return refuse((error as Error).message, flags.json);
     }
-    const onSigint = () => engine.chat.stop(sent.turn_id);
+    let interrupted = false;
+    const onSigint = () => {
+      interrupted = true;
+      engine.chat.stop(sent.turn_id);
+    };
     process.once('SIGINT', onSigint);
     const turn = await sent.done;
     process.off('SIGINT', onSigint);
@@ -85,6 +89,8 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
       if (!turn.answer.endsWith('\n')) process.stdout.write('\n');
       printTurn(turn);
     }
+    // As repair and run: the turn as it stood is printed, and the exit says Ctrl-C stopped it.
+    if (interrupted) return 130;
     return turn.status === 'success' ? 0 : 1;
   } finally {
     await engine.close();

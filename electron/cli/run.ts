@@ -82,7 +82,11 @@ export async function runCommand(skill: string | undefined, task: string, flags:
       ...(flags.entry ? { entrypoint: flags.entry } : {}),
       ...(input ? { input } : {}),
     });
-    const onSigint = () => engine.execution.cancel(run_id);
+    let interrupted = false;
+    const onSigint = () => {
+      interrupted = true;
+      engine.execution.cancel(run_id);
+    };
     process.once('SIGINT', onSigint);
     const result = await done;
     process.off('SIGINT', onSigint);
@@ -95,6 +99,8 @@ export async function runCommand(skill: string | undefined, task: string, flags:
         process.stdout.write(`${forTerminal(result.output)}\n`);
       printSummary(result);
     }
+    // As repair and chat: the stopped run is printed, and the exit says Ctrl-C stopped it.
+    if (interrupted) return 130;
     return result.status === 'success' ? 0 : 1;
   } finally {
     await engine.close();

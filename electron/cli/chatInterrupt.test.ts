@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { ChatTurn, RunResult } from '../../shared/contract';
+import { cliWithModel, startCliWithModel } from '../testing/cliBundle';
+
+// Ctrl-C during `chat --json` and `run --json` prints the turn or run as it stood, as `repair`
+// does, and exits 130 as shells expect of an interrupted command: before, they exited 1, which a
+// caller could not tell from a turn that failed.
+const cli = cliWithModel('skilldeck-cli-chat-interrupt-', {
+  'slow-sync/SKILL.md': '---\nname: slow-sync\ndescription: Syncs slowly.\n---\nRun scripts/sync.py.\n',
+  'slow-sync/skill.yaml': 'entrypoints: [scripts/sync.py]\nexecution_policy: { approval: auto }\n',
+  'slow-sync/scripts/sync.py': 'import time\nprint("syncing", flush=True)\ntime.sleep(60)\n',
+});
+
+async function interrupted(args: string[], ready: (home: string) => boolean) {
+  const where = {
+    cli: path.join(cli.root, 'cli.cjs'),
+    skills: cli.skills,
+    home: path.join(cli.root, `home-int-${Date.now()}`),
+    userHome: cli.root,
+    baseURL: cli.server.baseURL,
+    apiKey: 'k',
+  };
+  const { child, done } = startCliWithModel(where, [...args, '--json']);
+  for (const started = Date.now(); !ready(where.home); await sleep(50))
+    if (Date.now() - started > 30_000) throw new Error('timed out waiting to interrupt');
+  child.kill('SIGINT');
+  return done;
+}
+
+describe('Ctrl-C during chat --json and run --json', () => {
+  it('chat: the partial answer as a cancelled turn, exit 130', async () => {
+    const before = cli.server.chatRequests().length;
+    cli.server.enqueue({ text: ['Half ', 'an ', 'answer'], holdAfter: 1 });
+    const { code, stdout } = await interrupted(
+      ['chat', 'tell me a story'],
+      () => cli.server.chatRequests().length > before,
+    ).finally(() => cli.server.release());
+    expect(code).toBe(130);
+    const turn = ChatTurn.parse(JSON.parse(stdout));
+    expect(turn.status).toBe('cancelled');
+  }, 60_000);
+
+  it('run: the stopped run, exit 130', async () => {
+    const { code, stdout } = await interrupted(['run', 'slow-sync', 'sync it'], running);
+    expect(code).toBe(130);
+    expect(RunResult.parse(JSON.parse(stdout)).status).toBe('cancelled');
+  }, 60_000);
+});
+
+/** A run is under way in `home`: its record says so. */
+function running(home: string): boolean {
+  const runs = path.join(home, 'runs');
+  if (!fs.existsSync(runs)) return false;
+  return fs
+    .readdirSync(runs, { recursive: true, encoding: 'utf8' })
+    .some((f) => f.endsWith('.json') && fs.readFileSync(path.join(runs, f), 'utf8').includes('"running"'));
+}

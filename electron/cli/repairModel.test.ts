@@ -82,6 +82,27 @@ describe('skilldeck repair: a model endpoint that goes silent', () => {
   }, 40_000);
 });
 
+describe('skilldeck repair: an overloaded model endpoint', () => {
+  it('says it is overloaded and does not ask again at once for a second attempt', async () => {
+    const before = server.chatRequests().length;
+    // A handler, so the second answer (never asked for) is not left queued for the next test.
+    const left = [
+      { error: { status: 529, message: 'Overloaded', type: 'overloaded_error' } },
+      { text: 'NO_FIX: the second attempt should not have been asked for' },
+    ];
+    server.setHandler(() => left.shift() ?? { text: 'NO_FIX: nothing scripted' });
+    const { code, stdout } = await repair(['csv-total', 'total it', '--json']);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as { eligible: boolean; reason: string; proposals: unknown[] };
+    expect(report).toMatchObject({ eligible: true, proposals: [] });
+    expect(report.reason).toContain(
+      `529: the server at ${server.baseURL} is overloaded; wait a little and retry.`,
+    );
+    expect(server.chatRequests().length - before).toBe(1);
+    server.setHandler(null);
+  }, 40_000);
+});
+
 describe('skilldeck repair: an answer the model’s output limit cut off', () => {
   const DIFF = [
     '```diff',

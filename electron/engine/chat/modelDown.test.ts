@@ -69,7 +69,7 @@ describe('a skill whose model endpoint refused the call', () => {
     const turn = await send(ASK);
     expect(turn).toMatchObject({ status: 'failure', answer: '' });
     expect(turn.error).toBe(
-      `The model did not answer: 503: the server at ${server.baseURL} failed (Overloaded, try later.); it asks to wait 30 s before retrying.`,
+      `The model did not answer: 503: the server at ${server.baseURL} is overloaded (Overloaded, try later.); it asks to wait 30 s before retrying.`,
     );
     expect(chatRequests()).toBe(1);
     expect(modelSteps(turn)).toHaveLength(1);

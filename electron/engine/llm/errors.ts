@@ -124,6 +124,13 @@ export function describeHttpError(
       message: `429: ${url} is rate-limiting requests${tail}; ${wait ?? 'wait and retry'}.`,
       waitAsked: true,
     };
+  if (status >= 500 && (status === 529 || overloaded(jsonOf(body)) || /\boverloaded\b/i.test(said)))
+    return {
+      kind: 'http',
+      status,
+      message: overloadedMessage(`${status}: the server at ${url}`, said, wait),
+      waitAsked: true,
+    };
   if (status >= 500)
     return {
       kind: 'http',
@@ -167,6 +174,34 @@ function resetIn(value: string | undefined): number {
   const at = Number(value) > 1e12 ? Number(value) : Number(value) > 1e9 ? Number(value) * 1000 : NaN;
   const seconds = (at - Date.now()) / 1000;
   return seconds > 0 && seconds < 86_400 ? seconds : NaN;
+}
+
+/**
+ * "… is overloaded; wait a little and retry": the server's words only when they add to that
+ * (Anthropic's are "Overloaded"). Asked again at once, it is overloaded still, as a 429 is limited.
+ */
+function overloadedMessage(who: string, said: string, wait?: string): string {
+  const tail = said && !/^overloaded\.?$/i.test(said) ? ` (${said})` : '';
+  return `${who} is overloaded${tail}; ${wait ?? 'wait a little and retry'}.`;
+}
+
+const jsonOf = (text: string | undefined): unknown => {
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** A code, type or status that says the server is overloaded (Anthropic's 529 `overloaded_error`, relayed by gateways too). */
+const OVERLOADED = /^(?:529|overloaded|overloaded_error|server_overloaded)$/i;
+
+/** Whether `error` (a server's error event or error body, a plain object) says the server is overloaded. */
+export function overloaded(error: unknown): boolean {
+  const event = errorEvent(error);
+  return [event?.code, event?.type, event?.status].some(
+    (v) => (typeof v === 'number' || typeof v === 'string') && OVERLOADED.test(String(v)),
+  );
 }
 
 /** A code, type or status that says an error event is a rate limit (OpenRouter, Gemini, OpenAI, Anthropic). */
@@ -294,6 +329,12 @@ function describeUnredacted(error: unknown, { baseURL, hasKey }: DescribeContext
     const body = JSON.stringify({ error: { message: messageOf(errorEvent(error)) } });
     return describeHttpError(429, body, baseURL, hasKey, limited);
   }
+  if (overloaded(error))
+    return {
+      kind: 'http',
+      message: overloadedMessage(`the server at ${baseURL}`, messageOf(errorEvent(error))),
+      waitAsked: true,
+    };
   return { kind: 'error', message: `The model call to ${baseURL} failed: ${messageOf(error)}` };
 }
 

@@ -1,4 +1,4 @@
-import { htmlPage, rateLimitHeaders } from './errors';
+import { htmlPage, overloaded, rateLimitHeaders } from './errors';
 import { errorEventListener, tapped } from './streamActivity';
 import { completeChunks } from './streamShapes';
 import { nameToolCalls } from './unnamedToolCalls';
@@ -39,6 +39,9 @@ export const streamingFetch: typeof fetch = async (input, init) => {
       for (const [name, value] of Object.entries(limited)) if (!headers.has(name)) headers.set(name, value);
       return new Response(text, { status: 429, statusText: 'Too Many Requests', headers });
     }
+    // Likewise an overloaded server's error as a 200: the 529 Anthropic sends for it.
+    if (overloaded(jsonOf(text)))
+      return new Response(text, { status: 529, statusText: 'Overloaded', headers });
     const refusal = notACompletion(text);
     if (refusal) throw new Error(refusal);
     // An event stream labelled as JSON: read as the stream it is.

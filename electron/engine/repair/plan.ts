@@ -25,7 +25,7 @@ export interface Base {
  * or a 503 with Retry-After asks to wait).
  */
 const UNREACHABLE =
-  /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|Cannot connect|Could not reach|answer in time|nothing more in time|sent nothing|fetch failed|\b(?:401|403|404|429)\b|rate-limiting|asks to wait|unauthori[sz]ed|invalid api key|incorrect api key|model\b.*\b(?:not found|does not exist)/i;
+  /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|Cannot connect|Could not reach|answer in time|nothing more in time|sent nothing|fetch failed|\b(?:401|403|404|429)\b|rate-limiting|asks to wait|is overloaded|unauthori[sz]ed|invalid api key|incorrect api key|model\b.*\b(?:not found|does not exist)/i;
 
 /** Why a repair ended early when its signal fired (the user pressed Ctrl-C). */
 export const STOPPED = 'stopped by the user before the repair finished';

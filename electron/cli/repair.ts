@@ -133,7 +133,8 @@ export async function repairCommand(
         applyError = `Not applied: ${error instanceof Error ? error.message : String(error)}`;
       }
       await engine.reloadSkills();
-      const again = applied && !interrupted.signal.aborted ? findSkill(engine, match.name) : undefined;
+      // The skill the revision wrote (a managed copy of a read-only skill, say), not any of its name.
+      const again = applied && !interrupted.signal.aborted ? findSkill(engine, applied.skill_id) : undefined;
       if (again)
         retry = await engine.execution.start({
           id: again.id,

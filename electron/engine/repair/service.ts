@@ -280,12 +280,14 @@ export class RepairService {
     const invalid = await checkApplied(proposal, skill, changes, this.deps.scratchRoot);
     if (invalid) throw forbidden(invalid);
     const edited = !!selection.edited?.length;
+    const copy = proposal.bundled || this.isReadOnly(proposal.skill_id);
+    if (copy) this.refuseShadowedCopy(proposal.skill, proposal.skill_id);
     const revision = await this.revisions.apply({
       skill: proposal.skill,
       skillDir: proposal.skill_id,
       contentHash: proposal.content_hash,
       changes,
-      bundled: proposal.bundled || this.isReadOnly(proposal.skill_id),
+      bundled: copy,
       proposal: { ...proposal, source: edited ? 'user' : proposal.source },
     });
     this.store.save({ ...proposal, status: 'applied' });
@@ -382,6 +384,19 @@ export class RepairService {
     return (
       this.deps.catalog?.list().skills.find((s) => s.id === skill)?.name ??
       (path.isAbsolute(skill) ? path.basename(skill) : skill)
+    );
+  }
+
+  /**
+   * A read-only skill is repaired into a copy in $SKILLDECK_HOME/skills, which shadows bundled and
+   * user skills; a workspace or --skills skill of the same name takes precedence over it (DESIGN
+   * §2), so the copy would never run and every run would stay broken: refused, saying why.
+   */
+  private refuseShadowedCopy(skill: string, dir: string): void {
+    const source = this.deps.catalog?.list().skills.find((s) => s.id === dir)?.source;
+    if (source !== 'workspace' && source !== 'extra') return;
+    throw forbidden(
+      `${skill} is in ${dir}, which SkillDeck cannot write, and a repaired copy in ${this.revisions.managedRoot} would not be used: ${source === 'extra' ? 'skills from an added folder (--skills)' : 'workspace skills'} take precedence over it. Make the folder writable and apply again, or apply the diff by hand.`,
     );
   }
 

@@ -28,7 +28,7 @@ function printTurn(turn: ChatTurn): void {
       : 'no skill (plain chat)';
   process.stderr.write(
     forTerminal(
-      `\n${turn.status === 'success' ? '✓' : '✗'} ${turn.status} · route: ${route} · tokens ${turn.usage.input_tokens} in / ${turn.usage.output_tokens} out\n${lines.join('\n')}${turn.error && turn.error !== turn.answer ? `\n${turn.error}` : ''}\n`,
+      `\n${turn.status === 'success' ? '✓' : '✗'} ${turn.status} · route: ${route} · tokens ${turn.usage.input_tokens} in / ${turn.usage.output_tokens} out${turn.usage.reported === false ? ' (the server did not report all of them)' : ''}\n${lines.join('\n')}${turn.error && turn.error !== turn.answer ? `\n${turn.error}` : ''}\n`,
     ),
   );
 }

@@ -23,6 +23,8 @@ export interface ScriptedReply {
   toolCalls?: ScriptedToolCall[];
   /** Default `tool_calls` when there are tool calls, else `stop`; null: no chunk carries one (`[DONE]` still ends the stream). */
   finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter' | null;
+  /** No usage chunk even when asked for one (many local servers send none). */
+  noUsage?: true;
   /** The usage chunk has no `choices` field at all (OpenAI sends `choices: []`). */
   usageWithoutChoices?: true;
   /** Default: about one token per 4 characters of the request's messages and of the answer. */
@@ -253,7 +255,7 @@ export function streamChunks(reply: ScriptedReply, request: ChatRequest, index: 
   chunks.push(chunk({}, finishOf(reply, calls)));
   if (reply.strayAfter) chunks.splice(1 + reply.strayAfter.chunks, 0, reply.strayAfter.data);
   const usage = usageOf(reply, request, calls);
-  if (withUsage)
+  if (withUsage && !reply.noUsage)
     chunks.push(
       JSON.stringify(reply.usageWithoutChoices ? { ...base, usage } : { ...base, choices: [], usage }),
     );

@@ -48,7 +48,15 @@ export const ChatStep = z.object({
 });
 export type ChatStep = z.infer<typeof ChatStep>;
 
-export const ChatUsage = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });
+export const ChatUsage = z.object({
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  /**
+   * `false` when a model answered without saying what it used (some servers send no usage): the
+   * counts then leave those answers out, and are no measure of the turn. Absent otherwise.
+   */
+  reported: z.literal(false).optional(),
+});
 export type ChatUsage = z.infer<typeof ChatUsage>;
 
 /** How a turn ended; `no_model`: it needed a model and none is configured. */

@@ -259,6 +259,9 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
                 : part.finishReason;
             usage.input_tokens += part.usage.inputTokens ?? 0;
             usage.output_tokens += part.usage.outputTokens ?? 0;
+            // A server that sends no usage (no chunk with it, despite include_usage) left it unknown, not 0.
+            if (part.usage.inputTokens === undefined && part.usage.outputTokens === undefined)
+              usage.reported = false;
           } else if (part.type === 'error') {
             // The last round's calls, from a server that ignores tool_choice none (Ollama): not run, no failure.
             if (ToolChoiceViolationError.isInstance(part.error)) {

@@ -86,6 +86,7 @@ export async function runTurn(
     addUsage: (u) => {
       turn.usage.input_tokens += u.input_tokens;
       turn.usage.output_tokens += u.output_tokens;
+      if (u.reported === false) turn.usage.reported = false;
     },
     onModelDown: (error) => (modelDown = error),
   };

@@ -4,6 +4,28 @@ import type { FailedSkill } from '../execution/fallback';
 
 // What plain chat tells the model, and what a turn answers when there is no model to ask.
 
+/** Tool steps whose results a later turn may ask about (file reads can be done again). */
+const RESULT_TOOLS = new Set(['run_skill_script', 'run_skill']);
+const cap = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (cut)` : text);
+
+/**
+ * What the scripts and skills of an earlier turn printed, for its assistant message: the history
+ * is text only (tool calls replayed without the tools offered are refused by some providers), and
+ * without this a follow-up ("which id did it get?") could only guess at what the answer left out.
+ */
+function resultsOf(turn: ChatTurn): string {
+  const lines = turn.steps
+    .filter((s) => s.kind === 'tool' && RESULT_TOOLS.has(s.name) && (s.output ?? s.error))
+    .slice(-4)
+    .map((s) => {
+      const input = (s.input ?? {}) as { script?: unknown; skill?: unknown };
+      const what =
+        typeof input.script === 'string' ? input.script : typeof input.skill === 'string' ? input.skill : '';
+      return `- ${s.name}${what ? ` ${what}` : ''} → ${s.status}: ${cap((s.output ?? s.error ?? '').trim(), 1500)}`;
+    });
+  return lines.length > 0 ? `(Tool results of this turn:\n${lines.join('\n')})\n\n` : '';
+}
+
 /** The conversation so far as model messages (finished turns with an answer; the last 20). */
 export function historyOf(turns: ChatTurn[]): ModelMessage[] {
   return turns
@@ -11,7 +33,7 @@ export function historyOf(turns: ChatTurn[]): ModelMessage[] {
     .slice(-20)
     .flatMap((t): ModelMessage[] => [
       { role: 'user', content: t.message },
-      { role: 'assistant', content: t.answer },
+      { role: 'assistant', content: `${resultsOf(t)}${t.answer}` },
     ]);
 }
 

@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ChatTurn } from '../../shared/contract';
+import { cliWithModel } from '../testing/cliBundle';
+import { messageText } from '../testing/modelServer';
+
+// A turn that ran a script, then a follow-up with --conversation. The history the model got for
+// the earlier turn was only its message and answer: what the script printed was gone, so "which
+// id did it get?" could only be guessed when the answer had not repeated it.
+const cli = cliWithModel('skilldeck-cli-history-tools-', {
+  'minutes-archiver/SKILL.md':
+    '---\nname: minutes-archiver\ndescription: Archives meeting minutes. Use when the user asks to archive meeting minutes.\n---\n# Archiver\n\nRun scripts/archive.py with the minutes in input.text.\n',
+  'minutes-archiver/skill.yaml':
+    'spec: { type: instruction }\ntriggers: [archive meeting minutes]\nexecution_policy: { approval: auto }\n',
+  'minutes-archiver/scripts/archive.py':
+    'import json, os\ntext = json.loads(os.environ["INPUT_JSON"])["text"]\nprint(f"archived {text!r} as minutes-0042")\n',
+});
+
+describe('skilldeck chat --conversation after a turn that ran a script', () => {
+  it('the next turn’s history carries what the script printed, with the earlier answer', async () => {
+    cli.server.enqueue(
+      {
+        toolCalls: [
+          {
+            name: 'run_skill_script',
+            arguments: { script: 'scripts/archive.py', input: { text: 'Q3 plan' } },
+          },
+        ],
+      },
+      { text: 'Done: the minutes are archived.' },
+    );
+    // One $SKILLDECK_HOME for both turns: --conversation reads the conversation from it.
+    const home = { SKILLDECK_HOME: path.join(cli.root, 'home-conversation') };
+    const first = await cli.run(['chat', 'please archive meeting minutes from today', '--json'], home);
+    const turn = ChatTurn.parse(JSON.parse(first.stdout));
+    expect(turn.steps.some((s) => s.kind === 'tool' && s.status === 'success')).toBe(true);
+    const before = cli.server.chatRequests().length;
+    cli.server.enqueue({ text: 'It was archived as minutes-0042.' });
+    const second = await cli.run(
+      ['chat', 'which id did it get?', '--conversation', turn.conversation_id, '--json'],
+      home,
+    );
+    expect(second.code).toBe(0);
+    const request = cli.server.chatRequests()[before];
+    const earlier = request.messages.filter((m) => m.role === 'assistant').map(messageText);
+    expect(earlier).toHaveLength(1);
+    expect(earlier[0]).toContain('Done: the minutes are archived.');
+    expect(earlier[0]).toContain("archived 'Q3 plan' as minutes-0042");
+    expect(earlier[0]).toContain('scripts/archive.py');
+  }, 90_000);
+});

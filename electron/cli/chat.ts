@@ -1,6 +1,6 @@
 import type { ChatTurn } from '../../shared/contract';
 import { answerApprovals, type ApprovalMode } from './approve';
-import { openEngine, refuse, type DiscoveryFlags } from './context';
+import { onStopSignal, openEngine, refuse, type DiscoveryFlags } from './context';
 import { forTerminal } from './terminal';
 
 export interface ChatFlags extends DiscoveryFlags {
@@ -69,14 +69,9 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
     } catch (error) {
       return refuse((error as Error).message, flags.json);
     }
-    let interrupted = false;
-    const onSigint = () => {
-      interrupted = true;
-      engine.chat.stop(sent.turn_id);
-    };
-    process.once('SIGINT', onSigint);
+    const stopSignal = onStopSignal(() => engine.chat.stop(sent.turn_id));
     const turn = await sent.done;
-    process.off('SIGINT', onSigint);
+    stopSignal.off();
     stopAnswering();
     stopStreaming();
     if (flags.json) process.stdout.write(`${JSON.stringify(turn)}\n`);
@@ -89,8 +84,9 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
       if (!turn.answer.endsWith('\n')) process.stdout.write('\n');
       printTurn(turn);
     }
-    // As repair and run: the turn as it stood is printed, and the exit says Ctrl-C stopped it.
-    if (interrupted) return 130;
+    // As repair and run: the turn as it stood is printed, and the exit says a signal stopped it.
+    const signalled = stopSignal.status();
+    if (signalled) return signalled;
     return turn.status === 'success' ? 0 : 1;
   } finally {
     await engine.close();

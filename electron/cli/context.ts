@@ -103,3 +103,27 @@ export const unstartedRun = (error: string) => ({
   sandbox: 'none' as const,
   duration_ms: 0,
 });
+
+/** A one-shot command told to stop: the exit status shells report for it (128 + the signal). */
+const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * Ctrl-C, or `timeout` / a job runner's SIGTERM: `stop` cancels what runs, and the command still
+ * prints what there is (a caller reading --json gets its record). A second signal ends the process
+ * at once (the handlers are gone). `status()` is the exit status once a signal came; `off()` stops
+ * listening.
+ */
+export function onStopSignal(stop: () => void): { status: () => number | undefined; off: () => void } {
+  let status: number | undefined;
+  const handlers = Object.entries(STOP_SIGNALS).map(([name, code]) => {
+    const handler = () => {
+      status ??= code;
+      off();
+      stop();
+    };
+    return [name as NodeJS.Signals, handler] as const;
+  });
+  const off = () => handlers.forEach(([name, handler]) => process.off(name, handler));
+  handlers.forEach(([name, handler]) => process.once(name, handler));
+  return { status: () => status, off };
+}

@@ -1,7 +1,7 @@
 import type { RepairProposal, RepairRevision, RunResult } from '../../shared/contract';
 import { repairReport } from '../engine/repair';
 import { answerApprovals } from './approve';
-import { findSkill, openEngine, refuse, unstartedRun, type DiscoveryFlags } from './context';
+import { findSkill, onStopSignal, openEngine, refuse, unstartedRun, type DiscoveryFlags } from './context';
 import { forTerminal } from './terminal';
 
 export interface RepairFlags extends DiscoveryFlags {
@@ -33,9 +33,6 @@ function printProposal(p: RepairProposal): void {
     ),
   );
 }
-
-/** The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it. */
-const INTERRUPTED = 130;
 
 const pickRun = ({ status, output, error, sandbox, duration_ms }: RunResult) => ({
   status,
@@ -86,15 +83,14 @@ export async function repairCommand(
         notRepairable,
       );
     const stop = answerApprovals(engine, flags.deny ? 'deny' : 'approve', true);
-    // Ctrl-C stops the run, model call or replay under way and still prints what there is (what
+    // Ctrl-C (or SIGTERM) stops the run, model call or replay under way and still prints what there is (what
     // was proposed, what was applied), so a caller reading --json gets a record; a second one quits.
     const interrupted = new AbortController();
-    const onSigint = () => {
+    const stopSignal = onStopSignal(() => {
       interrupted.abort();
       for (const r of engine.execution.list(50))
         if (r.status === 'running') engine.execution.cancel(r.run_id);
-    };
-    process.once('SIGINT', onSigint);
+    });
     const run: RunResult = await engine.execution.start({
       id: match.id,
       task,
@@ -104,12 +100,12 @@ export async function repairCommand(
     // A success is judged too: an instruction skill's model may have answered around a file
     // its SKILL.md names and the skill lacks, which is a broken skill all the same.
     if (interrupted.signal.aborted) {
-      process.off('SIGINT', onSigint);
+      stopSignal.off();
       stop();
-      const reason = `Stopped by the user during the run, before any repair: nothing was proposed or changed.`;
+      const reason = `Stopped during the run, before any repair: nothing was proposed or changed.`;
       const report = { eligible: false, reason, run: pickRun(run), interrupted: true };
       process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : `${reason}\n`);
-      return INTERRUPTED;
+      return stopSignal.status() ?? 130;
     }
     const record = engine.execution.get(run.run_id);
     const outcome = await engine.repair.repair({
@@ -143,7 +139,7 @@ export async function repairCommand(
           ...(input ? { input } : {}),
         }).done;
     }
-    process.off('SIGINT', onSigint);
+    stopSignal.off();
     stop();
     const report = {
       ...repairReport(outcome, run, applied),
@@ -163,7 +159,7 @@ export async function repairCommand(
           `Applied as revision ${applied.revision}; the task ran again: ${retry?.status}.\n`,
         );
     }
-    if (interrupted.signal.aborted) return INTERRUPTED;
+    if (interrupted.signal.aborted) return stopSignal.status() ?? 130;
     if (run.status === 'success' && !report.eligible) return 0;
     // Eligible but nothing to review (every answer unusable or refused) is no repair either.
     if (report.eligible && report.proposals.length === 0) return 1;

@@ -35,7 +35,11 @@ async function until(what: string, ok: () => boolean): Promise<void> {
 }
 
 /** Starts `repair`, sends SIGINT once `ready` holds, and returns the exit code and parsed stdout. */
-async function interruptedRepair(args: string[], ready: (home: string) => boolean) {
+async function interruptedRepair(
+  args: string[],
+  ready: (home: string) => boolean,
+  signal: NodeJS.Signals = 'SIGINT',
+) {
   const where = {
     cli: path.join(cli.root, 'cli.cjs'),
     skills: cli.skills,
@@ -46,7 +50,7 @@ async function interruptedRepair(args: string[], ready: (home: string) => boolea
   };
   const { child, done } = startCliWithModel(where, ['repair', ...args, '--json']);
   await until('the moment to interrupt', () => ready(where.home));
-  child.kill('SIGINT');
+  child.kill(signal);
   const { code, stdout } = await done;
   return { code, report: JSON.parse(stdout) as Record<string, unknown> };
 }
@@ -73,7 +77,7 @@ describe('skilldeck repair --json stopped with Ctrl-C', () => {
     );
     expect(code).toBe(130);
     expect(report).toMatchObject({ eligible: true, proposals: [], applied: null, interrupted: true });
-    expect(report.reason).toMatch(/Stopped by the user before the repair finished/);
+    expect(report.reason).toMatch(/Stopped before the repair finished: the command was interrupted/);
     expect(fs.readFileSync(path.join(cli.skills, 'csv-total/scripts/total.py'), 'utf8')).toBe(SCRIPT);
   }, 60_000);
 
@@ -99,8 +103,20 @@ describe('skilldeck repair --json stopped with Ctrl-C', () => {
     const { code, report } = await interruptedRepair(['slow-sync', 'sync it'], runsStarted);
     expect(code).toBe(130);
     expect(report).toMatchObject({ eligible: false, interrupted: true, run: { status: 'cancelled' } });
-    expect(report.reason).toMatch(/Stopped by the user during the run/);
+    expect(report.reason).toMatch(/Stopped during the run/);
     expect(cli.server.chatRequests().length).toBe(before);
+  }, 60_000);
+
+  it('SIGTERM (as `timeout` sends) during the model call: the same report, exit 143', async () => {
+    const before = cli.server.chatRequests().length;
+    cli.server.enqueue({ text: diff('amount', 'Amount'), holdAfter: 0 });
+    const { code, report } = await interruptedRepair(
+      ['csv-total', 'total it'],
+      () => cli.server.chatRequests().length > before,
+      'SIGTERM',
+    );
+    expect(code).toBe(143);
+    expect(report).toMatchObject({ eligible: true, proposals: [], applied: null, interrupted: true });
   }, 60_000);
 });
 

@@ -1,7 +1,7 @@
 import type { RunResult } from '../../shared/contract';
 import { homeWriteProblem, resolveHome } from '../engine';
 import { answerApprovals, type ApprovalMode } from './approve';
-import { findSkill, openEngine, refuse, unstartedRun, type DiscoveryFlags } from './context';
+import { findSkill, onStopSignal, openEngine, refuse, unstartedRun, type DiscoveryFlags } from './context';
 import { forTerminal, oneLine } from './terminal';
 
 export interface RunFlags extends DiscoveryFlags {
@@ -82,14 +82,9 @@ export async function runCommand(skill: string | undefined, task: string, flags:
       ...(flags.entry ? { entrypoint: flags.entry } : {}),
       ...(input ? { input } : {}),
     });
-    let interrupted = false;
-    const onSigint = () => {
-      interrupted = true;
-      engine.execution.cancel(run_id);
-    };
-    process.once('SIGINT', onSigint);
+    const stopSignal = onStopSignal(() => engine.execution.cancel(run_id));
     const result = await done;
-    process.off('SIGINT', onSigint);
+    stopSignal.off();
     stopAnswering();
     stopStreaming();
     if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -99,8 +94,9 @@ export async function runCommand(skill: string | undefined, task: string, flags:
         process.stdout.write(`${forTerminal(result.output)}\n`);
       printSummary(result);
     }
-    // As repair and chat: the stopped run is printed, and the exit says Ctrl-C stopped it.
-    if (interrupted) return 130;
+    // As repair and chat: the stopped run is printed, and the exit says a signal stopped it.
+    const signalled = stopSignal.status();
+    if (signalled) return signalled;
     return result.status === 'success' ? 0 : 1;
   } finally {
     await engine.close();

@@ -27,8 +27,8 @@ export interface Base {
 const UNREACHABLE =
   /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|Cannot connect|Could not reach|answer in time|nothing more in time|sent nothing|fetch failed|\b(?:401|403|404|429)\b|rate-limiting|asks to wait|is overloaded|unauthori[sz]ed|invalid api key|incorrect api key|model\b.*\b(?:not found|does not exist)/i;
 
-/** Why a repair ended early when its signal fired (the user pressed Ctrl-C). */
-export const STOPPED = 'stopped by the user before the repair finished';
+/** Why a repair ended early when its signal fired (Ctrl-C, or a SIGTERM from `timeout`). */
+export const STOPPED = 'stopped before the repair finished: the command was interrupted';
 
 export type Planned =
   /** `fresh`: the draft's changes are against the original skill, not the last attempt's state. */

@@ -113,9 +113,12 @@ export function describeHttpError(
       : `${status}: ${url} wants an API key and none is set`;
     return { kind: 'unauthorized', status, message: `${what}${tail}.` };
   }
-  if (status === 404) {
-    return { kind: 'http', status, message: `404 from ${url}${tail}: check the base URL and the model id.` };
-  }
+  if (status === 404)
+    return {
+      kind: 'http',
+      status,
+      message: `404 from ${url}${tail}: ${baseUrlHint(url) ?? 'check the base URL and the model id'}.`,
+    };
   const wait = retryAfter(headers);
   if (status === 429)
     return {
@@ -139,6 +142,26 @@ export function describeHttpError(
       ...(wait ? { waitAsked: true as const } : {}),
     };
   return { kind: 'http', status, message: `${status} from ${url}${tail}.` };
+}
+
+/**
+ * What a base URL that drew a 404 most likely lacks: a bare host (no /v1, which OpenAI's and most
+ * compatible servers put their API under), or the whole endpoint path (the provider adds
+ * /chat/completions itself). Undefined when it looks right, or is no URL.
+ */
+function baseUrlHint(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const pathname = parsed.pathname.replace(/\/+$/, '');
+  if (/\/chat\/completions$/.test(pathname))
+    return `the base URL ends before /chat/completions (${parsed.origin}${pathname.replace(/\/chat\/completions$/, '')})`;
+  if (pathname === '')
+    return `the base URL has no path, and most OpenAI-compatible servers want it to end in /v1 (${parsed.origin}/v1)`;
+  return undefined;
 }
 
 /**

@@ -8,12 +8,9 @@ import type {
   RepairRevision,
   RepairTransition,
   ReplayResult,
-  RunRecord,
   RunResult,
 } from '../../../shared/contract';
 import { EngineError, forbidden, notFound } from '../errors';
-import type { EngineEvents } from '../events';
-import type { SkillCatalog } from '../skills';
 import { numberHunks, renderDiff } from './diffs';
 import { assessEligibility } from './eligibility';
 import { gatherEvidence } from './evidence';
@@ -27,38 +24,9 @@ import { RevisionStore } from './revisions';
 import { hunkTexts, selectChanges, type Selection } from './selection';
 import { contentHashOf, readSnapshot } from './snapshot';
 import { TransitionLog } from './transitionLog';
+import { failedAttemptOf, type RepairServiceDeps, type RunSource } from './serviceDeps';
 
-/**
- * The result a repair works on: when a fallback (another skill, or plain chat) answered, the
- * failure of the skill that was asked for; otherwise the run's own result.
- */
-export function failedAttemptOf(result: RunResult): RunResult {
-  const failed = result.primary_failure;
-  if (!failed) return result;
-  const { primary_failure: _answered, ...rest } = result;
-  return { ...rest, ...failed, files: [], fallback_used: false };
-}
-
-/** The executor's side of a repair (issue 7): find a finished run, and re-run it against another folder. */
-export interface RunSource {
-  get(runId: string): RunRecord | undefined | Promise<RunRecord | undefined>;
-  /** The same task, input, entrypoint and sandbox as `record`, with `SKILL_PATH` = `skillDir`. */
-  replay(record: RunRecord, skillDir: string): Promise<RunResult>;
-}
-
-export interface RepairServiceDeps {
-  home: string;
-  catalog?: SkillCatalog;
-  events?: EngineEvents;
-  /** Re-scan the skills after an apply or undo (the facade's `reloadSkills`). */
-  reload?: () => Promise<unknown>;
-  /** The executor; without it `start` and `revise` answer `unavailable`. */
-  runs?: RunSource;
-  /** The model (issue 8); without it only the deterministic fixers propose. */
-  complete?: Complete;
-  now?: () => Date;
-  scratchRoot?: string;
-}
+export { failedAttemptOf, type RepairServiceDeps, type RunSource } from './serviceDeps';
 
 /** How many repairs keep their replay closure for `revise` (each holds the run record). */
 const MAX_LIVE_REPAIRS = 50;

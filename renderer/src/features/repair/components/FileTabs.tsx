@@ -43,7 +43,7 @@ export function FileTabs({ p, active, onSelect }: FileTabsProps) {
               {n}
             </span>
             {f.path in sel.edited && (
-              <span className="review-tabs__edited" title="Edited by you" aria-label="edited">
+              <span className="review-tabs__edited" title="Edited by you" role="img" aria-label="edited">
                 ●
               </span>
             )}

@@ -76,7 +76,11 @@ export function HunkList({ p, locked, onJump }: HunkListProps) {
                       />
                       <code className="hunk__header">{hunkHeader(h)}</code>
                     </label>
-                    <span className="hunk__counts" aria-label={`${added} added, ${removed} removed`}>
+                    <span
+                      className="hunk__counts"
+                      role="img"
+                      aria-label={`${added} added, ${removed} removed`}
+                    >
                       <span className="hunk__plus">+{added}</span>
                       <span className="hunk__minus">−{removed}</span>
                     </span>

@@ -11,7 +11,7 @@ export function ProblemItem({ problem }: { problem: Problem }) {
       data-severity={severity}
       data-code={code}
     >
-      <span className="problem__icon" aria-label={severity}>
+      <span className="problem__icon" role="img" aria-label={severity}>
         {severity === 'error' ? <ErrorIcon size={16} /> : <WarningIcon size={16} />}
       </span>
       <div className="problem__body">

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { ModelServer } from '../electron/testing/modelServer';
+import { UNCLOSED } from './brokenSkills';
 import { SEED, scriptedModel } from './expenseSkill';
 import { expect, test } from './fixtures';
 import { RepairPage } from './pages/repair';
@@ -141,5 +142,19 @@ repairTest(
       repair.diffPane().locator(`.editor.${which}`).getByRole('textbox');
     await expect(side('original')).toHaveAccessibleName(/^Original SKILL\.md, read-only\b/);
     await expect(side('modified')).toHaveAccessibleName(/^Proposed SKILL\.md, editable\b/);
+  },
+);
+
+test.extend({ seedFiles: { 'notes-digest/SKILL.md': UNCLOSED } })(
+  'a skill that never loads: its Fix… offer and the review of the fix, made without a run, pass axe',
+  async ({ page, workspace }) => {
+    const skills = new SkillsPage(page);
+    const repair = new RepairPage(page);
+    await skills.openSkill(workspace.url, 'notes-digest', 'problems');
+    await expect(page.getByTestId('frontmatter-fix')).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+    await page.getByTestId('frontmatter-fix-button').click();
+    await repair.diffReady('SKILL.md');
+    expect(await violations(page)).toEqual([]);
   },
 );

@@ -24,6 +24,13 @@ import { z } from 'zod';
 import { RunStatus } from './execution';
 
 /** The self-repair state machine (routing spec §12; DESIGN §5 names). */
+/** The load problems `repair.fixFrontmatter` fixes with a mechanical edit: the window offers Fix… for them. */
+export const FRONTMATTER_FIX_CODES: readonly string[] = [
+  'frontmatter-unclosed',
+  'frontmatter-not-at-start',
+  'no-frontmatter',
+];
+
 export const RepairState = z.enum([
   'failure_detected',
   'eligibility',
@@ -324,7 +331,7 @@ export const repairRequests = {
     output: RepairProposal,
   },
   /**
-   * A proposal that makes a skill's SKILL.md load (frontmatter never closed, below other content,
+   * A proposal that makes a skill's SKILL.md load (one of FRONTMATTER_FIX_CODES) (frontmatter never closed, below other content,
    * missing its opening `---`, or missing): reviewed and applied as any proposal; nothing runs.
    */
   'repair.fixFrontmatter': {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FRONTMATTER_FIX_CODES } from '../../../shared/contract';
 import { tempDir, writeTree } from '../../testing/fixtures';
 import { firstParagraph, fixFrontmatter } from '../skills/frontmatterFix';
 import { RepairService } from './service';
@@ -89,5 +90,18 @@ describe('the description a file without frontmatter gets', () => {
     expect(fixFrontmatter('---\nname: ok\ndescription: Fine.\n---\nbody\n', 'ok')).toEqual({
       reason: 'SKILL.md has no frontmatter error to fix.',
     });
+  });
+
+  it('fixes each load problem the window offers Fix… for', () => {
+    const cases: Record<string, string> = {
+      'frontmatter-unclosed': '---\nname: a\ndescription: Does a.\n\n# A\n',
+      'frontmatter-not-at-start': '<!-- note -->\n---\nname: a\ndescription: Does a.\n---\n# A\n',
+      'no-frontmatter': '# A\n\nDoes a thing for people.\n',
+    };
+    expect(Object.keys(cases).sort()).toEqual([...FRONTMATTER_FIX_CODES].sort());
+    for (const [code, text] of Object.entries(cases)) {
+      const fix = fixFrontmatter(text, 'a');
+      expect('problem' in fix && fix.problem.code, code).toBe(code);
+    }
   });
 });

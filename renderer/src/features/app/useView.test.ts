@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { viewFromHash } from './useView';
+import { navEntryOf, viewFromHash } from './useView';
 
 describe('viewFromHash', () => {
   it('names the open view from the address hash, Skills by default', () => {
@@ -10,5 +10,14 @@ describe('viewFromHash', () => {
     expect(viewFromHash('#repair/run-1/rep-1')).toBe('repair');
     expect(viewFromHash('')).toBe('skills');
     expect(viewFromHash('#nope')).toBe('skills');
+  });
+});
+
+describe('navEntryOf', () => {
+  it('lights Runs for a run’s review, Skills for a fix made without a run, else the view', () => {
+    expect(navEntryOf('#repair/run-1/rep-1')).toBe('runs');
+    expect(navEntryOf('#repair/-/fm-1')).toBe('skills');
+    expect(navEntryOf('#chat')).toBe('chat');
+    expect(navEntryOf('')).toBe('skills');
   });
 });

@@ -1,7 +1,10 @@
 import { useSyncExternalStore } from 'react';
 
 /** The top-level views, one per nav entry; the address hash names the open one (`#chat`). */
-/** `repair` has no nav entry: it is reached from a failed run (`#repair/<run>/<repair>`). */
+/**
+ * `repair` has no nav entry: it is reached from a failed run (`#repair/<run>/<repair>`), or from
+ * a skill's Problems tab (`#repair/-/<repair>`, a frontmatter fix made without a run).
+ */
 export const VIEWS = ['chat', 'skills', 'runs', 'activity', 'settings', 'repair'] as const;
 export type View = (typeof VIEWS)[number];
 
@@ -20,4 +23,15 @@ const subscribe = (onChange: () => void) => {
 
 export function useView(): View {
   return useSyncExternalStore(subscribe, () => viewFromHash(location.hash));
+}
+
+/** The nav entry a view lights: a review lights Runs, or Skills when it was made without a run. */
+export function navEntryOf(hash: string): View {
+  const view = viewFromHash(hash);
+  if (view !== 'repair') return view;
+  return /^#\/?repair\/-\//.test(hash) ? 'skills' : 'runs';
+}
+
+export function useNavEntry(): View {
+  return useSyncExternalStore(subscribe, () => navEntryOf(location.hash));
 }

@@ -63,6 +63,11 @@ describe('the review address and the proposal it opens', () => {
     expect(parseReviewHash('#repair/%E0%A4%A/x')).toBeNull();
   });
 
+  it('addresses a proposal made without a run (a frontmatter fix) with "-" for the run', () => {
+    expect(reviewHash('', 'fm-0a1b2c')).toBe('#repair/-/fm-0a1b2c');
+    expect(parseReviewHash('#repair/-/fm-0a1b2c')).toEqual({ runId: '', repairId: 'fm-0a1b2c' });
+  });
+
   it('opens the newest pending proposal, else the newest', () => {
     const p = (id: string, created: string, status: RepairProposal['status']) =>
       ({ id, created_at: created, status }) as RepairProposal;

@@ -71,16 +71,20 @@ export function currentProposal(list: readonly RepairProposal[]): RepairProposal
   return newest.find((p) => p.status === 'pending') ?? newest[0];
 }
 
-/** Where the review of a repair lives: `#repair/<run>/<repair>`. */
-export const reviewHash = (runId: string, repairId: string): string =>
-  `#repair/${encodeURIComponent(runId)}/${encodeURIComponent(repairId)}`;
+/** Stands for "no run" in a review address: a proposal made without one (a frontmatter fix). */
+const NO_RUN = '-';
 
-/** The run and repair a `#repair/…` address names; null for anything else. */
+/** Where the review of a repair lives: `#repair/<run>/<repair>`, or `#repair/-/<repair>` without a run. */
+export const reviewHash = (runId: string, repairId: string): string =>
+  `#repair/${runId ? encodeURIComponent(runId) : NO_RUN}/${encodeURIComponent(repairId)}`;
+
+/** The run ('' for none) and repair a `#repair/…` address names; null for anything else. */
 export function parseReviewHash(hash: string): { runId: string; repairId: string } | null {
   const match = /^#\/?repair\/([^/?]+)\/([^/?]+)/.exec(hash);
   if (!match) return null;
   try {
-    return { runId: decodeURIComponent(match[1]), repairId: decodeURIComponent(match[2]) };
+    const runId = match[1] === NO_RUN ? '' : decodeURIComponent(match[1]);
+    return { runId, repairId: decodeURIComponent(match[2]) };
   } catch {
     return null;
   }

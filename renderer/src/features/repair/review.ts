@@ -20,6 +20,8 @@ import type { RepairStore } from './store';
 export interface ApplyOutcome {
   proposalId: string;
   revision: RepairRevision;
+  /** False for a proposal made without a run (a frontmatter fix): there is no request to run again. */
+  retries: boolean;
   /** The retry's run id once it started. */
   retryRunId: string | null;
   retryError: string | null;
@@ -186,8 +188,16 @@ export const createReviewSlice: StateCreator<RepairStore, [], [], ReviewSlice> =
         }
         const revision = await client().invoke('repair.apply', { proposal_id: target.id });
         get().putProposal({ ...target, status: 'applied' });
-        const outcome: ApplyOutcome = { proposalId: target.id, revision, retryRunId: null, retryError: null };
+        const retries = !!p.run_id;
+        const outcome: ApplyOutcome = {
+          proposalId: target.id,
+          revision,
+          retries,
+          retryRunId: null,
+          retryError: null,
+        };
         set((s) => ({ outcomes: { ...s.outcomes, [p.repair_id]: outcome } }));
+        if (!retries) return;
         const retried = await retry(target, revision);
         set((s) => ({ outcomes: { ...s.outcomes, [p.repair_id]: { ...outcome, ...retried } } }));
       } catch (error) {

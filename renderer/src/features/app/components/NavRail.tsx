@@ -1,9 +1,6 @@
 import type { ComponentType } from 'react';
 import { ActivityIcon, ChatIcon, RunsIcon, SkillsIcon, SlidersIcon } from '../../../ui/icons';
-import { useView, type View } from '../useView';
-
-/** Views without an entry light the one they belong to. */
-const PARENT: Partial<Record<View, View>> = { repair: 'runs' };
+import { useNavEntry, type View } from '../useView';
 
 const ITEMS: { view: View; label: string; Icon: ComponentType<{ size?: number }> }[] = [
   { view: 'chat', label: 'Chat', Icon: ChatIcon },
@@ -15,8 +12,7 @@ const ITEMS: { view: View; label: string; Icon: ComponentType<{ size?: number }>
 
 /** Only features that exist get an entry; more arrive with their issues. */
 export function NavRail() {
-  const view = useView();
-  const current = PARENT[view] ?? view;
+  const current = useNavEntry();
   return (
     <nav className="nav-rail" aria-label="Main">
       {ITEMS.map(({ view, label, Icon }) => (

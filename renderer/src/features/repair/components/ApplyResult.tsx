@@ -1,24 +1,15 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { RepairRevision } from '../../../../../shared/contract';
 import { Spinner } from '../../../ui/Spinner';
 import { CheckIcon, ChevronIcon, ErrorIcon } from '../../../ui/icons';
 import { StatusBadge } from '../../runs/components/StatusBadge';
 import { useRunsStore } from '../../runs/store';
-import { useSkillsStore } from '../../skills/store';
+import { openSkillTab } from '../openSkill';
 import type { ApplyOutcome } from '../review';
-
-/** Opens the repaired skill's Repairs tab in the Skills view. */
-function openHistory(revision: RepairRevision) {
-  const skills = useSkillsStore.getState();
-  skills.open(revision.skill_id);
-  skills.setTab('history');
-  location.hash = '#skills';
-}
 
 /** The applied revision, and the original request run again on the patched skill. */
 export function ApplyResult({ outcome }: { outcome: ApplyOutcome }) {
-  const { revision, retryRunId, retryError } = outcome;
+  const { revision, retries, retryRunId, retryError } = outcome;
   const retry = useRunsStore(useShallow((s) => (retryRunId ? s.records[retryRunId] : undefined)));
   const status = retry?.summary.status;
   const ref = useRef<HTMLElement>(null);
@@ -44,30 +35,39 @@ export function ApplyResult({ outcome }: { outcome: ApplyOutcome }) {
           are kept: undo it from the skill’s repair history.
         </span>
       </p>
-      <div
-        className="review-applied__retry"
-        data-testid="retry-result"
-        data-status={status ?? (retryError ? 'error' : 'starting')}
-      >
-        <strong>The original request, again:</strong>
-        {retryError && (
-          <span className="tone-red" role="alert">
-            <ErrorIcon size={13} /> {retryError}
+      {!retries && (
+        <p className="review-applied__retry" data-testid="retry-result" data-status="none">
+          <span>
+            <code>{revision.skill}</code> loads now: it is listed without an error and routing can pick it.
           </span>
-        )}
-        {!retryError && !retry && <Spinner label="Starting the retry" />}
-        {retry && <StatusBadge look={retry.summary.status} testId="retry-status" />}
-        {retryRunId && (
-          <a
-            className="link-button"
-            href="#runs"
-            onClick={() => useRunsStore.getState().select(retryRunId)}
-            data-testid="retry-run-link"
-          >
-            Open the run <ChevronIcon size={11} />
-          </a>
-        )}
-      </div>
+        </p>
+      )}
+      {retries && (
+        <div
+          className="review-applied__retry"
+          data-testid="retry-result"
+          data-status={status ?? (retryError ? 'error' : 'starting')}
+        >
+          <strong>The original request, again:</strong>
+          {retryError && (
+            <span className="tone-red" role="alert">
+              <ErrorIcon size={13} /> {retryError}
+            </span>
+          )}
+          {!retryError && !retry && <Spinner label="Starting the retry" />}
+          {retry && <StatusBadge look={retry.summary.status} testId="retry-status" />}
+          {retryRunId && (
+            <a
+              className="link-button"
+              href="#runs"
+              onClick={() => useRunsStore.getState().select(retryRunId)}
+              data-testid="retry-run-link"
+            >
+              Open the run <ChevronIcon size={11} />
+            </a>
+          )}
+        </div>
+      )}
       {retry?.result && (retry.result.output || retry.result.error) && (
         <pre
           className={`run-output${retry.result.error ? ' run-output--stderr' : ''}`}
@@ -79,7 +79,7 @@ export function ApplyResult({ outcome }: { outcome: ApplyOutcome }) {
       <button
         type="button"
         className="link-button review-applied__history"
-        onClick={() => openHistory(revision)}
+        onClick={() => openSkillTab(revision.skill_id, 'history')}
         data-testid="open-history"
       >
         See the repair history of {revision.skill} <ChevronIcon size={11} />

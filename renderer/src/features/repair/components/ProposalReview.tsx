@@ -45,7 +45,7 @@ export function ProposalReview({ p }: { p: RepairProposal }) {
       <ReviewNotices p={p} />
       <div className="review__summary">
         <ProposalRecord p={p} />
-        <ReplayPanel replay={p.replay} />
+        <ReplayPanel replay={p.replay} loadOnly={!p.run_id} />
       </div>
       {!whole && editable && (
         <p className="callout callout--warning review__unreplayed" data-testid="review-unreplayed">

@@ -39,10 +39,13 @@ export function RejectForm({ p, onCancel }: { p: RepairProposal; onCancel(): voi
           }}
         />
         <span className="field__hint" data-testid="reject-hint">
-          {some
-            ? `Hunks ${some.map((i) => i + 1).join(', ')} are marked as turned down; the next attempt is told.`
-            : 'The whole proposal is turned down; the next attempt is told.'}
+          {!p.run_id
+            ? 'The fix is turned down and nothing is written to the skill.'
+            : some
+              ? `Hunks ${some.map((i) => i + 1).join(', ')} are marked as turned down; the next attempt is told.`
+              : 'The whole proposal is turned down; the next attempt is told.'}
           {edits.length > 0 &&
+            !!p.run_id &&
             ` It also sees your edit of ${edits.join(', ')} as your own idea of the fix; nothing is written to the skill.`}
         </span>
       </label>

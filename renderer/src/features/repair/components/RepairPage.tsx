@@ -5,6 +5,7 @@ import { Spinner } from '../../../ui/Spinner';
 import { ChevronIcon, ErrorIcon, InfoIcon, SparkIcon } from '../../../ui/icons';
 import { useRunsStore } from '../../runs/store';
 import { currentProposal, parseReviewHash, repairEnded, repairsOf } from '../model';
+import { openSkillTab } from '../openSkill';
 import { useRepairStore } from '../store';
 import { ApplyResult } from './ApplyResult';
 import { ProposalReview } from './ProposalReview';
@@ -20,7 +21,11 @@ const subscribe = (onChange: () => void) => {
   return () => window.removeEventListener('hashchange', onChange);
 };
 
-/** The review view, `#repair/<run>/<repair>`: the repair's steps, then its proposal to review. */
+/**
+ * The review view, `#repair/<run>/<repair>`: the repair's steps, then its proposal to review.
+ * `#repair/-/<repair>` is a proposal made without a run (a frontmatter fix from the skill's
+ * Problems tab): nothing ran, so there are no steps and no retry, and "back" is the skill.
+ */
 export function RepairPage() {
   const address = parseReviewHash(useSyncExternalStore(subscribe, () => location.hash));
   if (!address)
@@ -53,6 +58,7 @@ function RepairView({ runId, repairId }: { runId: string; repairId: string }) {
     start();
     useRunsStore.getState().start();
     void loadRepair(repairId);
+    if (!runId) return;
     // A reloaded window gets this run's repair steps back from the engine.
     void assess(runId, true);
     void useRunsStore.getState().ensureRecord(runId);
@@ -63,20 +69,32 @@ function RepairView({ runId, repairId }: { runId: string; repairId: string }) {
   const list = proposals?.status === 'ready' ? proposals.data : NONE;
   const p = currentProposal(list);
   const skill = p?.skill ?? steps[0]?.skill ?? record?.summary.skill ?? '';
+  const loading = !proposals || proposals.status === 'loading';
 
   return (
     <div className="repair-page" data-testid="repair-page" data-repair-id={repairId} data-run-id={runId}>
       <header className="repair-page__header">
-        <a
-          className="link-button repair-page__back"
-          href="#runs"
-          onClick={() => useRunsStore.getState().select(runId)}
-          data-testid="repair-back"
-        >
-          <ChevronIcon size={11} /> Back to the run
-        </a>
+        {runId ? (
+          <a
+            className="link-button repair-page__back"
+            href="#runs"
+            onClick={() => useRunsStore.getState().select(runId)}
+            data-testid="repair-back"
+          >
+            <ChevronIcon size={11} /> Back to the run
+          </a>
+        ) : (
+          <a
+            className="link-button repair-page__back"
+            href="#skills"
+            onClick={() => p && openSkillTab(p.skill_id, 'problems')}
+            data-testid="repair-back"
+          >
+            <ChevronIcon size={11} /> Back to the skill
+          </a>
+        )}
         <h2 className="repair-page__title">
-          Repair of <code>{skill || '…'}</code>
+          {p?.fixer === 'frontmatter' ? 'Frontmatter fix' : 'Repair'} of <code>{skill || '…'}</code>
         </h2>
         {record?.summary.task && <p className="repair-page__task">{record.summary.task}</p>}
       </header>
@@ -95,6 +113,14 @@ function RepairView({ runId, repairId }: { runId: string; repairId: string }) {
       )}
       {p ? (
         <ProposalReview key={p.id} p={p} />
+      ) : !runId ? (
+        loading ? (
+          <Spinner label="Loading the proposal" />
+        ) : (
+          <Placeholder icon={<InfoIcon size={22} />} title="No fix to review" testId="repair-no-proposal">
+            <p>This proposal is no longer recorded. Open the skill’s Problems tab and use Fix… again.</p>
+          </Placeholder>
+        )
       ) : ended ? (
         <Placeholder icon={<InfoIcon size={22} />} title="No fix to review" testId="repair-no-proposal">
           <p>{ended.detail}</p>

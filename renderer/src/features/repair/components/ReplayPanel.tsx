@@ -10,8 +10,11 @@ const ICONS = {
   same_failure: <ErrorIcon size={12} />,
 };
 
-/** The failing run, re-run on a patched scratch copy before the user saw the patch (DESIGN §5). */
-export function ReplayPanel({ replay }: { replay: ReplayResult }) {
+/**
+ * The failing run, re-run on a patched scratch copy before the user saw the patch (DESIGN §5);
+ * for a proposal made without a run (`loadOnly`, a frontmatter fix), the patched SKILL.md loaded.
+ */
+export function ReplayPanel({ replay, loadOnly = false }: { replay: ReplayResult; loadOnly?: boolean }) {
   const look = VERDICT_LOOKS[replay.verdict];
   const lines = replay.output ? replay.output.trimEnd().split('\n').length : 0;
   return (
@@ -22,21 +25,25 @@ export function ReplayPanel({ replay }: { replay: ReplayResult }) {
       data-verdict={replay.verdict}
     >
       <h3 className="run-section__title">
-        Replay
+        {loadOnly ? 'Check' : 'Replay'}
         <span className="run-section__aside review-replay__aside">
-          the failing run, again, on a patched copy
+          {loadOnly
+            ? 'the changed SKILL.md, loaded; nothing runs'
+            : 'the failing run, again, on a patched copy'}
         </span>
       </h3>
       <div className="review-replay__verdict">
         <Badge tone={look.tone} icon={ICONS[replay.verdict]} testId="replay-verdict">
-          {look.label}
+          {loadOnly && replay.verdict === 'passes' ? 'Loads' : look.label}
         </Badge>
         <span data-testid="replay-summary">{replay.summary}</span>
       </div>
-      <p className="review-replay__facts">
-        {replay.status}
-        {replay.exit_code !== null && ` · exit ${replay.exit_code}`} · {formatDuration(replay.duration_ms)}
-      </p>
+      {!loadOnly && (
+        <p className="review-replay__facts">
+          {replay.status}
+          {replay.exit_code !== null && ` · exit ${replay.exit_code}`} · {formatDuration(replay.duration_ms)}
+        </p>
+      )}
       {(replay.output || replay.error) && (
         <details className="review-replay__output" data-testid="replay-output">
           <summary>

@@ -28,6 +28,8 @@ export function ReviewActions({ p }: { p: RepairProposal }) {
     rejectButton.current?.focus();
   };
   const block = applyBlock(p, sel);
+  // A fix made without a run (a frontmatter fix) is checked by loading it, not replayed.
+  const [checked, checking] = p.run_id ? ['replayed', 'replaying'] : ['checked', 'checking'];
   const whole = isWhole(sel, p);
 
   return (
@@ -36,7 +38,7 @@ export function ReviewActions({ p }: { p: RepairProposal }) {
         <p className="review-actions__what" data-testid="review-applies">
           {block
             ? block.message
-            : `Applies ${describeSelection(sel, p)}${whole ? ', as replayed.' : ' after replaying them.'}`}
+            : `Applies ${describeSelection(sel, p)}${whole ? `, as ${checked}.` : ` after ${checking} them.`}`}
         </p>
         <button
           type="button"

@@ -4,6 +4,7 @@ import type { RepairProposal } from '../../../../../shared/contract';
 import { InlineCode } from '../../../ui/InlineCode';
 import { CheckIcon, ErrorIcon, InfoIcon, SparkIcon, WarningIcon } from '../../../ui/icons';
 import { reviewHash } from '../model';
+import { openSkillTab } from '../openSkill';
 import { useRepairStore } from '../store';
 
 /** What the user must know before deciding: stale, bundled, already decided, and what went wrong. */
@@ -31,7 +32,10 @@ export function ReviewNotices({ p }: { p: RepairProposal }) {
           <WarningIcon size={15} />
           <span>
             This proposal is stale: <code>{p.skill}</code> changed since it was made, so it can no longer be
-            applied. Repair the run again for a fresh proposal.
+            applied.{' '}
+            {p.run_id
+              ? 'Repair the run again for a fresh proposal.'
+              : 'Use Fix… on the skill’s Problems tab again for a fresh proposal.'}
           </span>
         </p>
       )}
@@ -58,7 +62,27 @@ export function ReviewNotices({ p }: { p: RepairProposal }) {
           </span>
         </p>
       )}
-      {p.status === 'rejected' && (
+      {p.status === 'rejected' && !p.run_id && (
+        <div className="callout callout--info review-rejected" data-testid="review-rejected">
+          <InfoIcon size={15} />
+          <div>
+            <p>
+              Rejected{p.reject_reason ? `: “${p.reject_reason}”` : '.'} Nothing in the skill changed; it
+              still does not load until its SKILL.md is fixed.
+            </p>
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => openSkillTab(p.skill_id, 'problems')}
+              autoFocus={decidedHere}
+              data-testid="repair-back-to-skill"
+            >
+              Back to the skill
+            </button>
+          </div>
+        </div>
+      )}
+      {p.status === 'rejected' && p.run_id && (
         <div className="callout callout--info review-rejected" data-testid="review-rejected">
           <InfoIcon size={15} />
           <div>

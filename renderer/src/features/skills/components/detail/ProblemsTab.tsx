@@ -2,6 +2,7 @@ import type { SkillDetail } from '../../../../../../shared/contract';
 import { plural } from '../../../../lib/format';
 import { CheckIcon, ErrorIcon, RefreshIcon } from '../../../../ui/icons';
 import { useSkillsStore } from '../../store';
+import { FrontmatterFixOffer } from './FrontmatterFixOffer';
 import { ProblemItem } from './ProblemItem';
 
 export function ProblemsTab({ detail }: { detail: SkillDetail }) {
@@ -27,6 +28,7 @@ export function ProblemsTab({ detail }: { detail: SkillDetail }) {
             ))}
           </ul>
         )}
+        <FrontmatterFixOffer detail={detail} />
       </section>
 
       <section

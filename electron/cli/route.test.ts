@@ -33,6 +33,23 @@ const run = (...args: string[]) =>
   });
 
 describe('skilldeck route / eval', () => {
+  it('still routes when the route log cannot be written, and says it was not recorded', () => {
+    // A data folder under a regular file: mkdir fails for root too (ENOTDIR).
+    const blocked = path.join(root, 'not-a-folder');
+    fs.writeFileSync(blocked, '');
+    const result = spawnSync(
+      process.execPath,
+      [cli, 'route', 'weather in Paris', '--json', '--no-default-paths', '--skills', skills],
+      { env: { ...process.env, SKILLDECK_HOME: path.join(blocked, 'home'), HOME: root }, encoding: 'utf8' },
+    );
+    expect(result.status).toBe(0);
+    expect(RouteEvent.parse(JSON.parse(result.stdout)).plan.primary).toBe('weather-now');
+    expect(result.stderr).toMatch(
+      /^skilldeck: the route was not recorded: .*routes\.jsonl could not be written \(ENOTDIR\)/,
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('route --json prints the DESIGN §7 shape and records the event', () => {
     const result = run('route', '明天上海天气怎么样', '--json');
     expect(result.status).toBe(0);

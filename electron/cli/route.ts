@@ -60,6 +60,11 @@ export async function routeCommand(
   try {
     // A one-shot route is a send: with a model configured it may use embeddings and the arbiter.
     const event = await engine.routing.commitWithModel(query, 'cli');
+    const unrecorded = engine.routing.log.writeError;
+    if (unrecorded)
+      process.stderr.write(
+        `skilldeck: the route was not recorded: ${unrecorded}. Set SKILLDECK_HOME to a folder you can write.\n`,
+      );
     if (flags.json) process.stdout.write(`${JSON.stringify(event)}\n`);
     else printRoute(event);
     return 0;

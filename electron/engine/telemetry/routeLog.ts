@@ -20,6 +20,12 @@ export class RouteLog {
   private seen = { size: -1, mtimeMs: -1 };
   /** Lines that did not parse (a crash mid-write, a hand edit); skipped, never fatal. */
   skipped = 0;
+  /**
+   * Why the last write failed (an unwritable `$SKILLDECK_HOME`), or null. A route is still
+   * answered: the event is kept in memory instead, and the caller may say it was not recorded.
+   */
+  writeError: string | null = null;
+  private unwritten = new Map<string, RouteEvent>();
 
   constructor(readonly file: string) {}
 
@@ -29,13 +35,16 @@ export class RouteLog {
 
   /** Append a route event. */
   append(event: RouteEvent): void {
-    this.write({ kind: 'route', ...event });
+    if (!this.write({ kind: 'route', ...event })) this.unwritten.set(event.route_id, event);
   }
 
   /** Append an outcome for a recorded route; returns the merged event, or undefined for an unknown id. */
   appendResult(routeId: string, result: RouteOutcome): RouteEvent | undefined {
     if (!this.get(routeId)) return undefined;
-    this.write({ kind: 'result', route_id: routeId, result });
+    const kept = this.unwritten.get(routeId);
+    if (kept) kept.result = result;
+    else if (!this.write({ kind: 'result', route_id: routeId, result }))
+      return { ...this.get(routeId)!, result };
     return this.get(routeId);
   }
 
@@ -47,7 +56,7 @@ export class RouteLog {
 
   get(routeId: string): RouteEvent | undefined {
     this.refresh();
-    return this.byId.get(routeId);
+    return this.byId.get(routeId) ?? this.unwritten.get(routeId);
   }
 
   /** Newest first, `limit` at most, strictly older than the event `before` when given. */
@@ -62,10 +71,18 @@ export class RouteLog {
     return { events: events.slice(start, end).reverse(), has_more: start > 0 };
   }
 
-  private write(line: z.infer<typeof LogLine>): void {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    // One appendFileSync per line: O_APPEND keeps concurrent writers' lines whole.
-    fs.appendFileSync(this.file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+  /** False, with `writeError` set, when the line could not be written. */
+  private write(line: z.infer<typeof LogLine>): boolean {
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      // One appendFileSync per line: O_APPEND keeps concurrent writers' lines whole.
+      fs.appendFileSync(this.file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+      this.writeError = null;
+      return true;
+    } catch (error) {
+      this.writeError = `${this.file} could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+      return false;
+    }
   }
 
   private refresh(): void {

@@ -13,14 +13,19 @@ export const FRONTMATTER_FIXER = 'frontmatter';
 
 const errorsOf = (problems: Problem[]) => problems.filter((p) => p.severity === 'error');
 
+/** The errors left when the catalog's loader reads a SKILL.md text, as one refusal, or null. */
+const refusalOf = (problems: Problem[]): string | null => {
+  const left = errorsOf(problems);
+  return left.length ? `SKILL.md would still not load: ${left.map((p) => p.message).join(' ')}` : null;
+};
+
 /**
  * Why a SKILL.md text would still not load, or null when the catalog's loader reads it without
  * an error. The strict validator is not asked: a block closed at last shows fields (homepage,
  * metadata) it already had, which the lenient loader accepts.
  */
 export async function frontmatterCheck(dir: string, skillFile: string, text: string): Promise<string | null> {
-  const left = errorsOf((await interpretDir(dir, skillFile, text)).problems);
-  return left.length ? `SKILL.md would still not load: ${left.map((p) => p.message).join(' ')}` : null;
+  return refusalOf((await interpretDir(dir, skillFile, text)).problems);
 }
 
 /**
@@ -50,12 +55,18 @@ export async function checkApplied(
  * runs). Refused, with why, when it would still not load.
  */
 export async function loadedReplay(skill: SkillSnapshot, changes: FileChange[]): Promise<ReplayResult> {
+  return (await loadChanged(skill, changes)).replay;
+}
+
+/** The changed SKILL.md as the catalog's loader reads it, and that reading as a replay. */
+async function loadChanged(skill: SkillSnapshot, changes: FileChange[]) {
   const doc = changes.find((c) => c.path === skill.skillFile);
   const text = doc?.after ?? skill.texts.get(skill.skillFile) ?? '';
-  const refusal = await frontmatterCheck(skill.dir, skill.skillFile, text);
+  const loaded = await interpretDir(skill.dir, skill.skillFile, text);
+  const refusal = refusalOf(loaded.problems);
   if (refusal) throw forbidden(refusal);
-  const warnings = (await interpretDir(skill.dir, skill.skillFile, text)).problems.length;
-  return {
+  const warnings = loaded.problems.length;
+  const replay: ReplayResult = {
     status: 'success',
     output: '',
     error: null,
@@ -66,6 +77,7 @@ export async function loadedReplay(skill: SkillSnapshot, changes: FileChange[]):
     met_expectation: true,
     summary: `Loaded with the change (nothing was run): no errors${warnings ? `, ${warnings} warning(s) left` : ''}.`,
   };
+  return { loaded, replay };
 }
 
 /**
@@ -85,8 +97,7 @@ export async function proposeFrontmatterFix(
   const fix = fixFrontmatter(before, path.basename(skill.dir));
   if ('reason' in fix) throw forbidden(fix.reason);
   const changes: FileChange[] = [{ path: skill.skillFile, before, after: fix.after }];
-  const replay = await loadedReplay(skill, changes);
-  const fixed = await interpretDir(skill.dir, skill.skillFile, fix.after);
+  const { loaded: fixed, replay } = await loadChanged(skill, changes);
   return {
     id: `prop-${randomBytes(6).toString('hex')}`,
     repair_id: `fm-${randomBytes(6).toString('hex')}`,

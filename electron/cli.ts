@@ -16,6 +16,7 @@ const commands = {
   chat: () => import('./cli/chat'),
   repair: () => import('./cli/repair'),
   trust: () => import('./cli/trust'),
+  revisions: () => import('./cli/revisions'),
 };
 
 const USAGE = `skilldeck — agent skills: list, validate, serve (DESIGN §7)
@@ -27,6 +28,8 @@ Usage:
                             one skill: where, files, problems, and what its instructions ask the agent to do
   skilldeck skills fix      NAME [--apply] [--json]    makes a SKILL.md whose frontmatter is unclosed,
                             misplaced or missing load: shows the diff; --apply writes it (undoable)
+  skilldeck skills history  NAME [--json]            the revisions skills fix, repair --apply and the app wrote
+  skilldeck skills undo     REVISION [--json]        puts every file a revision changed back byte for byte
   skilldeck skills install  SOURCE [--yes] [--json] [--replace] [--name NEW] [--ref REF] [--path SUB]
                             SOURCE: a folder, a .zip / .skill archive, or a git URL (URL#ref works)
   skilldeck skills remove   NAME [--json]            moves a managed skill to the trash
@@ -120,6 +123,10 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'skills' && sub === 'fix') {
     return (await commands.skills()).skillsFix(arg, { ...discovery, json: values.json, apply: values.apply });
   }
+  if (command === 'skills' && sub === 'history')
+    return (await commands.revisions()).skillsHistory(arg, { ...discovery, json: values.json });
+  if (command === 'skills' && sub === 'undo')
+    return (await commands.revisions()).skillsUndo(arg, { ...discovery, json: values.json });
   if (command === 'skills' && sub === 'install') {
     const { yes, json, replace, name, ref, path } = values;
     return (await commands.install()).skillsInstall(arg, {

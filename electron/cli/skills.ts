@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { InstructionFinding, SkillDetail, SkillSummary, ValidationReport } from '../../shared/contract';
+import {
+  FRONTMATTER_FIX_CODES,
+  type InstructionFinding,
+  type SkillDetail,
+  type SkillSummary,
+  type ValidationReport,
+} from '../../shared/contract';
 import { SkillCatalog, validateSkillDir } from '../engine';
 import { flaggedClause } from '../engine/routing/held';
 import { openEngine, withSkill, type DiscoveryFlags } from './context';
@@ -125,9 +131,6 @@ export async function skillsShow(
   });
 }
 
-/** The loader's problems `skills fix` can mend (frontmatterFix.ts). */
-const FIXABLE = new Set(['frontmatter-unclosed', 'frontmatter-not-at-start', 'no-frontmatter']);
-
 /**
  * `skills fix NAME`: the edit that makes a skill's SKILL.md load (what `skills show` says is
  * wrong with its frontmatter), shown as a diff; `--apply` writes it as a repair revision, whose
@@ -146,7 +149,7 @@ export async function skillsFix(
   return withSkill(flags, skill, async (engine, match) => {
     const out = (doc: object, text: string) =>
       process.stdout.write(flags.json ? `${JSON.stringify(doc)}\n` : `${text}\n`);
-    if (!match.problems.some((p) => p.severity === 'error' && FIXABLE.has(p.code))) {
+    if (!match.problems.some((p) => p.severity === 'error' && FRONTMATTER_FIX_CODES.includes(p.code))) {
       const errors = match.problems.filter((p) => p.severity === 'error').map((p) => p.message);
       const text = errors.length
         ? `${match.name}: nothing here can be fixed mechanically:\n${errors.map((e) => `  ${e}`).join('\n')}`

@@ -93,6 +93,37 @@ describe('skilldeck skills fix', () => {
     expect(skilldeck('skills', 'fix', 'gogcli').stdout).toContain('nothing to fix');
   });
 
+  it('lists the revision in skills history, and skills undo puts the original bytes back', () => {
+    const original = fs.readFileSync(
+      path.join(corpusDir(), 'skills', 'openclaw__skills', 'gogcli', 'SKILL.md'),
+    );
+    const listedJson = skilldeck('skills', 'history', 'gogcli', '--json');
+    expect(listedJson.status).toBe(0);
+    const { revisions } = JSON.parse(listedJson.stdout) as { revisions: RepairRevision[] };
+    expect(revisions).toHaveLength(1);
+    expect(revisions[0]).toMatchObject({
+      skill: 'gogcli',
+      undone_at: null,
+      error_signature: 'frontmatter-unclosed',
+    });
+    const id = revisions[0].revision;
+    expect(skilldeck('skills', 'history', 'gogcli').stdout).toMatch(
+      new RegExp(`^${id} .* fixer {2}applied\n`),
+    );
+
+    const undo = skilldeck('skills', 'undo', id);
+    expect(undo.status).toBe(0);
+    expect(undo.stdout).toBe(`Undid ${id} of gogcli: SKILL.md is back as before it.\n`);
+    expect(bytes('gogcli').equals(original)).toBe(true);
+    expect(listed('gogcli')?.routable).toBe(false);
+
+    const again = skilldeck('skills', 'undo', id, '--json');
+    expect(again.status).toBe(1);
+    expect(JSON.parse(again.stdout)).toEqual({ undone: false, error: `Revision ${id} is already undone.` });
+    expect(skilldeck('skills', 'history', 'gogcli').stdout).toContain(' undone ');
+    expect(skilldeck('skills', 'undo').status).toBe(2);
+  });
+
   it('gives a skill without frontmatter its folder name and first paragraph', () => {
     const r = skilldeck('skills', 'fix', 'agent-news', '--apply', '--json');
     expect(r.status).toBe(0);

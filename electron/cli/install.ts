@@ -6,6 +6,7 @@ import { InstallName } from '../../shared/contract';
 import { EngineError } from '../engine';
 import { openEngine, type DiscoveryFlags } from './context';
 import { findingLines } from './findings';
+import { problemLines } from './problemLines';
 
 export interface InstallFlags extends DiscoveryFlags {
   yes: boolean;
@@ -47,7 +48,7 @@ function describe(c: InstallCandidate): string {
   // skill declares ("instructions only: runs nothing …") follows and does not answer for it.
   lines.push(...findingLines(c.instructions));
   lines.push(`  It will be able to (as declared): ${c.capabilities.join('; ')}`);
-  for (const p of c.problems) lines.push(`  ${p.severity}: ${p.message}`);
+  lines.push(...problemLines(c.problems, c.name));
   for (const u of c.unmet) lines.push(`  not ready here: ${u}`);
   if (c.conflict)
     lines.push(

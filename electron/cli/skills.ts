@@ -11,6 +11,7 @@ import { SkillCatalog, validateSkillDir } from '../engine';
 import { flaggedClause } from '../engine/routing/held';
 import { openEngine, withSkill, type DiscoveryFlags } from './context';
 import { findingLines } from './findings';
+import { problemLines } from './problemLines';
 
 const pad = (text: string, width: number) =>
   text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
@@ -110,7 +111,7 @@ function describeDetail(d: SkillDetail): string {
     `  ${files} file${files === 1 ? '' : 's'}; content hash ${d.contentHash.slice(0, 12)}`,
     // Read first, as in the detail view: a skill from a shared folder never passed the install preview.
     ...findingLines(d.instructions),
-    ...d.problems.map((p) => `  ${p.severity}: ${p.message}`),
+    ...problemLines(d.problems, d.name),
   ];
   return `${lines.join('\n')}\n`;
 }

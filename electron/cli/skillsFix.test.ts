@@ -50,6 +50,15 @@ interface FixJson {
 }
 
 describe('skilldeck skills fix', () => {
+  it('skills show says such a skill is never routed, and which command fixes it', () => {
+    const shown = skilldeck('skills', 'show', 'gogcli');
+    expect(shown.stdout).toContain('error: The frontmatter is not closed');
+    expect(shown.stdout).toContain(
+      'It is listed but never routed until this is fixed: skilldeck skills fix gogcli shows the edit that makes it load.',
+    );
+    expect(skilldeck('skills', 'show', 'crlf-notes').stdout).toContain('skilldeck skills fix crlf-notes');
+  });
+
   it('shows the edit for a frontmatter that is never closed, and writes nothing without --apply', () => {
     const before = bytes('gogcli');
     expect(listed('gogcli').routable).toBe(false);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UNCLOSED } from './brokenSkills';
 import { expect, test } from './fixtures';
+import { InstallDialog } from './pages/install';
 import { RepairPage } from './pages/repair';
 import { SkillsPage } from './pages/skills';
 import { watchConsole } from './support';
@@ -145,3 +146,27 @@ fixTest(
     );
   },
 );
+
+test('installing a skill that never loads says so, and leads to its Fix…', async ({
+  page,
+  workspace,
+}, testInfo) => {
+  const problems = watchConsole(page);
+  const source = path.join(workspace.folder, 'downloads', 'notes-digest');
+  fs.mkdirSync(source, { recursive: true });
+  fs.writeFileSync(path.join(source, 'SKILL.md'), UNCLOSED);
+  const skills = new SkillsPage(page);
+  const install = new InstallDialog(page);
+  await skills.open(workspace.url);
+  await install.previewFolder(source);
+  await install.install();
+  await expect(install.result()).toContainText(
+    '1 skill installed. An error in its SKILL.md keeps it out of routing until it is fixed.',
+  );
+  await expect(install.resultLink('notes-digest').getByTestId('install-result-broken')).toBeVisible();
+  await install.shoot(testInfo, 'install-result-broken');
+  await install.resultLink('notes-digest').click();
+  await expect(skills.tab('problems')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('frontmatter-fix')).toBeVisible();
+  expect(problems).toEqual([]);
+});

@@ -112,7 +112,9 @@ const SH: Record<ProbeName, (c: ProbeContext) => string> = {
   // as much takes 19 s on a loaded 2-core machine, past the run's time limit; this takes 5).
   memory: () =>
     `export LC_ALL=C\nprintf -v x '%*s' $((${MEMORY_MIB} * 1024 * 1024)) ''\necho allocated $(( \${#x} >> 20 ))\n`,
-  socket: (c) => `socat - UNIX-CONNECT:${c.socketPath} </dev/null\n`,
+  // Only from the socket (-u): reading stdin's end at once, socat would close the connection,
+  // on a loaded machine before the server had written (its EPIPE, and nothing read here).
+  socket: (c) => `socat -u UNIX-CONNECT:${c.socketPath} - </dev/null\n`,
 };
 
 const JS: Record<ProbeName, (c: ProbeContext) => string> = {

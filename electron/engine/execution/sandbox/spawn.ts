@@ -125,11 +125,13 @@ function killRun(pid: number): void {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * After the main child exits, how long its pipes may stay open. A grandchild that left the
- * process group (setsid) can hold them forever, and execa waits for the pipes to end
- * (reference/sandbox-linux.md: "the promise hangs with piped stdio").
+ * After the main child exits, how long its pipes may stay open without output. A grandchild
+ * that left the process group (setsid) can hold them forever, and execa waits for the pipes to
+ * end (reference/sandbox-linux.md: "the promise hangs with piped stdio").
  */
 const PIPE_GRACE_MS = 150;
+/** However much such a grandchild keeps writing, the pipes close this long after the exit. */
+const PIPE_MAX_MS = 5_000;
 
 /**
  * Runs one command in its own process group with a time limit, an output cap and a Stop
@@ -219,6 +221,10 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   };
   child.stdout?.on('data', take('stdout', out));
   child.stderr?.on('data', take('stderr', err));
+  let reads = 0;
+  const counted = () => reads++;
+  child.stdout?.on('data', counted);
+  child.stderr?.on('data', counted);
 
   const watch = opts.processWatch;
   const count = watch && pid !== undefined ? watch.counter(pid) : null;
@@ -273,10 +279,23 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     clearInterval(memoryWatcher);
     // Leftovers of a finished run (a backgrounded `sleep &`) do not outlive it.
     stop();
-    grace = setTimeout(() => {
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-    }, PIPE_GRACE_MS);
+    // The pipes close once PIPE_GRACE_MS pass without output, checked after the I/O phase
+    // (setImmediate). On a loaded machine the exit was seen, the timer fired and the pipes were
+    // closed before the output already in them was read: a finished run reported no output at
+    // all (bwrap.files.test.ts, run twice at once, lost a probe's stdout or stderr each time).
+    const until = Date.now() + PIPE_MAX_MS;
+    const arm = (seen: number) => {
+      grace = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (reads !== seen && Date.now() < until) return arm(reads);
+            child.stdout?.destroy();
+            child.stderr?.destroy();
+          }),
+        PIPE_GRACE_MS,
+      );
+    };
+    arm(reads);
   });
 
   const result = await child;

@@ -24,12 +24,30 @@ export function describeRequest(r: ApprovalRequest): string {
   return lines.map(oneLine).join('\n');
 }
 
-function prompt(question: string): Promise<string> {
+/**
+ * One line from the terminal; null when the user pressed Ctrl-C there. readline puts the terminal
+ * in raw mode for the question, so Ctrl-C arrives as a key and not as SIGINT, and Ctrl-D ends the
+ * input without an answer: either left the question open until the broker's timeout.
+ */
+function prompt(question: string): Promise<string | null> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   return new Promise((resolve) => {
-    rl.question(question, (answer) => {
+    let answered = false;
+    const settle = (answer: string | null) => {
+      if (answered) return;
+      answered = true;
       rl.close();
-      resolve(answer.trim().toLowerCase());
+      resolve(answer);
+    };
+    rl.question(question, (answer) => settle(answer.trim().toLowerCase()));
+    rl.on('SIGINT', () => {
+      process.stderr.write('^C\n');
+      settle(null);
+    });
+    // End of input (Ctrl-D) without an answer: no.
+    rl.on('close', () => {
+      if (!answered) process.stderr.write('\n');
+      settle('');
     });
   });
 }
@@ -62,6 +80,9 @@ export function answerApprovals(engine: Engine, mode: ApprovalMode, quiet: boole
       );
     } else {
       void prompt('Allow? [y] once, [a] always for this skill version, [N] deny: ').then((answer) => {
+        // Ctrl-C stops the command as it does anywhere else: the stop handler (context.ts
+        // onStopSignal) cancels the run, which denies the question, and the exit is 130.
+        if (answer === null) return void process.kill(process.pid, 'SIGINT');
         const decision =
           answer === 'y' || answer === 'yes' ? 'allow_once' : answer === 'a' ? 'allow_always' : 'deny';
         try {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { readVersion, refuse, unstartedRun } from './cli/context';
+import { endQuietlyOnClosedPipe, exitStatus, readVersion, refuse, unstartedRun } from './cli/context';
 import type { EvalCaseFlag } from './cli/evals';
 
 // Commands load lazily: `skills list` is benchmarked as a whole process, and the browser
@@ -220,9 +220,10 @@ export async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
+endQuietlyOnClosedPipe();
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    process.exitCode = exitStatus(code);
   },
   (error: unknown) => {
     process.stderr.write(`skilldeck: ${(error as Error)?.stack ?? String(error)}\n`);

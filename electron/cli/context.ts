@@ -107,23 +107,54 @@ export const unstartedRun = (error: string) => ({
 /** A one-shot command told to stop: the exit status shells report for it (128 + the signal). */
 const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const;
 
+/** 128 + SIGPIPE: what shells report for a command whose reader went away. */
+const PIPE_CLOSED = 141;
+let stdoutClosed = false;
+const onStdoutClosed = new Set<() => void>();
+
 /**
- * Ctrl-C, or `timeout` / a job runner's SIGTERM: `stop` cancels what runs, and the command still
- * prints what there is (a caller reading --json gets its record). A second signal ends the process
+ * `skilldeck … | head`: Node ignores SIGPIPE, so a write after the reader went away fails with
+ * EPIPE, and unhandled that crashed the CLI with a stack trace, mid-run too. Called once at start:
+ * the output ends quietly, what runs is stopped (onStopSignal) and the exit status is 141, as for
+ * a tool that SIGPIPE ended. Any other stream error is thrown as before.
+ */
+export function endQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      if (stream !== process.stdout || stdoutClosed) return;
+      stdoutClosed = true;
+      // Also when the command had returned already and its last write failed.
+      process.exitCode = PIPE_CLOSED;
+      for (const stop of [...onStdoutClosed]) stop();
+    });
+}
+
+/** The exit status: `code`, or 141 when stdout's reader went away. */
+export const exitStatus = (code: number): number => (stdoutClosed ? PIPE_CLOSED : code);
+
+/**
+ * Ctrl-C, or `timeout` / a job runner's SIGTERM, or stdout's reader gone (`| head`): `stop` cancels
+ * what runs, and the command still prints what there is (a caller reading --json gets its record). A second signal ends the process
  * at once (the handlers are gone). `status()` is the exit status once a signal came; `off()` stops
  * listening.
  */
 export function onStopSignal(stop: () => void): { status: () => number | undefined; off: () => void } {
   let status: number | undefined;
-  const handlers = Object.entries(STOP_SIGNALS).map(([name, code]) => {
-    const handler = () => {
-      status ??= code;
-      off();
-      stop();
-    };
-    return [name as NodeJS.Signals, handler] as const;
-  });
-  const off = () => handlers.forEach(([name, handler]) => process.off(name, handler));
+  const stopWith = (code: number) => () => {
+    status ??= code;
+    off();
+    stop();
+  };
+  const handlers = Object.entries(STOP_SIGNALS).map(
+    ([name, code]) => [name as NodeJS.Signals, stopWith(code)] as const,
+  );
+  const pipeClosed = stopWith(PIPE_CLOSED);
+  const off = () => {
+    handlers.forEach(([name, handler]) => process.off(name, handler));
+    onStdoutClosed.delete(pipeClosed);
+  };
   handlers.forEach(([name, handler]) => process.once(name, handler));
+  onStdoutClosed.add(pipeClosed);
   return { status: () => status, off };
 }

@@ -38,7 +38,8 @@ Usage:
                             --install N runs the Nth (outside the sandbox); exit 1 while one is missing
   skilldeck route "QUERY"   [--skills DIR]… [--no-default-paths] [--json]   records a route event
   skilldeck run SKILL "TASK" [--skills DIR]… [--no-default-paths] [--approve|--deny] [--entry NAME] [--input JSON] [--json]
-                            runs in the sandbox; without --approve/--deny a terminal is asked, none → deny
+                            runs in the sandbox; without --approve/--deny a terminal is asked, none → deny;
+                            SKILL is a name, or a skill's folder as a path (./my-skill)
   skilldeck chat "MESSAGE" [--skills DIR]… [--no-default-paths] [--approve|--deny] [--conversation ID] [--json]
                             one turn; a model from Settings or OPENAI_BASE_URL / OPENAI_API_KEY / SKILLDECK_MODEL
   skilldeck repair SKILL "TASK" [--skills DIR]… [--no-default-paths] [--apply] [--deny] [--entry NAME] [--input JSON] [--json]

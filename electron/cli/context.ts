@@ -63,13 +63,25 @@ export function findSkill(engine: Engine, skill: string): SkillSummary | undefin
   );
 }
 
+/**
+ * `flags`, plus the folder `skill` names when it is written as a path (`./my-skill`,
+ * `drafts/my-skill/`, `.`) to a folder with a SKILL.md: a skill author runs the skill being written
+ * by its folder, which no discovery folder may hold; findSkill then finds it by its path.
+ */
+export function withSkillFolder<F extends DiscoveryFlags>(flags: F, skill: string): F {
+  if (!skill.includes('/') && !skill.includes(path.sep) && skill !== '.' && skill !== '..') return flags;
+  const dir = path.resolve(skill);
+  const isSkill = ['SKILL.md', 'skill.md'].some((f) => fs.existsSync(path.join(dir, f)));
+  return isSkill ? { ...flags, skills: [...flags.skills, dir] } : flags;
+}
+
 /** Opens the engine, finds the named skill (or refuses: exit 2), runs `body`, closes the engine. */
 export async function withSkill(
   flags: DiscoveryFlags & { json: boolean },
   skill: string,
   body: (engine: Engine, match: SkillSummary) => Promise<number>,
 ): Promise<number> {
-  const engine = await openEngine(flags);
+  const engine = await openEngine(withSkillFolder(flags, skill));
   try {
     const match = findSkill(engine, skill);
     if (!match)

@@ -1,7 +1,15 @@
 import type { RepairProposal, RepairRevision, RunResult } from '../../shared/contract';
 import { repairReport } from '../engine/repair';
 import { answerApprovals } from './approve';
-import { findSkill, onStopSignal, openEngine, refuse, unstartedRun, type DiscoveryFlags } from './context';
+import {
+  findSkill,
+  onStopSignal,
+  openEngine,
+  refuse,
+  unstartedRun,
+  withSkillFolder,
+  type DiscoveryFlags,
+} from './context';
 import { forTerminal } from './terminal';
 
 export interface RepairFlags extends DiscoveryFlags {
@@ -73,7 +81,7 @@ export async function repairCommand(
       return refuse(`--input must be a JSON object.\n${USAGE}`, flags.json, notRepairable);
     }
   }
-  const engine = await openEngine(flags);
+  const engine = await openEngine(withSkillFolder(flags, skill));
   try {
     const match = findSkill(engine, skill);
     if (!match)

@@ -1,7 +1,15 @@
 import type { RunResult } from '../../shared/contract';
 import { homeWriteProblem, resolveHome } from '../engine';
 import { answerApprovals, type ApprovalMode } from './approve';
-import { findSkill, onStopSignal, openEngine, refuse, unstartedRun, type DiscoveryFlags } from './context';
+import {
+  findSkill,
+  onStopSignal,
+  openEngine,
+  refuse,
+  unstartedRun,
+  withSkillFolder,
+  type DiscoveryFlags,
+} from './context';
 import { forTerminal, oneLine } from './terminal';
 
 export interface RunFlags extends DiscoveryFlags {
@@ -58,7 +66,7 @@ export async function runCommand(skill: string | undefined, task: string, flags:
     if (flags.json) process.stdout.write(`${JSON.stringify(unstartedRun(unwritable))}\n`);
     return 1;
   }
-  const engine = await openEngine(flags);
+  const engine = await openEngine(withSkillFolder(flags, skill));
   try {
     const match = findSkill(engine, skill);
     if (!match)

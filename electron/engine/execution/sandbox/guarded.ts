@@ -39,6 +39,61 @@ export function isGuarded(abs: string): boolean {
   return GUARDED.some((g) => abs.endsWith(`/${g}`) || abs.includes(`/${g}/`));
 }
 
+/** GUARDED entries of one name (`.git`, `.envrc`): the ones a nested repository or project has. */
+const GUARDED_NAMES = new Set(GUARDED.filter((g) => !g.includes('/')));
+
+/**
+ * How deep below a write folder, and over how many folders and entries, nested guards are looked
+ * for: a folder of repositories holds them one or two levels down, and every run with a write
+ * grant pays for the walk (0.1 to 0.3 ms a folder on this loaded machine), so a huge tree costs a bound.
+ */
+export const NESTED_DEPTH = 4;
+export const NESTED_FOLDERS = 500;
+export const NESTED_ENTRIES = 10_000;
+
+/**
+ * The GUARDED entries that exist deeper inside the write folders `writes` (a repository in a
+ * folder of repositories, a nested checkout: `repo1/.git`, `a/b/.envrc`), with the folders on the
+ * way to each (`pins`, below the write folder): bwrap refuses to rename a mount point but not the
+ * folder above one, so `mv repo1 x` would carry the guard away. Shallowest first, so a spent
+ * budget leaves out the deepest; not below a link, node_modules (dependencies' own checkouts) or
+ * a guarded entry, nor where `skip` says (the run folder).
+ */
+export function nestedGuards(
+  writes: string[],
+  skip: (p: string) => boolean,
+): { guards: string[]; pins: string[] } {
+  const guards: string[] = [];
+  const pins = new Set<string>();
+  let entries = NESTED_ENTRIES;
+  let folders = NESTED_FOLDERS;
+  const queue = writes
+    .filter((w) => lstatOrNull(w)?.isDirectory())
+    .map((w) => ({ root: w, dir: w, level: 0 }));
+  for (let next = queue.shift(); next && entries > 0 && folders-- > 0; next = queue.shift()) {
+    const { root, dir, level } = next;
+    let found: fs.Dirent[];
+    try {
+      found = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries -= found.length;
+    for (const e of found) {
+      const at = path.join(dir, e.name);
+      if (e.isSymbolicLink() || skip(at)) continue;
+      if (GUARDED_NAMES.has(e.name)) {
+        // The write folder's own guards are bound by the layout already.
+        if (level === 0) continue;
+        guards.push(at);
+        for (let up = dir; up !== root; up = path.dirname(up)) pins.add(up);
+      } else if (e.isDirectory() && e.name !== 'node_modules' && level < NESTED_DEPTH)
+        queue.push({ root, dir: at, level: level + 1 });
+    }
+  }
+  return { guards, pins: [...pins] };
+}
+
 /** The GUARDED entries that are files; the others are folders. */
 const GUARDED_FILES = new Set([
   '.envrc',

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GUARD_PARENTS, GUARDED, madeForStandIn, missingGuards } from './guarded';
+import { GUARD_PARENTS, GUARDED, madeForStandIn, missingGuards, nestedGuards } from './guarded';
 import type { SandboxSpec } from './types';
 
 /** What the sandbox's file system looks like: which host folders are hidden and what is bound back. */
@@ -256,8 +256,16 @@ export function planLayout(
       }
     }),
   );
-  for (const g of guarded) binds.set(g, false);
   const cwd = placed(spec.cwd);
+  // Deeper ones (a repository inside the granted folder), and the folders on the way pinned.
+  // Not inside what stays hidden ($SKILLDECK_HOME, the skill folders): a bind there would show it.
+  const kept = (opts.keepHidden ?? opts.hide ?? []).map(realDir).filter((p): p is string => p !== null);
+  const nested = nestedGuards(
+    writes.filter((w) => !isInside(w, cwd)),
+    (p) => isInside(p, cwd) || isInside(p, skill) || binds.has(p) || kept.some((k) => isInside(p, k)),
+  );
+  guarded.push(...nested.guards);
+  for (const g of guarded) binds.set(g, false);
   // Missing ones get an empty read-only stand-in (guarded.ts), but not in the run folder, which
   // holds nothing of the user's, nor where another grant lies inside (it names that very path).
   const missing = missingGuards(
@@ -272,13 +280,14 @@ export function planLayout(
   // The folders above nested guards, bound onto themselves so that they cannot be renamed away
   // (guarded.ts). One that a stand-in needs and does not exist yet the backend makes first (bwrap
   // looks for a bind's source before it makes anything) and removes with the stand-ins.
-  const pins = new Set(
-    writes
+  const pins = new Set([
+    ...writes
       .filter((w) => !isInside(w, cwd))
       .flatMap((w) => GUARD_PARENTS.map((g) => path.join(w, g)))
       .filter((p) => !binds.has(p) && [...binds.keys()].some((b) => isInside(b, p) && b !== p))
       .filter((p) => missing.created.includes(p) || fs.lstatSync(p).isDirectory()),
-  );
+    ...nested.pins.filter((p) => !binds.has(p)),
+  ]);
   for (const p of pins) binds.set(p, true);
   const ordered = [...binds.entries()]
     .map(([p, writable]) => ({

@@ -94,6 +94,48 @@ export function nestedGuards(
   return { guards, pins: [...pins] };
 }
 
+/** core.hooksPath in a git config file, as written (the last one wins, as in git), or null. */
+export function hooksPathOf(config: string): string | null {
+  let section = '';
+  let found: string | null = null;
+  for (const raw of config.split('\n')) {
+    const line = raw.trim();
+    const header = /^\[\s*([^\s\]"]+)/.exec(line);
+    if (header) section = header[1].toLowerCase();
+    const entry = /^hookspath\s*=\s*(.*?)\s*$/i.exec(line.replace(/^\[[^\]]*\]\s*/, ''));
+    if (section === 'core' && entry) found = entry[1].replace(/^"(.*)"$/, '$1');
+  }
+  return found;
+}
+
+/**
+ * The hooks folders that the repositories `gitDirs` (`.git` folders) name in core.hooksPath,
+ * where they lie inside one of `writes`, with the folders on the way pinned (as nestedGuards):
+ * git runs them on commit and push, and they are the project's own files, not .git's. husky's
+ * `.husky/_` only holds stubs that run `.husky/<hook>`: its parent is the hooks folder then.
+ */
+export function hookFolders(gitDirs: string[], writes: string[]): { guards: string[]; pins: string[] } {
+  const guards: string[] = [];
+  const pins = new Set<string>();
+  for (const gitDir of gitDirs) {
+    let config: string;
+    try {
+      config = fs.readFileSync(path.join(gitDir, 'config'), 'utf8');
+    } catch {
+      continue;
+    }
+    const named = hooksPathOf(config);
+    if (!named || named.startsWith('~')) continue;
+    let hooks = path.resolve(path.dirname(gitDir), named);
+    if (path.basename(hooks) === '_') hooks = path.dirname(hooks);
+    const root = writes.find((w) => hooks.startsWith(`${w}${path.sep}`));
+    if (!root || !lstatOrNull(hooks)?.isDirectory()) continue;
+    guards.push(hooks);
+    for (let up = path.dirname(hooks); up !== root; up = path.dirname(up)) pins.add(up);
+  }
+  return { guards, pins: [...pins] };
+}
+
 /** The GUARDED entries that are files; the others are folders. */
 const GUARDED_FILES = new Set([
   '.envrc',

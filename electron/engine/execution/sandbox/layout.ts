@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GUARD_PARENTS, GUARDED, madeForStandIn, missingGuards, nestedGuards } from './guarded';
+import { GUARD_PARENTS, GUARDED, hookFolders, madeForStandIn, missingGuards, nestedGuards } from './guarded';
 import type { SandboxSpec } from './types';
 
 /** What the sandbox's file system looks like: which host folders are hidden and what is bound back. */
@@ -265,6 +265,12 @@ export function planLayout(
     (p) => isInside(p, cwd) || isInside(p, skill) || binds.has(p) || kept.some((k) => isInside(p, k)),
   );
   guarded.push(...nested.guards);
+  // And the hooks folders their core.hooksPath names in the project (.husky, .githooks).
+  const hooks = hookFolders(
+    guarded.filter((g) => path.basename(g) === '.git'),
+    writes.filter((w) => !isInside(w, cwd)),
+  );
+  guarded.push(...hooks.guards.filter((h) => !binds.has(h) && !guarded.includes(h)));
   for (const g of guarded) binds.set(g, false);
   // Missing ones get an empty read-only stand-in (guarded.ts), but not in the run folder, which
   // holds nothing of the user's, nor where another grant lies inside (it names that very path).
@@ -286,7 +292,7 @@ export function planLayout(
       .flatMap((w) => GUARD_PARENTS.map((g) => path.join(w, g)))
       .filter((p) => !binds.has(p) && [...binds.keys()].some((b) => isInside(b, p) && b !== p))
       .filter((p) => missing.created.includes(p) || fs.lstatSync(p).isDirectory()),
-    ...nested.pins.filter((p) => !binds.has(p)),
+    ...[...nested.pins, ...hooks.pins].filter((p) => !binds.has(p)),
   ]);
   for (const p of pins) binds.set(p, true);
   const ordered = [...binds.entries()]

@@ -13,7 +13,15 @@ afterEach(() => engines.cleanup());
 
 async function autoSkillWithEnv(names: string[]) {
   const opened = await engines.open({
-    env: { ...envWithoutModel(), GITHUB_TOKEN: 'ghp-not-a-real-token', TZ: 'Europe/Paris' },
+    env: {
+      ...envWithoutModel(),
+      GITHUB_TOKEN: 'ghp-not-a-real-token',
+      TZ: 'Europe/Paris',
+      DATABASE_URL: 'postgres://app:hunter2-not-real@db.example.com/prod',
+      SENTRY_DSN: 'https://0123abcd@o1.ingest.example.io/1',
+      SLACK_WEBHOOK_URL: 'https://hooks.example.com/services/T0/B0/not-real',
+      DOCS_URL: 'https://docs.example.com/',
+    },
   });
   const skills = path.join(opened.workspace, 'skills');
   const id = scriptSkill(skills, 'issue-digest', `for n in ${names.join(' ')}; do echo "$n=\${!n}"; done`, [
@@ -42,5 +50,33 @@ describe('approval: auto and declared environment variables that hold secrets (r
     const result = await engine.execution.start({ id, task: 'go' }).done;
     expect(requests).toEqual([]);
     expect(result.output).toContain('TZ=Europe/Paris');
+  });
+
+  // Connection strings carry a password in the value, and webhook URLs and DSNs are the key
+  // themselves: an auto skill declaring DATABASE_URL, SENTRY_DSN and SLACK_WEBHOOK_URL printed
+  // all three unasked, as none is named like a key.
+  it('asks before passing a URL with a password in it, a DSN or a webhook URL', async () => {
+    const { engine, id } = await autoSkillWithEnv([
+      'DATABASE_URL',
+      'SENTRY_DSN',
+      'SLACK_WEBHOOK_URL',
+      'DOCS_URL',
+    ]);
+    const { requests } = answerWith(engine, () => 'deny');
+    const result = await engine.execution.start({ id, task: 'go' }).done;
+    expect(requests).toHaveLength(1);
+    const reasons = requests[0].reasons.join(' ');
+    for (const name of ['DATABASE_URL', 'SENTRY_DSN', 'SLACK_WEBHOOK_URL']) expect(reasons).toContain(name);
+    expect(reasons).not.toContain('DOCS_URL');
+    expect(result.status).toBe('denied');
+    expect(result.output).not.toContain('hunter2');
+  });
+
+  it('passes a URL without a password unasked', async () => {
+    const { engine, id } = await autoSkillWithEnv(['DOCS_URL']);
+    const { requests } = answerWith(engine, () => 'deny');
+    const result = await engine.execution.start({ id, task: 'go' }).done;
+    expect(requests).toEqual([]);
+    expect(result.output).toContain('DOCS_URL=https://docs.example.com/');
   });
 });

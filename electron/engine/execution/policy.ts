@@ -45,6 +45,8 @@ export interface PathContext {
    * names them (sandbox/layout.ts keepHidden), which a skill's own `approval: auto` never covers.
    */
   private?: string[];
+  /** The environment allow-listed variables come from: a value can hold a password (a connection string). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -121,7 +123,11 @@ export const credentialFiles = (home: string): string[] => CREDENTIAL_FILES.map(
  * Names of variables that hold keys and credentials (Codex keeps *KEY*, *SECRET*, *TOKEN* out of
  * its commands' environment by default): a skill's own `approval: auto` never hands them over.
  */
-const SECRET_ENV = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|(?:^|_)(?:AUTH|PASS|PAT)(?:_|$)/i;
+const SECRET_ENV =
+  /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|WEBHOOK|COOKIE|(?:^|_)(?:AUTH|PASS|PAT|DSN)(?:_|$)/i;
+
+/** A URL with a password in it (`postgres://app:pw@db/prod`): a connection string is a credential whatever its name. */
+const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:[^\s/@]+@/i;
 
 /** Variables a skill may never set or receive: they change how every program loads. */
 const FORBIDDEN_ENV = /^(LD_|DYLD_)|^NODE_OPTIONS$|^PYTHONSTARTUP$|^BASH_ENV$|^ENV$/;
@@ -256,7 +262,9 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
       reasons.push(
         `it declares approval: auto, but writes ${guarded.join(', ')}, which runs code outside the sandbox (git hooks, shell or editor start-up files), which auto never covers`,
       );
-    const secrets = envAllow.filter((name) => SECRET_ENV.test(name));
+    const secrets = envAllow.filter(
+      (name) => SECRET_ENV.test(name) || URL_WITH_PASSWORD.test(ctx.env?.[name] ?? ''),
+    );
     if (secrets.length > 0)
       reasons.push(
         `it declares approval: auto, but is given ${secrets.join(', ')} from your environment (keys and credentials), which auto never covers`,

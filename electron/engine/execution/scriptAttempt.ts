@@ -124,6 +124,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     workspace: env.workspace,
     home: env.userHome,
     private: [env.home, ...env.skillRoots],
+    env: env.hostEnv,
   });
   const digest = permissionsDigest(base);
   // The content hash skips node_modules and .git, yet a script can load code from there. Their

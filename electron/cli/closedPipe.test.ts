@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunResult } from '../../shared/contract';
 import { buildCliBundle } from '../testing/cliBundle';
 import { envWithoutModel, tempDir, writeTree } from '../testing/fixtures';
 
@@ -70,5 +72,35 @@ describe('a reader that goes away (| head)', () => {
     const { code, stderr } = await intoHead(['skills', 'list', '--json'], 10);
     expect(stderr).not.toMatch(/EPIPE|Unhandled|node:events/);
     expect(code).toBe(141);
+  }, 60_000);
+
+  // Closing the terminal window or losing the ssh connection sends SIGHUP, which ended the CLI
+  // at once (Node's default): no JSON, and the run's record said "running" for good.
+  it('run: SIGHUP (the terminal closed) stops the run as Ctrl-C does, exit 129, with its JSON', async () => {
+    const home = path.join(root, `home-${++homes}`);
+    const child = spawn(
+      process.execPath,
+      [cli, 'run', 'counter', 'count', '--json', '--no-default-paths', '--skills', skills],
+      {
+        env: { ...envWithoutModel(), SKILLDECK_HOME: home, HOME: root },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const records = () =>
+      fs.existsSync(path.join(home, 'runs'))
+        ? fs
+            .readdirSync(path.join(home, 'runs'), { recursive: true, encoding: 'utf8' })
+            .filter((f) => f.endsWith('.json'))
+            .map((f) => fs.readFileSync(path.join(home, 'runs', f), 'utf8'))
+        : [];
+    for (const started = Date.now(); !records().some((r) => r.includes('"running"')); await sleep(50))
+      if (Date.now() - started > 30_000) throw new Error('the run did not start');
+    child.kill('SIGHUP');
+    expect(await closed).toBe(129);
+    expect(RunResult.parse(JSON.parse(stdout)).status).toBe('cancelled');
+    for (const r of records()) expect(r).not.toContain('"status":"running"');
   }, 60_000);
 });

@@ -116,8 +116,12 @@ export const unstartedRun = (error: string) => ({
   duration_ms: 0,
 });
 
-/** A one-shot command told to stop: the exit status shells report for it (128 + the signal). */
-const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const;
+/**
+ * A one-shot command told to stop: the exit status shells report for it (128 + the signal).
+ * SIGHUP is the terminal closing (its window, a lost ssh connection): by default it ended the
+ * process at once, without the JSON, and left the run's record "running".
+ */
+const STOP_SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
 /** 128 + SIGPIPE: what shells report for a command whose reader went away. */
 const PIPE_CLOSED = 141;
@@ -133,7 +137,8 @@ const onStdoutClosed = new Set<() => void>();
 export function endQuietlyOnClosedPipe(): void {
   for (const stream of [process.stdout, process.stderr])
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
+      // EIO: the terminal itself is gone (after SIGHUP), which ends the output the same way.
+      if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
       if (stream !== process.stdout || stdoutClosed) return;
       stdoutClosed = true;
       // Also when the command had returned already and its last write failed.

@@ -86,7 +86,10 @@ describe('seccompProgram', () => {
     for (const nr of [248, 249, 250, 101, 0x40000000 + 39])
       expect(run(x64, { nr, arch: 0xc000003e })).toBe(EPERM);
     for (const nr of [286, 287, 288, 26]) expect(run(x64, { nr, arch: 0x40000003 })).toBe(EPERM);
-    for (const nr of [0, 26, 39, 59, 100, 102, 247, 251])
+    // io_uring: the same numbers in every table.
+    for (const arch of [0xc000003e, 0x40000003])
+      for (const nr of [425, 426, 427]) expect(run(x64, { nr, arch })).toBe(EPERM);
+    for (const nr of [0, 26, 39, 59, 100, 102, 247, 251, 424, 428])
       expect(run(x64, { nr, arch: 0xc000003e })).toBe(ALLOW);
     for (const nr of [1, 20, 25, 27, 101, 285, 289]) expect(run(x64, { nr, arch: 0x40000003 })).toBe(ALLOW);
     expect(run(x64, { nr: 217, arch: 0xc00000b7 })).toBe(EPERM);
@@ -96,6 +99,8 @@ describe('seccompProgram', () => {
     const arm64 = decode(seccompFilter('arm64')!);
     for (const nr of [217, 218, 219, 117]) expect(run(arm64, { nr, arch: 0xc00000b7 })).toBe(EPERM);
     for (const nr of [309, 310, 311, 26]) expect(run(arm64, { nr, arch: 0x40000028 })).toBe(EPERM);
+    for (const arch of [0xc00000b7, 0x40000028])
+      for (const nr of [425, 426, 427]) expect(run(arm64, { nr, arch })).toBe(EPERM);
     for (const nr of [0, 26, 63, 116, 118, 172, 216, 220, 248, 250])
       expect(run(arm64, { nr, arch: 0xc00000b7 })).toBe(ALLOW);
     for (const nr of [1, 20, 25, 27, 117, 217, 308, 312])
@@ -104,8 +109,8 @@ describe('seccompProgram', () => {
   });
 
   it('has a filter for this machine and none for an unknown one', () => {
-    // The test's ABIs above list the keyring calls; the machine's add ptrace, one check each.
-    expect(seccompFilter('x64')?.length).toBe((prog.length + 2) * 8);
+    // The test's ABIs above list the keyring calls; the machine's add ptrace and io_uring's three, four checks each.
+    expect(seccompFilter('x64')?.length).toBe((prog.length + 8) * 8);
     expect(seccompFilter('arm64')).toBeInstanceOf(Uint8Array);
     expect(seccompFilter('riscv64')).toBeNull();
   });
@@ -124,6 +129,8 @@ print(call(KEYCTL, 0, -3, 0), call(ADD_KEY, b"user", b"skilldeck", b"v", 1, 0),
       call(PTRACE, 0x4206, 1, 0, 0))  # PTRACE_SEIZE the sandbox's init
 if platform.machine() == "x86_64":
     print(call(0x40000000 + GETPID))  # getpid through x32
+params = ctypes.create_string_buffer(120)
+print(call(425, 4, params))  # io_uring_setup: a ring of 4 entries
 sys.stdout.write(open("/etc/passwd").read(1) and "read a file\\n")
 `;
 const filter = seccompFilter();
@@ -148,10 +155,11 @@ describe.skipIf(process.platform !== 'linux' || !filter)('the filter under bwrap
     }
   };
 
-  it('refuses add_key, request_key, keyctl and ptrace with EPERM, and runs the rest', () => {
+  it('refuses add_key, request_key, keyctl, ptrace and io_uring_setup with EPERM, and runs the rest', () => {
     const [calls, ...rest] = run(true);
     expect(calls).toBe('EPERM EPERM EPERM ok EPERM');
     if (process.arch === 'x64') expect(rest.shift()).toBe('EPERM');
+    expect(rest.shift()).toBe('EPERM');
     expect(rest).toEqual(['read a file', '']);
   });
 

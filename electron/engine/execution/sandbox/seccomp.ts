@@ -6,6 +6,9 @@ import os from 'node:os';
 // keyring calls fail with EPERM, as under Docker's default profile; everything else runs.
 // ptrace too: a run is root of its own user namespace, so it could attach to bwrap's init
 // (PID 1), whose stop outlives the tracer and holds the finished run until its timeout.
+// And io_uring, as Docker's default seccomp profile and Android refuse it: a
+// large share of recent kernel privilege escalations went through it, and its operations are
+// not system calls a filter sees. libuv (Node) falls back to its thread pool.
 // A run with `network: true` shares the host's network namespace and with it the host's
 // abstract unix sockets (an X server's @/tmp/.X11-unix/X0); socket(AF_UNIX) stays allowed
 // there, since refusing it broke headless Chromium (bwrap.ts, README).
@@ -18,7 +21,7 @@ interface Insn {
   k: number;
 }
 
-/** The system-call numbers an ABI gives add_key, request_key, keyctl and ptrace. */
+/** The system-call numbers an ABI gives add_key, request_key, keyctl, ptrace and io_uring. */
 interface Abi {
   /** AUDIT_ARCH_* as seccomp_data.arch reports it. */
   arch: number;
@@ -40,20 +43,23 @@ const NR = 0;
 const ARCH = 4;
 
 /** The ABIs a process of this machine can call the kernel through (its own and the 32-bit one). */
+/** io_uring_setup, io_uring_enter and io_uring_register: one number in every ABI's table. */
+const IO_URING = [425, 426, 427];
+
 const ABIS: Record<string, Abi[]> = {
   x64: [
-    { arch: 0xc000003e, denied: [248, 249, 250, 101], x32: true },
-    { arch: 0x40000003, denied: [286, 287, 288, 26] },
+    { arch: 0xc000003e, denied: [248, 249, 250, 101, ...IO_URING], x32: true },
+    { arch: 0x40000003, denied: [286, 287, 288, 26, ...IO_URING] },
   ],
   arm64: [
-    { arch: 0xc00000b7, denied: [217, 218, 219, 117] },
-    { arch: 0x40000028, denied: [309, 310, 311, 26] },
+    { arch: 0xc00000b7, denied: [217, 218, 219, 117, ...IO_URING] },
+    { arch: 0x40000028, denied: [309, 310, 311, 26, ...IO_URING] },
   ],
 };
 
 /**
  * The filter as bwrap reads it: per ABI, load the arch, skip to the next ABI unless it
- * matches, refuse the keyring calls and ptrace, allow the rest; a call from any other ABI is refused.
+ * matches, refuse the keyring calls, ptrace and io_uring, allow the rest; a call from any other ABI is refused.
  */
 export function seccompProgram(abis: Abi[]): Insn[] {
   const sizes = abis.map((a) => 4 + (a.x32 ? 1 : 0) + a.denied.length);

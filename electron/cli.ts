@@ -15,6 +15,7 @@ const commands = {
   run: () => import('./cli/run'),
   chat: () => import('./cli/chat'),
   repair: () => import('./cli/repair'),
+  repairUndo: () => import('./cli/repairUndo'),
   trust: () => import('./cli/trust'),
   revisions: () => import('./cli/revisions'),
 };
@@ -44,6 +45,7 @@ Usage:
                             one turn; a model from Settings or OPENAI_BASE_URL / OPENAI_API_KEY / SKILLDECK_MODEL
   skilldeck repair SKILL "TASK" [--skills DIR]… [--no-default-paths] [--apply] [--deny] [--entry NAME] [--input JSON] [--json]
                             runs the task; on a near miss proposes replay-checked patches; --apply applies the best
+  skilldeck repair SKILL --undo [REVISION] [--json]   takes back the newest applied repair (or REVISION)
   skilldeck eval SKILL      [--skills DIR]… [--no-default-paths] [--json]   trigger evals; exit 1 on a failure
                             [--should-trigger Q]… [--should-not-trigger Q]… [--remove Q]… first stores those
                             cases in the skill's evals/trigger_evals.json
@@ -73,6 +75,7 @@ const options = {
   input: { type: 'string' },
   conversation: { type: 'string' },
   apply: { type: 'boolean', default: false },
+  undo: { type: 'boolean', default: false },
   port: { type: 'string', default: '0' },
   open: { type: 'boolean', default: false },
   'should-trigger': { type: 'string', multiple: true, default: [] as string[] },
@@ -178,6 +181,8 @@ export async function main(argv: string[]): Promise<number> {
       conversation,
     });
   }
+  if (command === 'repair' && values.undo && sub)
+    return (await commands.repairUndo()).repairUndoCommand(sub, arg, { ...discovery, json: values.json });
   if (command === 'repair') {
     const { json, apply, deny, entry, input } = values;
     return (await commands.repair()).repairCommand(sub, positionals.slice(2).join(' '), {

@@ -21,7 +21,7 @@ export interface RepairFlags extends DiscoveryFlags {
 }
 
 const USAGE =
-  'usage: skilldeck repair SKILL "TASK" [--skills DIR]… [--no-default-paths] [--apply] [--deny] [--entry NAME] [--input JSON] [--json]\n';
+  'usage: skilldeck repair SKILL "TASK" [--skills DIR]… [--no-default-paths] [--apply] [--deny] [--entry NAME] [--input JSON] [--json]\n       skilldeck repair SKILL --undo [REVISION] [--json]\n';
 
 /** The proposal to apply: the first whose replay passed, else none (never apply an unproven patch). */
 const proven = (proposals: RepairProposal[]) => proposals.find((p) => p.replay.verdict === 'passes');
@@ -58,7 +58,7 @@ const notRepairable = (reason: string) => ({ eligible: false, reason, run: unsta
  * replay each against a patched scratch copy, and print them. Invoking repair is the consent
  * to run this task (its replays too) inside the skill's declared permissions and sandbox;
  * `--deny` refuses instead. Without `--apply` nothing in the skill changes; with it, the
- * first proposal whose replay passed is applied (a revision that `repair.undo` reverts) and
+ * first proposal whose replay passed is applied (a revision that `repair SKILL --undo` reverts) and
  * the task is run again. Exit 0 when there is a proposal to review (with `--apply`: applied,
  * and the task then succeeded) or the run succeeded and needs none; 1 otherwise.
  */
@@ -164,7 +164,7 @@ export async function repairCommand(
       if (applyError) process.stdout.write(`${forTerminal(applyError)}\n`);
       if (applied)
         process.stdout.write(
-          `Applied as revision ${applied.revision}; the task ran again: ${retry?.status}.\n`,
+          `Applied as revision ${applied.revision}; the task ran again: ${retry?.status}. \`skilldeck repair ${skill} --undo\` takes it back.\n`,
         );
     }
     if (interrupted.signal.aborted) return stopSignal.status() ?? 130;

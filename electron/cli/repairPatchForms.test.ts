@@ -362,3 +362,42 @@ describe('skilldeck repair: an answer that thinks aloud in <think> first', () =>
     expect(report.proposals[0].diff).not.toContain('Run nothing.');
   }, 60_000);
 });
+
+describe('skilldeck repair: the corrected file whole instead of a diff', () => {
+  const fixedFile = SCRIPT.replace('row["amount"]', 'row["Amount"]');
+
+  it('reads a fenced file named on the line above as the diff to it, and replays it', async () => {
+    const whole = [
+      'The CSV header is Amount, not amount.',
+      '',
+      'scripts/total.py',
+      '```python',
+      fixedFile,
+      '```',
+    ].join('\n');
+    const { code, report, requests } = await repairWith([whole]);
+    expect(requests).toHaveLength(1);
+    expect(code).toBe(0);
+    expect(report.proposals).toHaveLength(1);
+    expect(report.proposals[0]).toMatchObject({
+      patched_files: ['scripts/total.py'],
+      root_cause: 'The CSV header is Amount, not amount.',
+      replay: { status: 'success' },
+    });
+    expect(report.proposals[0].diff).toContain(
+      `-print(sum(float(row["amount"]) for row in rows))\n${FIXED_LINE}\n`,
+    );
+  }, 60_000);
+
+  it('refuses an excerpt that would delete the rest of the file, and the next attempt hears why', async () => {
+    const excerpt = ['Fix in scripts/total.py:', '```python', FIXED_LINE.slice(1), '```'].join('\n');
+    const { code, report, requests } = await repairWith([excerpt, FIX]);
+    expect(requests).toHaveLength(2);
+    expect(lastUserMessage(requests[1])).toContain(
+      'its block for scripts/total.py looks like an excerpt, not the whole file',
+    );
+    expect(code).toBe(0);
+    expect(report.proposals).toHaveLength(1);
+    expect(report.proposals[0].replay.status).toBe('success');
+  }, 60_000);
+});

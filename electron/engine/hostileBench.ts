@@ -12,6 +12,7 @@ import { firstDanger } from './install/instructions';
 import { gatherEvidence } from './repair/evidence';
 import { otherPatchForm } from './repair/patchForms';
 import { parseModelAnswer } from './repair/prompt';
+import { wholeFileForm } from './repair/wholeFile';
 import type { SkillSnapshot } from './repair/snapshot';
 import { interpretSkill, type SkillLocation } from './skills/loadSkill';
 import { parseFrontmatter } from './skills/validator';
@@ -97,6 +98,9 @@ const CASES: Record<string, () => unknown> = {
   answer_file_name_blanks_1m: () =>
     otherPatchForm(`*** Begin Patch\n*** Update File: a${fill(' ', MiB)}b\n@@\n-x\n+y\n*** End Patch\n`),
   answer_asterisks_above_search_1m: () => otherPatchForm(`x${fill('*', MiB)}x\n${searchBlock}`),
+  answer_unclosed_fences_1m: () => wholeFileForm(fill('```x\n', MiB), new Map([['a', 'a\n']])),
+  answer_whole_file_blocks_1m: () =>
+    wholeFileForm(fill('a/b.py\n```\n...\n```\n', MiB), new Map([['a/b.py', 'a\nb\nc\n']])),
 };
 
 /** Milliseconds per case, the best of `runs` (the first run compiles the patterns). */

@@ -81,7 +81,8 @@ export async function plan(
     // A model that cannot be reached or refuses the key fails the next attempt the same way.
     return { unusable: `The model call failed: ${message}`, final: UNREACHABLE.test(message) };
   }
-  const parsed = parseModelAnswer(answer);
+  // A whole-file answer is read against the files a patch may touch, as the skill is now.
+  const parsed = parseModelAnswer(answer, base.skill.texts);
   if (!parsed.ok) return { unusable: parsed.reason, final: false };
   let resolved = resolvePatch(base.skill, parsed.files);
   let diffText = parsed.diff;

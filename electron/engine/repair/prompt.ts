@@ -4,6 +4,7 @@ import type { Eligibility, RunResult } from '../../../shared/contract';
 import { extractDiff, fencedDiffs, parseUnifiedDiff, type FilePatch } from './diffs';
 import type { Evidence } from './evidence';
 import { otherPatchForm } from './patchForms';
+import { wholeFileForm } from './wholeFile';
 import { REPAIR_BUDGET } from './guards';
 import type { SkillSnapshot } from './snapshot';
 
@@ -248,12 +249,18 @@ function jsonDiff(answer: string): string | null {
 }
 
 /** Reads a model's answer robustly: any text in, a usable diff or a clear reason out, never a throw. */
-export function parseModelAnswer(answer: unknown): ModelAnswer {
+/** `current`: the text of each file a patch may touch, to read a whole-file answer against. */
+export function parseModelAnswer(answer: unknown, current?: ReadonlyMap<string, string>): ModelAnswer {
   if (typeof answer !== 'string' || answer.trim() === '')
     return { ok: false, reason: "The model's answer was empty, so it had no usable diff." };
   // Codex's and Aider's forms first: a Codex patch has `@@` lines a ```diff fence would take.
-  const other = otherPatchForm(answer);
-  const plain = other?.diff ?? extractDiff(answer);
+  const patchForm = otherPatchForm(answer);
+  const unified = patchForm ? null : extractDiff(answer);
+  // The corrected file whole, only where no diff is: a diff's answer may show the result too.
+  const whole = patchForm || unified !== null || !current ? null : wholeFileForm(answer, current);
+  if (whole && 'refused' in whole) return { ok: false, reason: whole.refused };
+  const other = patchForm ?? whole;
+  const plain = other?.diff ?? unified;
   const diff = plain ?? extractDiff(jsonDiff(answer) ?? '');
   if (diff === null) {
     const noFix = /^[^\S\n]*NO_FIX\s*:\s*(.+)$/im.exec(answer)?.[1];

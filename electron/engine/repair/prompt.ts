@@ -4,7 +4,7 @@ import type { Eligibility, RunResult } from '../../../shared/contract';
 import { extractDiff, fencedDiffs, parseUnifiedDiff, type FilePatch } from './diffs';
 import type { Evidence } from './evidence';
 import { otherPatchForm } from './patchForms';
-import { wholeFileForm } from './wholeFile';
+import { headerlessTarget, wholeFileForm } from './wholeFile';
 import { REPAIR_BUDGET } from './guards';
 import type { SkillSnapshot } from './snapshot';
 
@@ -274,13 +274,16 @@ export function parseModelAnswer(answer: unknown, current?: ReadonlyMap<string, 
           }
         : { ok: false, reason: "The model's answer had no usable diff (no ```diff block)." };
   }
-  const parsed = parseUnifiedDiff(diff);
+  // Bare `@@` hunks: the file they are for, from the answer or the one file that holds their lines.
+  const target = current && headerlessTarget(answer, diff, current);
+  const headed = target ? `--- a/${target}\n+++ b/${target}\n${diff}` : diff;
+  const parsed = parseUnifiedDiff(headed);
   if (!parsed.ok) return { ok: false, reason: `The model's answer had no usable diff: ${parsed.reason}` };
   const blocks = other ? [] : fencedDiffs(answer);
   const last = blocks.length > 1 ? parseUnifiedDiff(`${blocks[blocks.length - 1]}\n`) : null;
   return {
     ok: true,
-    diff,
+    diff: headed,
     files: parsed.files,
     ...(last?.ok ? { lastBlock: { diff: `${blocks[blocks.length - 1]}\n`, files: last.files } } : {}),
     root_cause:

@@ -104,3 +104,28 @@ describe('parseModelAnswer: the corrected file whole', () => {
     );
   });
 });
+
+describe('parseModelAnswer: bare @@ hunks without file headers', () => {
+  const hunk =
+    '@@ -4 +4 @@\n-print(sum(float(row["amount"]) for row in rows))\n+print(sum(float(row["Amount"]) for row in rows))';
+  it.each([
+    ['the one file that holds its lines', `The key is wrong.\n${fenced('diff', hunk)}`],
+    ['the line above the fence', `In scripts/total.py:\n${fenced('diff', hunk)}`],
+    ['the info string', fenced('diff scripts/total.py', hunk)],
+  ])('are read as a diff of %s', (_how, answer) => {
+    const parsed = parseModelAnswer(answer, current);
+    expect(parsed.ok && parsed.files.map((f) => f.path)).toEqual(['scripts/total.py']);
+    expect(parsed.ok && parsed.diff).toMatch(/^--- a\/scripts\/total\.py\n\+\+\+ b\/scripts\/total\.py\n@@/);
+  });
+
+  it('stay refused when no file, or two files, hold their lines', () => {
+    const nowhere = fenced('diff', '@@ -1 +1 @@\n-no such line\n+x');
+    expect(parseModelAnswer(nowhere, current)).toEqual({
+      ok: false,
+      reason:
+        "The model's answer had no usable diff: A file in the diff has no `--- a/…` / `+++ b/…` header naming it.",
+    });
+    const twice = new Map([...current, ['scripts/copy.py', SCRIPT]]);
+    expect(parseModelAnswer(fenced('diff', hunk), twice).ok).toBe(false);
+  });
+});

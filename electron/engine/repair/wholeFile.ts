@@ -165,3 +165,41 @@ export function wholeFileForm(answer: string, current: ReadonlyMap<string, strin
   for (let i = 0; i < startLine; i++) start += raw[i].length + 1;
   return { diff: renderDiff(changes), start };
 }
+
+/**
+ * The file a diff of bare `@@` hunks is for (models drop the `--- a/…` / `+++ b/…` lines): the file
+ * of the skill named in its fence's info string (```diff scripts/x.py) or on the line above the
+ * fence, else the one file that holds every line the hunks keep or remove. Null when none or two.
+ */
+export function headerlessTarget(
+  answer: string,
+  diff: string,
+  current: ReadonlyMap<string, string>,
+): string | null {
+  const lines = diff.split('\n');
+  if (lines.some((l) => /^(?:---|\+\+\+) /.test(l)) || !lines.some((l) => l.startsWith('@@'))) return null;
+  const answerLines = answer.split('\n').map((l) => l.replace(/\r$/, ''));
+  const fence = answerLines.findIndex((l) => /^ {0,3}(`{3,}|~{3,})\s*(?:diff|patch|udiff)\b/i.test(l));
+  if (fence >= 0) {
+    let above = fence - 1;
+    while (above >= 0 && answerLines[above].trim() === '') above--;
+    const info = answerLines[fence].replace(/^ {0,3}(`{3,}|~{3,})\s*(?:diff|patch|udiff)/i, '');
+    for (const word of [...candidates(info), ...candidates(above >= 0 ? answerLines[above] : '')])
+      if (current.has(word)) return word;
+  }
+  const needed = lines
+    .filter((l) => l.startsWith('-') || l.startsWith(' '))
+    .map((l) => l.slice(1).trimEnd())
+    .filter((l) => l.trim() !== '');
+  if (needed.length === 0) return null;
+  const holders = [...current].filter(([, text]) => {
+    const have = new Set(
+      text
+        .replace(/\r\n/g, '\n')
+        .split('\n')
+        .map((l) => l.trimEnd()),
+    );
+    return needed.every((l) => have.has(l));
+  });
+  return holders.length === 1 ? holders[0][0] : null;
+}

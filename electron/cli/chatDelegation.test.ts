@@ -48,7 +48,11 @@ describe('skilldeck chat: run_skill from a skill’s model', () => {
     expect(calls[1].output).toBe('CHANGELOG WRITTEN\n');
     // Nothing of deploy-prod ran or asked: no approval, no run, no output anywhere.
     expect(JSON.stringify(turn)).not.toContain('DEPLOYED');
-    expect(turn.steps.filter((s) => s.kind === 'approval').map((s) => s.name)).toEqual(['changelog']);
+    const approvals = turn.steps.filter((s) => s.kind === 'approval');
+    expect(approvals.map((s) => s.name)).toEqual(['changelog']);
+    // Allowed is no error: the step carries no `error` ("--approve" read as one before).
+    expect(approvals[0].status).toBe('allowed');
+    expect(approvals[0]).not.toHaveProperty('error');
     const request = cli.server.chatRequests()[first + 1];
     const results = request.messages
       .filter((m) => m.role === 'tool')

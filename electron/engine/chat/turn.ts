@@ -108,10 +108,11 @@ export async function runTurn(
     let live = '';
     let liveTimer: ReturnType<typeof setTimeout> | undefined;
     const card = () => turn.steps.find((s) => s.id === runStep.id) ?? runStep;
-    const answered = (r: ApprovalResolution): Partial<ChatStep> => ({
-      status: r.decision === 'deny' ? 'denied' : 'allowed',
-      ...(r.reason ? { error: r.reason } : {}),
-    });
+    // A denial's reason is its error; an allowed step has none (`--approve` is no error).
+    const answered = (r: ApprovalResolution): Partial<ChatStep> =>
+      r.decision === 'deny'
+        ? { status: 'denied', ...(r.reason && { error: r.reason }) }
+        : { status: 'allowed' };
     const stop = events.subscribe((name, payload) => {
       if (name === 'approval.requested' && (payload as ApprovalRequest).run_id === run.run_id) {
         const r = payload as ApprovalRequest;
@@ -138,9 +139,8 @@ export async function runTurn(
           upsert({ ...card(), name: t.skill ?? runStep.name, sandbox: t.sandbox });
       } else if (name === 'run.output') {
         const o = payload as { run_id: string; stream: string; chunk: string };
-        // A script's stdout shows live on its card and becomes the answer once it succeeded: a
-        // failed script's partial output must not read as the answer a fallback then gives.
-        // Instruction skills stream their answer through the hooks instead.
+        // A script's stdout shows live on its card and becomes the answer once it succeeded (a failed
+        // one's must not read as a fallback's answer); instruction skills stream through the hooks.
         if (o.run_id === run.run_id && o.stream === 'stdout' && !modelDriven) {
           live = (live + o.chunk).slice(-LIVE_OUTPUT_CHARS);
           liveTimer ??= setTimeout(() => {

@@ -37,8 +37,15 @@ export function completeChunks(
   let calledTools = false;
   let last: Chunk = {};
   let kept: unknown;
+  // What a body without a single event said (a web server's greeting labelled text/plain), to say.
+  let events = false;
+  let stray = '';
   const rewrite = (line: string): string[] => {
-    if (!line.startsWith('data:')) return [line];
+    if (!line.startsWith('data:')) {
+      if (!events && stray.length < 300 && !/^(?::|event:|id:|retry:)/.test(line)) stray += ` ${line.trim()}`;
+      return [line];
+    }
+    events = true;
     const data = line.slice(5).trim();
     if (data === '[DONE]') {
       if (finished) return [line];
@@ -95,5 +102,13 @@ export function completeChunks(
     }
     return [changed ? `data: ${JSON.stringify(chunk)}` : line];
   };
-  return rewriteSseLines(body, rewrite);
+  // Not one event in the whole body: an error event saying what came, where the SDK said only
+  // that the stream had no finish reason.
+  const flush = () => {
+    const said = stray.replace(/\s+/g, ' ').trim().slice(0, 300);
+    if (events || !said) return [];
+    const message = `it answered 200 with a body that is no chat completion: ${said}`;
+    return [`data: ${JSON.stringify({ error: { message } })}`, ''];
+  };
+  return rewriteSseLines(body, rewrite, flush);
 }

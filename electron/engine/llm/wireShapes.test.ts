@@ -74,6 +74,17 @@ describe('a 200 answer whose body is no chat completion', () => {
     );
   });
 
+  it('says the same of a body labelled as text or as nothing that holds no event at all', async () => {
+    for (const bodyType of ['text/plain', 'application/octet-stream']) {
+      chat.server().enqueue({ body: 'Welcome to nginx!\nIt works.\n', bodyType });
+      const turn = await send('hello, how are you today?');
+      expect(turn.status).toBe('error');
+      expect(turn.error).toBe(
+        `The model did not answer: The model call to ${chat.server().baseURL} failed: it answered 200 with a body that is no chat completion: Welcome to nginx! It works.`,
+      );
+    }
+  });
+
   it('a web page, labelled as one or as JSON, is named by its title and the base URL is blamed', async () => {
     const page =
       '<!doctype html><html><head><title>Open WebUI</title></head><body><div id="app"></div></body></html>';

@@ -24,6 +24,17 @@ describe('skilldeck chat --json usage', () => {
     expect(usage).toEqual({ input_tokens: 12, output_tokens: 3 });
   }, 60_000);
 
+  it('a stream that broke off after text, before the chunk that carries usage: reported is false', async () => {
+    const asked = cli.server.chatRequests().length;
+    cli.server.enqueue({ text: 'A long answer that the connection drops in the middle of.', dropAfter: 3 });
+    const { stdout } = await cli.run(['chat', 'hello there', '--json']);
+    const turn = JSON.parse(stdout) as { status: string; answer: string; usage: Record<string, unknown> };
+    expect(cli.server.chatRequests()).toHaveLength(asked + 1);
+    expect(turn.status).toBe('error');
+    expect(turn.answer).not.toBe('');
+    expect(turn.usage).toEqual({ input_tokens: 0, output_tokens: 0, reported: false });
+  }, 60_000);
+
   it('the terminal summary says so too', async () => {
     cli.server.enqueue({ text: 'Hi!', noUsage: true });
     const { stderr } = await cli.run(['chat', 'hello there']);

@@ -171,9 +171,8 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
   };
   for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
     const stepId = `${o.stepPrefix}m${round}`;
-    // The last round runs no tools, so the model has to answer with what it has. Their definitions
-    // stay, with tool_choice none: a history with tool calls and no tools is refused by some
-    // providers (Anthropic's, with a 400), as the AI SDK's own loop and its peers know.
+    // The last round runs no tools, so the model answers with what it has. Their definitions stay, with
+    // tool_choice none: some providers refuse a history with tool calls and no tools (Anthropic: 400).
     const offered = tools !== undefined && round < MAX_TOOL_ROUNDS;
     const lastRound = tools !== undefined && !offered;
     const modelStep: ChatStep = { id: stepId, kind: 'model', name: o.handle.id, status: 'running' };
@@ -285,6 +284,8 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
     } finally {
       clearTimeout(silence);
     }
+    // Text or calls came and the stream broke off before its finish, which carries the usage.
+    if (finish === undefined && (roundText || roundReasoning || calls.length > 0)) usage.reported = false;
     const stalled = stall.signal.aborted && !o.signal?.aborted;
     if (stalled) {
       const seconds = Math.round(quiet.ms / 1000);

@@ -62,6 +62,31 @@ describe('skilldeck chat: run_skill_script and its INPUT_JSON', () => {
   }, 40_000);
 });
 
+describe('skilldeck chat: null for an argument the tool does not need', () => {
+  it('is read as left out, as models in strict mode send it; null for a needed one still fails', async () => {
+    const first = cli.server.chatRequests().length;
+    cli.server.enqueue(
+      {
+        toolCalls: [
+          { name: 'run_skill_script', arguments: { script: 'scripts/make.py', args: null, input: null } },
+          { name: 'run_skill_script', arguments: { script: null } },
+        ],
+      },
+      { text: 'Report made.' },
+    );
+    const message = '$report-maker a report for Q4: 300';
+    const turn = await chat(message);
+    expect(turn).toMatchObject({ status: 'success', answer: 'Report made.' });
+    const tools = turn.steps.filter((s) => s.kind === 'tool');
+    expect(tools.map((s) => s.status)).toEqual(['success', 'error']);
+    expect(tools[1].error).toMatch(
+      /^Invalid arguments for run_skill_script: script: Invalid input: expected string, received null\./,
+    );
+    const output = String(toolResult(first + 1).output);
+    expect(JSON.parse(output.replace(/^INPUT_JSON=/, ''))).toEqual({ task: message });
+  }, 40_000);
+});
+
 describe('skilldeck chat: a call that fails the schema', () => {
   it('says what is expected without the JSON Schema draft URI', async () => {
     const first = cli.server.chatRequests().length;

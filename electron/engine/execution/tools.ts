@@ -167,6 +167,17 @@ function exampleWith(tool: ToolName, text: string): string {
 }
 
 /**
+ * `null` for an argument the tool does not need is that argument left out: models tuned for
+ * OpenAI's strict mode, where every field is required and an optional one is nullable, send
+ * `"args": null`. A needed argument's null stays, and fails the schema.
+ */
+function withoutNullOptionals(tool: ToolName, args: Record<string, unknown>): Record<string, unknown> {
+  const shape = toolSchemas[tool].schema.shape as Record<string, z.ZodType>;
+  const optional = (key: string) => key in shape && shape[key].safeParse(undefined).success;
+  return Object.fromEntries(Object.entries(args).filter(([key, v]) => v !== null || !optional(key)));
+}
+
+/**
  * The arguments object of one tool call, or the error the model gets instead. `raw` is what the
  * model loop hands over: a value the SDK parsed, or a string, which is the arguments' text as
  * the model sent it. A JSON string that holds a JSON object (arguments encoded twice, as some
@@ -196,7 +207,7 @@ export function toolArguments(tool: ToolName, raw: unknown): { value: unknown } 
       // A plain string: said below.
     }
   }
-  if (isObject(value)) return { value };
+  if (isObject(value)) return { value: withoutNullOptionals(tool, value) };
   const what = typeof value === 'string' ? `a string (${quoted(value)})` : kindOf(value);
   const example = typeof value === 'string' ? exampleWith(tool, value) : '';
   return {

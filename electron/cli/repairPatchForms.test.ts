@@ -401,3 +401,24 @@ describe('skilldeck repair: the corrected file whole instead of a diff', () => {
     expect(report.proposals[0].replay.status).toBe('success');
   }, 60_000);
 });
+
+describe('skilldeck repair: bare @@ hunks on the second attempt', () => {
+  it('finds their file as it was before the first attempt, and replays them on their own', async () => {
+    // A script of answers written against the skill's files: the second does not know the first.
+    const wrong = FIX.replace(FIXED_LINE, '+print(sum(float(row["AMOUNT"]) for row in rows))');
+    const bare = [
+      'The header is Amount.',
+      '```diff',
+      '@@ -4 +4 @@',
+      '-print(sum(float(row["amount"]) for row in rows))',
+      FIXED_LINE,
+      '```',
+    ].join('\n');
+    const { code, report, requests } = await repairWith([wrong, bare]);
+    expect(requests).toHaveLength(2);
+    expect(code).toBe(0);
+    expect(report.proposals.map((p) => p.replay.status)).toContain('success');
+    const passed = report.proposals.find((p) => p.replay.status === 'success');
+    expect(passed?.diff).toContain(FIXED_LINE);
+  }, 60_000);
+});

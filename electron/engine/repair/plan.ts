@@ -81,8 +81,8 @@ export async function plan(
     // A model that cannot be reached or refuses the key fails the next attempt the same way.
     return { unusable: `The model call failed: ${message}`, final: UNREACHABLE.test(message) };
   }
-  // A whole-file answer is read against the files a patch may touch, as the skill is now.
-  const parsed = parseModelAnswer(answer, base.skill.texts);
+  // A whole-file answer is read against the files as they are now; bare hunks may be for either.
+  const parsed = parseModelAnswer(answer, base.skill.texts, base.original.texts);
   if (!parsed.ok) return { unusable: parsed.reason, final: false };
   let resolved = resolvePatch(base.skill, parsed.files);
   let diffText = parsed.diff;

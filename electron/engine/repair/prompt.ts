@@ -249,8 +249,15 @@ function jsonDiff(answer: string): string | null {
 }
 
 /** Reads a model's answer robustly: any text in, a usable diff or a clear reason out, never a throw. */
-/** `current`: the text of each file a patch may touch, to read a whole-file answer against. */
-export function parseModelAnswer(answer: unknown, current?: ReadonlyMap<string, string>): ModelAnswer {
+/**
+ * `current`: the text of each file a patch may touch, to read a whole-file answer against;
+ * `original`: those files before any attempt, where bare hunks may find their file too.
+ */
+export function parseModelAnswer(
+  answer: unknown,
+  current?: ReadonlyMap<string, string>,
+  original?: ReadonlyMap<string, string>,
+): ModelAnswer {
   if (typeof answer !== 'string' || answer.trim() === '')
     return { ok: false, reason: "The model's answer was empty, so it had no usable diff." };
   // Codex's and Aider's forms first: a Codex patch has `@@` lines a ```diff fence would take.
@@ -275,7 +282,9 @@ export function parseModelAnswer(answer: unknown, current?: ReadonlyMap<string, 
         : { ok: false, reason: "The model's answer had no usable diff (no ```diff block)." };
   }
   // Bare `@@` hunks: the file they are for, from the answer or the one file that holds their lines.
-  const target = current && headerlessTarget(answer, diff, current);
+  const target =
+    (current && headerlessTarget(answer, diff, current)) ||
+    (original && headerlessTarget(answer, diff, original));
   const headed = target ? `--- a/${target}\n+++ b/${target}\n${diff}` : diff;
   const parsed = parseUnifiedDiff(headed);
   if (!parsed.ok) return { ok: false, reason: `The model's answer had no usable diff: ${parsed.reason}` };

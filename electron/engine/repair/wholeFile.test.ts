@@ -49,6 +49,13 @@ describe('parseModelAnswer: the corrected file whole', () => {
     expect(parsed.root_cause).toMatch(/^The header is Amount/);
   });
 
+  it('a bare file name is the one file of the skill so named', () => {
+    const twins = new Map([...current, ['scripts/other.py', SCRIPT]]);
+    const answer = `The header is Amount, not amount.\n\nFixed \`total.py\`:\n${fenced('python', FIXED)}\n`;
+    const parsed = parseModelAnswer(answer, twins);
+    expect(parsed.ok && parsed.files.map((f) => f.path)).toEqual(['scripts/total.py']);
+  });
+
   it('a block with a first-line comment keeps that comment as part of the file', () => {
     const parsed = parseModelAnswer(`${fenced('python', `# scripts/total.py\n${FIXED}`)}`, current);
     expect(parsed.ok && parsed.diff).toContain('+# scripts/total.py\n');

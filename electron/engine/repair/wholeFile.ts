@@ -53,8 +53,18 @@ function nameOf(
   current: ReadonlyMap<string, string>,
 ): string | null | undefined {
   const firstComment = /^\s*(?:#|\/\/|--|<!--|\/\*)\s*(?:file(?:name)?:\s*)?(\S+)/i.exec(first)?.[1] ?? '';
+  // A bare file name (`total.py`) is the one file of the skill so named.
+  const file = (word: string) => {
+    if (current.has(word)) return word;
+    if (word.includes('/')) return null;
+    const named = [...current.keys()].filter((p) => p.endsWith(`/${word}`));
+    return named.length === 1 ? named[0] : null;
+  };
   for (const source of [info, above, firstComment])
-    for (const word of candidates(source)) if (current.has(word)) return word;
+    for (const word of candidates(source)) {
+      const found = file(word);
+      if (found) return found;
+    }
   // Not the line above: prose there names other files ("the CSV in references/x.csv has …").
   return candidates(info).some((w) => w.includes('/')) ||
     candidates(firstComment).some((w) => w.includes('/'))

@@ -61,7 +61,11 @@ describe('skilldeck chat when the stream itself says it is rate-limited', () => 
       ),
     );
     expect(chatRequests() - before).toBe(1);
-    expect(turn.steps.filter((s) => s.kind === 'model')).toHaveLength(1);
+    const models = turn.steps.filter((s) => s.kind === 'model');
+    expect(models).toHaveLength(1);
+    // The moment the server may be asked again, for the window's Retry countdown.
+    expect(Date.parse(models[0].retry_at ?? '') - reset).toBeGreaterThan(-2000);
+    expect(Date.parse(models[0].retry_at ?? '') - reset).toBeLessThan(2000);
     // The §7 numbers; the broken-off stream sent no usage, which `reported: false` says.
     expect(turn.usage).toEqual({ input_tokens: 0, output_tokens: 0, reported: false });
   }, 40_000);
@@ -86,6 +90,8 @@ describe('skilldeck chat when the stream itself says it is rate-limited', () => 
     expect(turn.error).toBe(
       `The model did not answer: 429: ${cli.server.baseURL} is rate-limiting requests (Number of requests has exceeded your rate limit.); wait and retry.`,
     );
+    // No wait was said, so none is held to.
+    expect(turn.steps.find((s) => s.kind === 'model')?.retry_at).toBeUndefined();
     expect(chatRequests() - before).toBe(1);
   }, 40_000);
 

@@ -43,6 +43,11 @@ export const ChatStep = z.object({
   approval_id: z.string().optional(),
   /** How long a finished tool call or run took. */
   duration_ms: z.number().min(0).optional(),
+  /**
+   * A failed model step whose server asked to wait (a 429's Retry-After): the moment it may be
+   * asked again. The window holds Retry back until then.
+   */
+  retry_at: z.string().optional(),
   /** How much of the answer had streamed when the step began, so text and steps interleave. */
   answer_offset: z.number().int().min(0).optional(),
 });

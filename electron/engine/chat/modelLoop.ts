@@ -12,6 +12,7 @@ import {
 import { z } from 'zod';
 import { MODEL_SETTINGS_DEFAULTS, type ChatStep, type ChatUsage } from '../../../shared/contract';
 import { readModelEnv } from '../llm/config';
+import { failsAgainAtOnce, type ModelErrorInfo } from '../llm/errors';
 import { withStreamActivity } from '../llm/streamActivity';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
 import { answerNow } from './prompts';
@@ -23,7 +24,7 @@ export interface ModelHandle {
   /** `provider/model`, shown on model steps. */
   id: string;
   /** This endpoint's errors in plain words, its key removed; `kind` and `status` as ModelErrorInfo has them. */
-  describeError?: (error: unknown) => { message: string; kind?: string; status?: number };
+  describeError?: (error: unknown) => Partial<ModelErrorInfo> & { message: string };
   /** How long it may stay silent (Settings → Model, or the environment); default modelStallMs(). */
   stallMs?: number;
 }
@@ -97,10 +98,6 @@ const CUT_NOTES: Record<string, string> = {
   'content-filter': "The provider's content filter stopped the answer here.",
 };
 
-/** Errors after which the same endpoint, asked again at once, answers the same (a 429 asks to wait). */
-const refusing = (info: { kind?: string; status?: number; waitAsked?: true }) =>
-  info.kind === 'unauthorized' || info.kind === 'unreachable' || info.status === 429 || !!info.waitAsked;
-
 /**
  * The model's view of the four skill tools. Arguments are validated by the executor's zod
  * schemas, not by the SDK, so a call that fails the schema comes back to the model as a
@@ -162,11 +159,13 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
   let text = '';
   const tools = o.callTool ? modelTools(o.tools) : undefined;
   let refused = false;
+  let retryAt: { retry_at?: string } = {}; // when the endpoint said to ask again (its Retry-After)
   /** How often each call (tool and arguments) was made in this loop. */
   const repeats = new Map<string, number>();
   const message = (error: unknown) => {
     const info = o.handle.describeError?.(error);
-    if (info && refusing(info)) refused = true;
+    if (info && failsAgainAtOnce(info)) refused = true;
+    if (info?.retryAfterMs) retryAt = { retry_at: new Date(Date.now() + info.retryAfterMs).toISOString() };
     return (info?.message ?? fallbackMessage(error)).slice(0, 2000);
   };
   for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
@@ -307,7 +306,7 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
       return { text, usage, status: 'cancelled', error: 'Stopped.' };
     }
     if (failure) {
-      o.onStep({ ...modelStep, status: 'error', error: failure });
+      o.onStep({ ...modelStep, status: 'error', error: failure, ...retryAt });
       const reason = failure.replace(/[.\s]+$/, '');
       // Nothing came: the model did not answer (unreachable, refused); something came: it broke off.
       const error = text

@@ -21,7 +21,13 @@ export interface ModelErrorInfo {
    * overloaded 503 sends): asked again at once, it fails the same way.
    */
   waitAsked?: true;
+  /** How long the server asked to be left alone (Retry-After and its kin), when it said. */
+  retryAfterMs?: number;
 }
+
+/** Whether the same endpoint, asked again at once, answers the same: the key, no server, or a wait asked for. */
+export const failsAgainAtOnce = (info: Partial<ModelErrorInfo>): boolean =>
+  info.kind === 'unauthorized' || info.kind === 'unreachable' || info.status === 429 || !!info.waitAsked;
 
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -119,13 +125,17 @@ export function describeHttpError(
       status,
       message: `404 from ${url}${tail}: ${baseUrlHint(url) ?? 'check the base URL and the model id'}.`,
     };
-  const wait = retryAfter(headers);
+  const seconds = retryAfterSeconds(headers);
+  const wait = seconds === undefined ? undefined : waitWords(seconds);
+  // The window holds Retry back until then (a countdown), so it counts from now.
+  const asked = seconds === undefined ? {} : { retryAfterMs: seconds * 1000 };
   if (status === 429)
     return {
       kind: 'http',
       status,
       message: `429: ${url} is rate-limiting requests${tail}; ${wait ?? 'wait and retry'}.`,
       waitAsked: true,
+      ...asked,
     };
   if (status >= 500 && (status === 529 || overloaded(jsonOf(body)) || /\boverloaded\b/i.test(said)))
     return {
@@ -133,13 +143,14 @@ export function describeHttpError(
       status,
       message: overloadedMessage(`${status}: the server at ${url}`, said, wait),
       waitAsked: true,
+      ...asked,
     };
   if (status >= 500)
     return {
       kind: 'http',
       status,
       message: `${status}: the server at ${url} failed${tail}${wait ? `; ${wait}` : ''}.`,
-      ...(wait ? { waitAsked: true as const } : {}),
+      ...(wait ? { waitAsked: true as const, ...asked } : {}),
     };
   return { kind: 'http', status, message: `${status} from ${url}${tail}.` };
 }
@@ -166,9 +177,10 @@ function baseUrlHint(url: string): string | undefined {
 
 /**
  * When the server says to come back: its Retry-After (seconds or an HTTP date) or
- * retry-after-ms (Azure OpenAI, the OpenAI SDKs), in words; undefined when it says nothing.
+ * retry-after-ms (Azure OpenAI, the OpenAI SDKs), in whole seconds (at least 1); undefined when
+ * it says nothing.
  */
-function retryAfter(headers: Record<string, string | undefined>): string | undefined {
+function retryAfterSeconds(headers: Record<string, string | undefined>): number | undefined {
   const header = (wanted: string) =>
     Object.entries(headers)
       .find(([name]) => name.toLowerCase() === wanted)?.[1]
@@ -184,9 +196,11 @@ function retryAfter(headers: Record<string, string | undefined>): string | undef
           ? Number(value)
           : (Date.parse(value) - Date.now()) / 1000;
   if (!Number.isFinite(seconds)) return undefined;
-  const wait = Math.max(1, Math.ceil(seconds));
-  return `it asks to wait ${wait < 120 ? `${wait} s` : `${Math.ceil(wait / 60)} min`} before retrying`;
+  return Math.max(1, Math.ceil(seconds));
 }
+
+const waitWords = (wait: number) =>
+  `it asks to wait ${wait < 120 ? `${wait} s` : `${Math.ceil(wait / 60)} min`} before retrying`;
 
 /**
  * Seconds until an X-RateLimit-Reset given as a moment (OpenRouter: epoch milliseconds; GitHub

@@ -12,7 +12,18 @@ describe('a server that asks to wait', () => {
       status: 503,
       message: `503: the server at ${URL} failed (Busy.); it asks to wait 30 s before retrying.`,
       waitAsked: true,
+      retryAfterMs: 30_000,
     });
+  });
+
+  it('the wait is also given in milliseconds, so the window can hold Retry back that long', () => {
+    expect(describeHttpError(429, body, URL, true, { 'retry-after': '20' }).retryAfterMs).toBe(20_000);
+    expect(describeHttpError(429, body, URL, true, { 'retry-after-ms': '1500' }).retryAfterMs).toBe(2000);
+    const date = new Date(Date.now() + 61_000).toUTCString();
+    expect(describeHttpError(429, body, URL, true, { 'Retry-After': date }).retryAfterMs).toBeGreaterThan(
+      55_000,
+    );
+    expect(describeHttpError(429, body, URL, true, {}).retryAfterMs).toBeUndefined();
   });
 
   it('a 5xx without it is a passing failure', () => {

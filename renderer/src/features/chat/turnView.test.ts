@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { candidate, turn } from './testTurns';
 import type { ChatStep } from '../../../../shared/contract';
-import { answerParts, argumentsSummary, needsModel, routeChip, turnNotice } from './turnView';
+import {
+  answerParts,
+  argumentsSummary,
+  needsModel,
+  noticeError,
+  retryAt,
+  routeChip,
+  saidInNotice,
+  turnNotice,
+} from './turnView';
 
 describe('the routing chip', () => {
   it('names the skill that answered with its score', () => {
@@ -90,6 +99,40 @@ describe('a model that did not answer', () => {
     const plain = turnNotice({ ...t, skill: null, status: 'error' });
     expect(plain?.title).toBe('The model did not answer');
     expect(plain?.hint).not.toMatch(/skill/);
+  });
+
+  it('a server that asked to wait: the wait is when Retry opens, and the notice says it once', () => {
+    const at = '2030-01-01T00:00:20.000Z';
+    const waited = {
+      ...step('error'),
+      error: '429: limited; it asks to wait 20 s before retrying.',
+      retry_at: at,
+    };
+    const t = turn('a', {
+      status: 'error',
+      steps: [waited],
+      error: 'The model did not answer: 429: limited; it asks to wait 20 s before retrying.',
+    });
+    expect(retryAt(t)).toBe(Date.parse(at));
+    expect(retryAt(turn('b', { steps: [step('error')] }))).toBeNull();
+    const notice = turnNotice(t);
+    expect(notice).toMatchObject({ title: 'The model’s server asked to wait', retry: true });
+    // The title says the model did not answer; the error says why, and the step's row does not repeat it.
+    const shown = noticeError(t, notice!);
+    expect(shown).toBe('429: limited; it asks to wait 20 s before retrying.');
+    expect(saidInNotice(waited, shown)).toBe(true);
+    expect(saidInNotice({ ...waited, error: 'something else.' }, shown)).toBe(false);
+  });
+
+  it('an answer that broke off says so, not that the model did not answer', () => {
+    const t = turn('a', {
+      status: 'error',
+      answer: 'The tone ',
+      steps: [step('error')],
+      error: "The model's response broke off: it dropped. What streamed before the break is kept.",
+    });
+    expect(turnNotice(t)?.title).toBe('The model’s answer broke off');
+    expect(noticeError(t, turnNotice(t)!)).toBe('It dropped. What streamed before the break is kept.');
   });
 
   it('still says the skill failed when the model answered', () => {

@@ -61,6 +61,41 @@ export function modelFailed(turn: Pick<ChatTurn, 'steps'>): boolean {
   return turn.steps.some((step) => step.kind === 'model' && step.status === 'error');
 }
 
+/**
+ * When the model's server said it may be asked again (a 429's Retry-After), in ms since the
+ * epoch; null when it said nothing. Retry waits for it: asked sooner, the server refuses again.
+ */
+export function retryAt(turn: Pick<ChatTurn, 'steps'>): number | null {
+  const times = turn.steps
+    .filter((s) => s.kind === 'model' && s.status === 'error' && s.retry_at)
+    .map((s) => Date.parse(s.retry_at ?? ''))
+    .filter(Number.isFinite);
+  return times.length > 0 ? Math.max(...times) : null;
+}
+
+/** The engine's words that the notice's title already says, before the reason. */
+const MODEL_FAILED_LEAD = /^(?:The model did not answer|The model's response broke off): /;
+
+/**
+ * The engine's error as the notice shows it: nothing after a stop or for a skill that cannot run
+ * here (the notice says what it lacks), and without a lead the title already says.
+ */
+export function noticeError(turn: ChatTurn, notice: TurnNotice): string {
+  if (!turn.error || turn.error === 'Stopped.' || notice.unready) return '';
+  if (!modelFailed(turn)) return turn.error;
+  const reason = turn.error.replace(MODEL_FAILED_LEAD, '');
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
+}
+
+/**
+ * Whether a step's error is already in the notice under the answer: then its row does not say it
+ * again (a 429 read twice, once small and red, once in the notice).
+ */
+export function saidInNotice(step: ChatStep, shown: string): boolean {
+  const error = step.error?.replace(/[.\s]+$/, '');
+  return !!error && shown.toLowerCase().includes(error.toLowerCase());
+}
+
 /** What an unfinished or failed turn tells the user, and whether Retry is offered. */
 export function turnNotice(turn: ChatTurn): TurnNotice | null {
   switch (turn.status) {
@@ -110,14 +145,24 @@ export function turnNotice(turn: ChatTurn): TurnNotice | null {
     case 'failure':
     case 'error':
       if (needsModel(turn)) return { ...NO_MODEL_NOTICE, title: 'This skill needs a model' };
-      if (modelFailed(turn))
+      if (modelFailed(turn)) {
+        const notAtFault = turn.skill ? 'The skill is not at fault. ' : '';
+        if (retryAt(turn) !== null)
+          return {
+            tone: 'amber',
+            title: 'The model’s server asked to wait',
+            hint: `${notAtFault}Retry opens when the wait is over. If this keeps happening, check the plan or limits of your provider.`,
+            retry: true,
+            modelSettings: true,
+          };
         return {
           tone: 'red',
-          title: 'The model did not answer',
-          hint: `${turn.skill ? 'The skill is not at fault. ' : ''}Retry, or check the provider, key and model in Settings → Model.`,
+          title: turn.answer.trim() ? 'The model’s answer broke off' : 'The model did not answer',
+          hint: `${notAtFault}Retry, or check the provider, key and model in Settings → Model.`,
           retry: true,
           modelSettings: true,
         };
+      }
       return {
         tone: 'red',
         title: turn.status === 'error' ? 'The answer broke off' : 'The skill failed',

@@ -3,7 +3,7 @@ import { plural } from '../../../lib/format';
 import { CopyButton } from '../../../ui/CopyButton';
 import { Markdown } from '../../../ui/Markdown';
 import { RefreshIcon } from '../../../ui/icons';
-import { answerParts } from '../turnView';
+import { answerParts, noticeError, turnNotice } from '../turnView';
 import { RouteChip } from './RouteChip';
 import { StepList } from './StepList';
 import { TurnNoticeView } from './TurnNoticeView';
@@ -24,6 +24,8 @@ export function AnswerMessage({ turn, last, onRetry }: AnswerMessageProps) {
   const answer = turn.answer.trim() && turn.answer !== turn.error ? turn.answer : '';
   const tokens = turn.usage.input_tokens + turn.usage.output_tokens;
   const parts = answerParts(answer, turn.steps);
+  const notice = turnNotice(turn);
+  const shownError = notice ? noticeError(turn, notice) : '';
   return (
     <article
       className="answer"
@@ -40,7 +42,7 @@ export function AnswerMessage({ turn, last, onRetry }: AnswerMessageProps) {
         part.kind === 'text' ? (
           <Markdown key={part.key} source={part.text} copyCode testId="answer-text" />
         ) : (
-          <StepList key={part.key} steps={part.steps} />
+          <StepList key={part.key} steps={part.steps} shownError={shownError} />
         ),
       )}
       {/* Under way, the last thing shown is a card (or nothing yet): say what the turn waits for. */}

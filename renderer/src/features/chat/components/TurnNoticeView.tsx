@@ -2,8 +2,9 @@ import type { ChatTurn } from '../../../../../shared/contract';
 import { InstallHints } from '../../../ui/InstallHints';
 import { InstallDependency } from '../../skills/components/InstallDependency';
 import { InlineCode } from '../../../ui/InlineCode';
-import { ErrorIcon, InfoIcon, RefreshIcon, SlidersIcon, WarningIcon } from '../../../ui/icons';
-import { needsModel, turnNotice } from '../turnView';
+import { ErrorIcon, InfoIcon, SlidersIcon, WarningIcon } from '../../../ui/icons';
+import { needsModel, noticeError, retryAt, turnNotice } from '../turnView';
+import { RetryButton } from './RetryButton';
 
 interface TurnNoticeViewProps {
   turn: ChatTurn;
@@ -23,42 +24,44 @@ export function TurnNoticeView({ turn, canRetry, onRetry }: TurnNoticeViewProps)
   const model = needsModel(turn);
   // A skill that fits but cannot run here: what it lacks and how to install it, not the engine's prose.
   const { unready } = notice;
-  const error = turn.error && turn.error !== 'Stopped.' && !unready ? turn.error : '';
+  const error = noticeError(turn, notice);
   return (
     <div
       className={`turn-notice tone-${notice.tone}`}
-      role={notice.tone === 'neutral' ? 'status' : 'alert'}
       data-testid={model ? 'no-model' : 'turn-notice'}
       data-status={turn.status}
     >
       <Icon size={15} />
       <div className="turn-notice__body">
-        <strong>{notice.title}</strong>
-        {error && (
-          <p className="turn-notice__error">
-            <InlineCode text={error} />
-          </p>
-        )}
-        {unready && (
-          <div className="turn-notice__needs" data-testid="unready-skill">
-            It needs{' '}
-            {(unready.missing ?? []).map((item, i) => (
-              <span key={item}>
-                {i > 0 && ', '}
-                <code>{item.replace(/^(bin|env):/, '').replaceAll('|', ' or ')}</code>
-                {item.startsWith('env:') ? ' (not set)' : ' (not on PATH)'}
-              </span>
-            ))}
-            .
-            <InstallHints
-              name={unready.name}
-              install={unready.install}
-              action={(hint) => <InstallDependency id={unready.id} name={unready.name} hint={hint} />}
-            />
-          </div>
-        )}
-        {/* The engine's no-model message already says where to go; the hint would repeat it. */}
-        {!(model && error) && <p className="turn-notice__hint">{notice.hint}</p>}
+        {/* The live region holds the message only: a Retry countdown in it would be read out each second. */}
+        <div className="turn-notice__message" role={notice.tone === 'neutral' ? 'status' : 'alert'}>
+          <strong>{notice.title}</strong>
+          {error && (
+            <p className="turn-notice__error">
+              <InlineCode text={error} />
+            </p>
+          )}
+          {unready && (
+            <div className="turn-notice__needs" data-testid="unready-skill">
+              It needs{' '}
+              {(unready.missing ?? []).map((item, i) => (
+                <span key={item}>
+                  {i > 0 && ', '}
+                  <code>{item.replace(/^(bin|env):/, '').replaceAll('|', ' or ')}</code>
+                  {item.startsWith('env:') ? ' (not set)' : ' (not on PATH)'}
+                </span>
+              ))}
+              .
+              <InstallHints
+                name={unready.name}
+                install={unready.install}
+                action={(hint) => <InstallDependency id={unready.id} name={unready.name} hint={hint} />}
+              />
+            </div>
+          )}
+          {/* The engine's no-model message already says where to go; the hint would repeat it. */}
+          {!(model && error) && <p className="turn-notice__hint">{notice.hint}</p>}
+        </div>
         <div className="turn-notice__actions">
           {notice.modelSettings && (
             <a
@@ -70,12 +73,7 @@ export function TurnNoticeView({ turn, canRetry, onRetry }: TurnNoticeViewProps)
               Open model settings
             </a>
           )}
-          {notice.retry && canRetry && (
-            <button type="button" className="button button--small" onClick={onRetry} data-testid="turn-retry">
-              <RefreshIcon size={13} />
-              Retry
-            </button>
-          )}
+          {notice.retry && canRetry && <RetryButton retryAt={retryAt(turn)} onRetry={onRetry} />}
         </div>
       </div>
     </div>

@@ -115,3 +115,32 @@ export async function expectReachable(page: Page, control: Locator) {
   });
   expect.soft(onTop, `nothing covers ${control}`).toBe(true);
 }
+
+/**
+ * Words cut short inside `scope`, as sentences: an element whose own text is clipped by its box
+ * (an ellipsis, overflow hidden, a line clamp) unless a title on it or around it holds that text.
+ */
+export async function clippedText(scope: Locator): Promise<string[]> {
+  await scope
+    .page()
+    .evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return scope.evaluate((root) => {
+    const problems: string[] = [];
+    for (const el of [root, ...root.querySelectorAll('*')]) {
+      if (!(el instanceof HTMLElement) || el.closest('[aria-hidden="true"]')) continue;
+      const style = getComputedStyle(el);
+      if (style.display === 'none' || style.visibility === 'hidden') continue;
+      const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+      if (!own) continue;
+      const text = (el.textContent ?? '').trim();
+      const cutX = style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1;
+      const cutY = style.overflowY !== 'visible' && el.scrollHeight > el.clientHeight + 1;
+      if (!cutX && !cutY) continue;
+      if (el.closest('[title]')?.getAttribute('title')?.includes(text)) continue;
+      problems.push(
+        `"${text.slice(0, 60)}" (${el.tagName.toLowerCase()}.${[...el.classList].join('.')}) is cut short`,
+      );
+    }
+    return problems;
+  });
+}

@@ -115,6 +115,7 @@ export function SkillPicker({ value, onChange, placeholder, marked, purpose = WH
               onMouseEnter={() => setActive(i)}
               data-testid={`${purpose.testId}-option`}
               data-skill-name={item.skill.name}
+              title={item.skill.description}
             >
               <span className="skill-picker__name">{item.skill.name}</span>
               {marked.has(item.skill.id) && <span className="skill-picker__mark">candidate</span>}

@@ -44,6 +44,20 @@ function wrapTab(event: KeyboardEvent<HTMLDialogElement>) {
   (event.shiftKey ? last : first).focus();
 }
 
+/**
+ * The dialog pattern's focus return: back to what had the focus when the dialog opened (the
+ * message box under an approval, the button that opened it), else to the main view. React removes
+ * the dialog before its cleanup runs, so the browser's own return after close() never happens, and
+ * a keyboard would start again from the top of the page. Focus moved elsewhere meanwhile stays.
+ */
+function returnFocus(opener: Element | null, dialog: HTMLDialogElement | null) {
+  const now = document.activeElement;
+  if (now && now !== document.body && now.isConnected && !dialog?.contains(now)) return;
+  const back =
+    opener instanceof HTMLElement && opener.isConnected && !dialog?.contains(opener) ? opener : null;
+  (back ?? document.querySelector<HTMLElement>('main[tabindex]'))?.focus({ preventScroll: true });
+}
+
 /** A native modal `<dialog>`: the top layer and Escape come with it; the focus trap is closed here. */
 export function Modal({
   title,
@@ -61,10 +75,14 @@ export function Modal({
 
   useEffect(() => {
     const dialog = ref.current;
+    const opener = document.activeElement;
     if (dialog && !dialog.open) dialog.showModal();
     // showModal() moves focus to the first focusable element; React's autoFocus ran before it.
     dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      returnFocus(opener, dialog);
+    };
   }, []);
 
   return (

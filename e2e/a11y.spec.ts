@@ -1,9 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { ModelServer } from '../electron/testing/modelServer';
+import { startModelServer } from '../electron/testing/modelServer';
 import { UNCLOSED } from './brokenSkills';
 import { SEED, scriptedModel } from './expenseSkill';
 import { expect, test } from './fixtures';
+import { ChatPage } from './pages/chat';
 import { RepairPage } from './pages/repair';
 import { RoutingPage } from './pages/routing';
 import { RunsPage } from './pages/runs';
@@ -103,6 +105,42 @@ test('the approval dialog passes axe, tells a screen reader the command, and a k
   await page.keyboard.press('End');
   await expect.poll(() => body.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
 });
+
+const limitedTest = test.extend<{ model: ModelServer }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
+  model: async ({}, use) => {
+    const server = await startModelServer({
+      replies: [{ error: { status: 429, message: 'Rate limit reached.', retryAfter: '120' } }],
+      fallback: { text: 'A plain answer.' },
+    });
+    await use(server);
+    await server.close();
+  },
+  serverEnv: async ({ model }, use) =>
+    use({ OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-e2e-a11y', SKILLDECK_MODEL: 'scripted-model' }),
+});
+
+limitedTest(
+  'a conversation passes axe: a rate-limited turn with its countdown, a shown route chip, an approval waiting inline',
+  async ({ page, workspace }) => {
+    test.slow();
+    const chat = new ChatPage(page);
+    await chat.open(workspace.url);
+    await chat.say('hello there');
+    await chat.finished('error');
+    await expect(chat.answer().getByTestId('turn-retry')).toBeDisabled();
+    expect(await violations(page)).toEqual([]);
+
+    // Put aside, the request waits in the thread: the card, and "Waiting for your answer…" under it.
+    await chat.say('$save-note buy oat milk');
+    await expect(chat.dialog()).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(chat.approval()).toHaveAttribute('data-status', 'waiting');
+    await expect(chat.chip()).toHaveAttribute('aria-pressed', 'true');
+    await expect(chat.answer().locator('.answer__pending')).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  },
+);
 
 const repairTest = test.extend<{ model: ModelServer }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.

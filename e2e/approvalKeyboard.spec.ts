@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
-import { watchConsole } from './support';
+import { clippedText, watchConsole } from './support';
 
 // The approval dialog with the keyboard only, as chat opens it: focus starts on Deny, Tab stays
 // inside, Esc puts it aside, and when it closes the focus goes back where it was (the message
@@ -43,6 +43,7 @@ const focusLost = (page: Page) =>
 
 test('Esc puts the dialog aside and the focus goes back to the message box', async ({ page, workspace }) => {
   const problems = watchConsole(page);
+  await page.setViewportSize({ width: 900, height: 800 });
   const chat = new ChatPage(page);
   await chat.open(workspace.url);
   await chat.composer().focus();
@@ -61,6 +62,10 @@ test('Esc puts the dialog aside and the focus goes back to the message box', asy
   // The request still waits inline; answered there, the run goes on.
   await chat.approval().getByRole('button', { name: 'Allow once', exact: true }).click();
   await chat.finished('success');
+  // What was allowed stays readable whole in the answered row, at 900 px too.
+  await expect(chat.approval()).toHaveAttribute('data-status', 'allowed');
+  await expect(chat.approval()).toContainText('scripts/echo.mjs');
+  expect(await clippedText(chat.answer())).toEqual([]);
   expect(problems).toEqual([]);
 });
 

@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
 import { RoutingPage } from './pages/routing';
-import { clippedText, shots, watchConsole } from './support';
+import { clippedPlaceholders, clippedText, shots, watchConsole } from './support';
 
 // The route panel beside the chat, at a 900 px window (half a laptop screen) and at 1400 px:
 // the primary ("none — plain chat" included), candidate names, reasons and what matched are read
@@ -37,6 +37,9 @@ for (const width of [900, 1400]) {
     await chat.open(workspace.url);
     const routing = new RoutingPage(page);
     const panel = routing.panel();
+
+    // The boxes' hints read whole before anything is typed (the search box over the conversations).
+    expect(await clippedPlaceholders(page)).toEqual([]);
 
     await routing.type('hello there');
     await expect(routing.primary()).toHaveText('none — plain chat');

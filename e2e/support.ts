@@ -144,3 +144,23 @@ export async function clippedText(scope: Locator): Promise<string[]> {
     return problems;
   });
 }
+
+/**
+ * One-line boxes (inputs) on the page whose placeholder is wider than the box, so it shows cut:
+ * the hint a placeholder gives is lost when it reads "Search convers…".
+ */
+export async function clippedPlaceholders(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const context = document.createElement('canvas').getContext('2d');
+    if (!context) return ['no canvas to measure with'];
+    const cut: string[] = [];
+    for (const input of document.querySelectorAll<HTMLInputElement>('input[placeholder]')) {
+      if (input.value || input.getClientRects().length === 0) continue;
+      const style = getComputedStyle(input);
+      context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      if (context.measureText(input.placeholder).width > room + 1) cut.push(`"${input.placeholder}" is cut`);
+    }
+    return cut;
+  });
+}

@@ -68,8 +68,8 @@ export function ConversationList({ ref, onPicked, onClose }: ConversationListPro
           <SearchIcon size={13} />
           <input
             type="search"
-            placeholder="Search conversations"
-            aria-label="Search conversations"
+            placeholder="Search chats"
+            aria-label="Search chats"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
             onKeyDown={(event) => {

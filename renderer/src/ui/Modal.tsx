@@ -53,9 +53,16 @@ function wrapTab(event: KeyboardEvent<HTMLDialogElement>) {
 function returnFocus(opener: Element | null, dialog: HTMLDialogElement | null) {
   const now = document.activeElement;
   if (now && now !== document.body && now.isConnected && !dialog?.contains(now)) return;
-  const back =
-    opener instanceof HTMLElement && opener.isConnected && !dialog?.contains(opener) ? opener : null;
-  (back ?? document.querySelector<HTMLElement>('main[tabindex]'))?.focus({ preventScroll: true });
+  if (opener instanceof HTMLElement && opener.isConnected && !dialog?.contains(opener)) {
+    opener.focus({ preventScroll: true });
+    return;
+  }
+  // Focusable only for this: a lasting tabindex would make a click on the view's text focus it.
+  const main = document.querySelector<HTMLElement>('main');
+  if (!main) return;
+  main.tabIndex = -1;
+  main.addEventListener('blur', () => main.removeAttribute('tabindex'), { once: true });
+  main.focus({ preventScroll: true });
 }
 
 /** A native modal `<dialog>`: the top layer and Escape come with it; the focus trap is closed here. */

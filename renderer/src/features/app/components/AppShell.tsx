@@ -23,8 +23,7 @@ export function AppShell({ heading, children }: AppShellProps) {
       <TrustBanner />
       <div className="app-shell__body">
         <NavRail />
-        {/* Focusable from script: where the focus goes when a dialog closes and what opened it is gone. */}
-        <main className="app-shell__main" tabIndex={-1}>
+        <main className="app-shell__main">
           {heading && <h1 className="visually-hidden">{heading}</h1>}
           {children}
         </main>

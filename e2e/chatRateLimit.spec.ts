@@ -1,7 +1,7 @@
 import { startModelServer, type ModelServer } from '../electron/testing/modelServer';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
-import { shots, watchConsole } from './support';
+import { layoutProblems, shots, watchConsole } from './support';
 
 // A model that answers 429 with Retry-After: the pane says so once, and Retry waits out the wait
 // with a countdown instead of asking a server that said it would refuse.
@@ -53,6 +53,10 @@ limitedTest(
     await expect(retry).toHaveText(/^Retry in 0:0\d$/);
     await expect(retry).toHaveAccessibleName(/^Retry in 0:0\d$/);
     await shots(page, testInfo, 'chat-429-waiting');
+    // At a 900 px window the notice's buttons keep their labels inside them.
+    await page.setViewportSize({ width: 900, height: 800 });
+    expect(await layoutProblems(page)).toEqual([]);
+    await shots(page, testInfo, 'chat-429-waiting-900');
     expect(model.chatRequests()).toHaveLength(1);
 
     // The wait ends: Retry can be pressed, and it asks again.

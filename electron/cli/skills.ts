@@ -176,7 +176,7 @@ export async function skillsFix(
     }
     const doc = { skill: proposal.skill, path: match.path, fixed: !!revision, proposal, revision };
     const next = revision
-      ? `Applied as revision ${revision.revision}; the original is kept under $SKILLDECK_HOME/repairs/.`
+      ? `Applied as revision ${revision.revision}; the original is kept under $SKILLDECK_HOME/repairs/. \`skilldeck skills undo ${revision.revision}\` takes it back.`
       : 'Nothing was written: run again with --apply to write it.';
     out(
       doc,

@@ -6,6 +6,7 @@ import {
   type AttemptResult,
   type InstructionRunner,
 } from '../execution/attempt';
+import { secondsText } from '../execution/classify';
 import { MAX_TIMEOUT_MS } from '../execution/policy';
 import { emptyAttempt } from '../execution/scriptAttempt';
 import { listRunFiles, runDirs } from '../execution/workdir';
@@ -94,7 +95,7 @@ export function createInstructionRunner(deps: InstructionDeps): InstructionRunne
     const declared = req.skill.metadata.execution.timeoutMs ?? 0;
     const timeoutMs = declared > 0 ? Math.min(declared, MAX_TIMEOUT_MS) : 0;
     const clock = new AbortController();
-    const why = `Timed out after ${Math.round(timeoutMs / 1000)} s, the timeout ${req.skill.name} declares`;
+    const why = `Timed out after ${secondsText(timeoutMs)}, the timeout ${req.skill.name} declares`;
     // The reason travels with the signal, so the steps it stops say timeout, not the user's Stop.
     const stop = () => clock.abort(new DOMException(`${why}.`, 'TimeoutError'));
     const timer = timeoutMs > 0 ? setTimeout(stop, timeoutMs) : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyRun } from './classify';
+import { classifyRun, secondsText } from './classify';
 import type { SandboxResult } from './sandbox/types';
 
 const failed = (stderr: string, exitCode = 1): SandboxResult => ({
@@ -44,6 +44,14 @@ describe('classifyRun', () => {
     );
     expect(classifyRun(failed('usage', 2)).error).toBe('exit 2: usage');
     expect(classifyRun(failed('', 255)).error).toBe('exit 255: (no output)');
+  });
+
+  it('says a timeout under a second as such, not rounded up to "1 s"', () => {
+    const slow = { ...failed(''), timedOut: true, exitCode: null, durationMs: 530 };
+    expect(classifyRun(slow).error).toMatch(/^Timed out after 0\.5 s; the whole process tree was stopped/);
+    expect(secondsText(1040)).toBe('1 s');
+    expect(secondsText(120_300)).toBe('120 s');
+    expect(secondsText(20)).toBe('0.1 s');
   });
 
   // The stderr is the skill's, up to the 1 MiB output cap, and classified on the engine's thread.

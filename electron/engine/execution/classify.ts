@@ -48,6 +48,10 @@ function missingProgram(stderr: string): boolean {
  * are `blocked` and fatal (never retried, never sent to repair, DESIGN §4); a timeout is
  * fatal (a second try costs the same wait); a transient failure is retried once.
  */
+/** A duration as a person reads it: "0.5 s" under a second (a 0.5 s timeout is no "1 s"), else whole seconds. */
+export const secondsText = (ms: number): string =>
+  `${ms < 950 ? (Math.max(ms, 100) / 1000).toFixed(1) : Math.round(ms / 1000)} s`;
+
 export function classifyRun(r: SandboxResult): Classified {
   if (r.setupError)
     return { status: 'failure', outcome: 'fatal', error: `The sandbox could not start: ${r.setupError}` };
@@ -60,7 +64,7 @@ export function classifyRun(r: SandboxResult): Classified {
     return {
       status: 'timeout',
       outcome: 'fatal',
-      error: `Timed out after ${Math.round(r.durationMs / 1000)} s; the whole process tree was stopped. Raise execution_policy.timeout if the task needs longer.`,
+      error: `Timed out after ${secondsText(r.durationMs)}; the whole process tree was stopped. Raise execution_policy.timeout if the task needs longer.`,
     };
   if (r.truncated)
     return {

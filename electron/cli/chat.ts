@@ -63,15 +63,19 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
           streamed += text;
           process.stdout.write(forTerminal(text));
         });
+    // Listening before the turn starts, as `run` does: sending writes the conversation, and a
+    // Ctrl-C with no handler installed yet killed the process without its JSON.
+    let turnId = '';
+    const stopSignal = onStopSignal(() => engine.chat.stop(turnId));
     let sent;
     try {
       sent = engine.chat.send(flags.conversation, message);
     } catch (error) {
+      stopSignal.off();
       return refuse((error as Error).message, flags.json);
     }
-    const stopSignal = onStopSignal(() => engine.chat.stop(sent.turn_id));
-    const turn = await sent.done;
-    stopSignal.off();
+    turnId = sent.turn_id;
+    const turn = await sent.done.finally(() => stopSignal.off());
     stopAnswering();
     stopStreaming();
     if (flags.json) process.stdout.write(`${JSON.stringify(turn)}\n`);

@@ -14,15 +14,17 @@ const cli = cliWithModel('skilldeck-cli-chat-interrupt-', {
   'slow-sync/scripts/sync.py': 'import time\nprint("syncing", flush=True)\ntime.sleep(60)\n',
 });
 
+const whereFor = (home: string) => ({
+  cli: path.join(cli.root, 'cli.cjs'),
+  skills: cli.skills,
+  home,
+  userHome: cli.root,
+  baseURL: cli.server.baseURL,
+  apiKey: 'k',
+});
+
 async function interrupted(args: string[], ready: (home: string) => boolean) {
-  const where = {
-    cli: path.join(cli.root, 'cli.cjs'),
-    skills: cli.skills,
-    home: path.join(cli.root, `home-int-${Date.now()}`),
-    userHome: cli.root,
-    baseURL: cli.server.baseURL,
-    apiKey: 'k',
-  };
+  const where = whereFor(path.join(cli.root, `home-int-${Date.now()}`));
   const { child, done } = startCliWithModel(where, [...args, '--json']);
   for (const started = Date.now(); !ready(where.home); await sleep(50))
     if (Date.now() - started > 30_000) throw new Error('timed out waiting to interrupt');
@@ -41,6 +43,24 @@ describe('Ctrl-C during chat --json and run --json', () => {
     expect(code).toBe(130);
     const turn = ChatTurn.parse(JSON.parse(stdout));
     expect(turn.status).toBe('cancelled');
+  }, 60_000);
+
+  // The moment the first file is written under $SKILLDECK_HOME (the run's record, the conversation):
+  // before, no handler was installed yet then, and SIGINT killed the process without its JSON.
+  it.each([
+    ['run', ['run', 'slow-sync', 'sync it']],
+    ['chat', ['chat', 'tell me a story']],
+  ])('%s: Ctrl-C as it starts still prints the JSON, exit 130', async (_name, args) => {
+    const home = path.join(cli.root, `home-early-${Date.now()}`);
+    fs.mkdirSync(home);
+    const { child, done } = startCliWithModel(whereFor(home), [...args, '--json']);
+    const watcher = fs.watch(home, { recursive: true }, () => {
+      watcher.close();
+      child.kill('SIGINT');
+    });
+    const { code, stdout } = await done.finally(() => watcher.close());
+    expect(code).toBe(130);
+    expect(JSON.parse(stdout).status).toBe('cancelled');
   }, 60_000);
 
   it('run: the stopped run, exit 130', async () => {

@@ -84,15 +84,24 @@ export async function runCommand(skill: string | undefined, task: string, flags:
           const { stream, chunk } = payload as { stream: 'stdout' | 'stderr'; chunk: string };
           (stream === 'stdout' ? process.stdout : process.stderr).write(forTerminal(chunk));
         });
-    const { run_id, done } = engine.execution.start({
-      id: match.id,
-      task,
-      ...(flags.entry ? { entrypoint: flags.entry } : {}),
-      ...(input ? { input } : {}),
-    });
-    const stopSignal = onStopSignal(() => engine.execution.cancel(run_id));
-    const result = await done;
-    stopSignal.off();
+    // Listening before the run starts: starting writes its "running" record, and a Ctrl-C that
+    // came while no handler was installed killed the process outright (no JSON, the record left
+    // "running"). The handler runs on the event loop, so after start() has returned.
+    let runId = '';
+    const stopSignal = onStopSignal(() => engine.execution.cancel(runId));
+    let result: RunResult;
+    try {
+      const started = engine.execution.start({
+        id: match.id,
+        task,
+        ...(flags.entry ? { entrypoint: flags.entry } : {}),
+        ...(input ? { input } : {}),
+      });
+      runId = started.run_id;
+      result = await started.done;
+    } finally {
+      stopSignal.off();
+    }
     stopAnswering();
     stopStreaming();
     if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -50,18 +50,22 @@ describe('Ctrl-C during chat --json and run --json', () => {
   it.each([
     ['run', ['run', 'slow-sync', 'sync it']],
     ['chat', ['chat', 'tell me a story']],
-  ])('%s: Ctrl-C as it starts still prints the JSON, exit 130', async (_name, args) => {
-    const home = path.join(cli.root, `home-early-${Date.now()}`);
-    fs.mkdirSync(home);
-    const { child, done } = startCliWithModel(whereFor(home), [...args, '--json']);
-    const watcher = fs.watch(home, { recursive: true }, () => {
-      watcher.close();
-      child.kill('SIGINT');
-    });
-    const { code, stdout } = await done.finally(() => watcher.close());
-    expect(code).toBe(130);
-    expect(JSON.parse(stdout).status).toBe('cancelled');
-  }, 60_000);
+  ])(
+    '%s: Ctrl-C as it starts still prints the JSON, exit 130',
+    async (_name, args) => {
+      const home = path.join(cli.root, `home-early-${Date.now()}`);
+      fs.mkdirSync(home);
+      const { child, done } = startCliWithModel(whereFor(home), [...args, '--json']);
+      const watcher = fs.watch(home, { recursive: true }, () => {
+        watcher.close();
+        child.kill('SIGINT');
+      });
+      const { code, stdout } = await done.finally(() => watcher.close());
+      expect(code).toBe(130);
+      expect(JSON.parse(stdout).status).toBe('cancelled');
+    },
+    60_000,
+  );
 
   it('run: the stopped run, exit 130', async () => {
     const { code, stdout } = await interrupted(['run', 'slow-sync', 'sync it'], running);

@@ -56,6 +56,26 @@ describe('a frontmatter fix in the repair review', () => {
   });
 });
 
+describe('Fix… pressed again', () => {
+  it('reopens the pending proposal of the same file; a changed file gets a new one', async () => {
+    const home = tempDir('skilldeck-fmfix-home-');
+    const skills = tempDir('skilldeck-fmfix-');
+    writeTree(skills, { 'notes/SKILL.md': '---\nname: notes\ndescription: Keep notes.\n\n# Notes\n' });
+    const dir = path.join(skills, 'notes');
+    const service = new RepairService({ home });
+    const first = await service.fixFrontmatter(dir);
+    expect((await service.fixFrontmatter(dir)).id).toBe(first.id);
+    expect(await service.proposals({ skill: dir })).toHaveLength(1);
+
+    fs.appendFileSync(path.join(dir, 'SKILL.md'), 'More notes.\n');
+    const next = await service.fixFrontmatter(dir);
+    expect(next.id).not.toBe(first.id);
+    // Rejected, it is not offered again: the next press proposes afresh.
+    service.reject(next.id, 'not like this');
+    expect((await service.fixFrontmatter(dir)).id).not.toBe(next.id);
+  });
+});
+
 describe('the description a file without frontmatter gets', () => {
   it('is its first prose paragraph, without badges, fences, links or emphasis', () => {
     const text = [

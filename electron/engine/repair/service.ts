@@ -299,6 +299,20 @@ export class RepairService {
     if (!path.isAbsolute(dir) || !fs.existsSync(dir)) throw notFound(`No skill "${skill}".`);
     const proposal = await proposeFrontmatterFix(dir, this.isReadOnly(dir), this.deps.now?.() ?? new Date());
     if (!keep) return proposal;
+    // Fix… pressed again on the same unchanged file reopens the review it made, instead of
+    // leaving one more pending proposal of the same edit behind each press.
+    const same = this.store
+      .all()
+      .find(
+        (p) =>
+          p.status === 'pending' &&
+          p.fixer === FRONTMATTER_FIXER &&
+          p.source === 'fixer' &&
+          p.skill_id === proposal.skill_id &&
+          p.content_hash === proposal.content_hash &&
+          p.diff === proposal.diff,
+      );
+    if (same) return same;
     this.store.save(proposal);
     this.deps.events?.emit('repair.proposed', proposal);
     return proposal;

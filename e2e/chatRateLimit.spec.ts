@@ -1,6 +1,7 @@
 import { startModelServer, type ModelServer } from '../electron/testing/modelServer';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat';
+import { ModelSettingsPage } from './pages/models';
 import { layoutProblems, shots, watchConsole } from './support';
 
 // A model that answers 429 with Retry-After: the pane says so once, and Retry waits out the wait
@@ -84,4 +85,33 @@ limitedTest.describe('a long wait', () => {
     await expect(retry).toBeDisabled();
     await expect(retry).toHaveText(/^Retry in 1:[23]\d$/);
   });
+
+  limitedTest(
+    'after a switch to another model, Retry asks that one at once',
+    async ({ page, workspace, model }) => {
+      const chat = new ChatPage(page);
+      await chat.open(workspace.url);
+      await chat.say('hello there');
+      await chat.finished('error');
+      await expect(chat.answer().getByTestId('turn-retry')).toBeDisabled();
+
+      // Settings → Model: the same server, another of its models. Only the one that asked waits.
+      const settings = new ModelSettingsPage(page);
+      await settings.open(workspace.url);
+      await settings.provider().selectOption('openai-compatible');
+      await settings.commit(settings.baseURL(), model.baseURL);
+      await settings.commit(settings.model(), 'other-model');
+      await expect(settings.problem()).toHaveCount(0);
+
+      await chat.open(workspace.url);
+      await chat.finished('error');
+      const retry = chat.answer().getByTestId('turn-retry');
+      await expect(retry).toBeEnabled();
+      await expect(retry).toHaveText('Retry');
+      await retry.click();
+      await chat.finished('success');
+      await expect(chat.answerText()).toContainText('Hello again, after the wait.');
+      expect(model.chatRequests().map((r) => r.model)).toEqual(['scripted-model', 'other-model']);
+    },
+  );
 });

@@ -115,6 +115,11 @@ describe('a model that did not answer', () => {
     });
     expect(retryAt(t)).toBe(Date.parse(at));
     expect(retryAt(turn('b', { steps: [step('error')] }))).toBeNull();
+    // Only the model that asked is held: another one is asked at once.
+    expect(retryAt(t, 'openai-compatible/m')).toBe(Date.parse(at));
+    expect(retryAt(t, 'openai-compatible/')).toBe(Date.parse(at));
+    expect(retryAt(t, 'openai-compatible/other')).toBeNull();
+    expect(retryAt(t, 'ollama/')).toBeNull();
     const notice = turnNotice(t);
     expect(notice).toMatchObject({ title: 'The model’s server asked to wait', retry: true });
     // The title says the model did not answer; the error says why, and the step's row does not repeat it.

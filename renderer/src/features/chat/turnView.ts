@@ -64,10 +64,15 @@ export function modelFailed(turn: Pick<ChatTurn, 'steps'>): boolean {
 /**
  * When the model's server said it may be asked again (a 429's Retry-After), in ms since the
  * epoch; null when it said nothing. Retry waits for it: asked sooner, the server refuses again.
+ * Only the model that said so is held: after a switch to another one (`current`, as model
+ * steps name it: `provider/model`, or `provider/` when the server's first model is used),
+ * Retry asks the new one at once.
  */
-export function retryAt(turn: Pick<ChatTurn, 'steps'>): number | null {
+export function retryAt(turn: Pick<ChatTurn, 'steps'>, current?: string | null): number | null {
+  const sameModel = (name: string) =>
+    !current || (current.endsWith('/') ? name.startsWith(current) : name === current);
   const times = turn.steps
-    .filter((s) => s.kind === 'model' && s.status === 'error' && s.retry_at)
+    .filter((s) => s.kind === 'model' && s.status === 'error' && s.retry_at && sameModel(s.name))
     .map((s) => Date.parse(s.retry_at ?? ''))
     .filter(Number.isFinite);
   return times.length > 0 ? Math.max(...times) : null;

@@ -1,6 +1,8 @@
+import { useEffect } from 'react';
 import type { ChatTurn } from '../../../../../shared/contract';
 import { InstallHints } from '../../../ui/InstallHints';
 import { InstallDependency } from '../../skills/components/InstallDependency';
+import { useModelsStore } from '../../models/store';
 import { InlineCode } from '../../../ui/InlineCode';
 import { ErrorIcon, InfoIcon, SlidersIcon, WarningIcon } from '../../../ui/icons';
 import { needsModel, noticeError, retryAt, turnNotice } from '../turnView';
@@ -13,11 +15,18 @@ interface TurnNoticeViewProps {
   onRetry(): void;
 }
 
+/** The model a chat would talk to now, as model steps name it (`provider/` when the server picks). */
+const modelId = (target: { provider: string; model: string | null } | null | undefined) =>
+  target ? `${target.provider}/${target.model ?? ''}` : null;
+
 /** Where the model settings live (the Model section arrives with the providers). */
 const MODEL_SETTINGS = '#settings/model';
 
 /** What went wrong with a turn and what to do next: open the model settings, retry, edit. */
 export function TurnNoticeView({ turn, canRetry, onRetry }: TurnNoticeViewProps) {
+  const current = useModelsStore((s) => modelId(s.model?.effective));
+  const startModels = useModelsStore((s) => s.start);
+  useEffect(() => startModels(), [startModels]);
   const notice = turnNotice(turn);
   if (!notice) return null;
   const Icon = notice.tone === 'red' ? ErrorIcon : notice.tone === 'amber' ? WarningIcon : InfoIcon;
@@ -73,7 +82,13 @@ export function TurnNoticeView({ turn, canRetry, onRetry }: TurnNoticeViewProps)
               Open model settings
             </a>
           )}
-          {notice.retry && canRetry && <RetryButton retryAt={retryAt(turn)} onRetry={onRetry} />}
+          {notice.retry && canRetry && (
+            <RetryButton
+              key={retryAt(turn, current) ?? 'now'}
+              retryAt={retryAt(turn, current)}
+              onRetry={onRetry}
+            />
+          )}
         </div>
       </div>
     </div>

@@ -22,11 +22,27 @@ const BELOW_NOTE = [
 ].join('\n');
 const NOTHING_TO_SAY = '# Only a heading\n\n```\ncode\n```\n';
 
+/** Merge-conflict markers in the frontmatter: an error no mechanical edit fixes (which side?). */
+const CONFLICT = [
+  '---',
+  'name: bad-yaml',
+  'description: Checks links in a Markdown file.',
+  '<<<<<<< HEAD',
+  'license: MIT',
+  '=======',
+  'license: Apache-2.0',
+  '>>>>>>> theirs',
+  '---',
+  '# Conflicted',
+  '',
+].join('\n');
+
 const fixTest = test.extend({
   seedFiles: {
     'notes-digest/SKILL.md': UNCLOSED,
     'below-note/SKILL.md': BELOW_NOTE,
     'headless/SKILL.md': NOTHING_TO_SAY,
+    'bad-yaml/SKILL.md': CONFLICT,
   },
   viewport: { width: 1440, height: 1000 },
 });
@@ -144,6 +160,33 @@ fixTest(
     expect(fs.readFileSync(path.join(workspace.skillsDir, 'headless', 'SKILL.md'), 'utf8')).toBe(
       NOTHING_TO_SAY,
     );
+  },
+);
+
+fixTest(
+  'the Overview of a skill that never loads says so first, with Fix… or the way to the Problems tab',
+  async ({ page, workspace }, testInfo) => {
+    const problems = watchConsole(page);
+    const skills = new SkillsPage(page);
+    const repair = new RepairPage(page);
+    await skills.openSkill(workspace.url, 'bad-yaml', 'overview');
+    const notice = page.getByTestId('load-error-notice');
+    await expect(notice).toContainText('Listed but never routed:');
+    await expect(notice.getByTestId('load-error-fix')).toHaveCount(0);
+    await notice.getByTestId('load-error-problems').click();
+    await expect(skills.tab('problems')).toHaveAttribute('aria-selected', 'true');
+
+    await skills.openSkill(workspace.url, 'notes-digest', 'overview');
+    await expect(notice).toContainText('Listed but never routed: The frontmatter');
+    await repair.shootPage(testInfo, 'overview-load-error', page.getByTestId('skill-detail'));
+    await notice.getByTestId('load-error-fix').click();
+    await expect(page).toHaveURL(/#repair\/-\/fm-[0-9a-f]+$/);
+    await expect(repair.review()).toBeVisible();
+    // A skill that loads shows no such notice.
+    await skills.openSkill(workspace.url, 'code-review', 'overview');
+    await expect(page.getByTestId('detail-body')).toBeVisible();
+    await expect(notice).toHaveCount(0);
+    expect(problems).toEqual([]);
   },
 );
 

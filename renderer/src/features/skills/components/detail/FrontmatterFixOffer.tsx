@@ -1,36 +1,12 @@
-import { useState } from 'react';
-import { FRONTMATTER_FIX_CODES, type SkillDetail } from '../../../../../../shared/contract';
-import { client, errorMessage } from '../../../../lib/client';
+import type { SkillDetail } from '../../../../../../shared/contract';
 import { Spinner } from '../../../../ui/Spinner';
 import { ErrorIcon, PencilIcon } from '../../../../ui/icons';
-import { reviewHash } from '../../../repair/model';
-import { useRepairStore } from '../../../repair/store';
+import { useFrontmatterFix } from './useFrontmatterFix';
 
-/**
- * Fix… for a SKILL.md the loader could not read because of where its frontmatter is (never
- * closed, below other content, without its opening `---`, or missing): the edit opens in the
- * repair review as a diff, and nothing is written until the user applies it there.
- */
+/** Fix… on the Problems tab, for a SKILL.md the loader could not read because of its frontmatter. */
 export function FrontmatterFixOffer({ detail }: { detail: SkillDetail }) {
-  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
-  const problem = detail.problems.find(
-    (p) => p.severity === 'error' && FRONTMATTER_FIX_CODES.includes(p.code),
-  );
-  if (!problem) return null;
-
-  const fix = async () => {
-    setState({ busy: true, error: null });
-    try {
-      const proposal = await client().invoke('repair.fixFrontmatter', { skill: detail.id });
-      const repair = useRepairStore.getState();
-      repair.start();
-      repair.putProposal(proposal);
-      location.hash = reviewHash('', proposal.repair_id);
-    } catch (error) {
-      setState({ busy: false, error: errorMessage(error) });
-    }
-  };
-
+  const { fixable, busy, error, fix } = useFrontmatterFix(detail);
+  if (!fixable) return null;
   return (
     <div className="callout callout--info frontmatter-fix" data-testid="frontmatter-fix">
       <PencilIcon size={15} />
@@ -39,22 +15,32 @@ export function FrontmatterFixOffer({ detail }: { detail: SkillDetail }) {
           SkillDeck can make this SKILL.md load with a mechanical edit. You review the change as a diff, and
           can edit it, before anything is written; applying it keeps the original, so it can be undone.
         </p>
-        <button
-          type="button"
-          className="button button--small"
-          onClick={() => void fix()}
-          disabled={state.busy}
-          data-testid="frontmatter-fix-button"
-        >
-          {state.busy && <Spinner label="Preparing the fix" />}
-          Fix…
-        </button>
-        {state.error && (
-          <p className="tone-red" role="alert" data-testid="frontmatter-fix-error">
-            <ErrorIcon size={13} /> {state.error}
-          </p>
-        )}
+        <FixButton busy={busy} onFix={() => void fix()} testId="frontmatter-fix-button" />
+        {error && <FixError error={error} testId="frontmatter-fix-error" />}
       </div>
     </div>
+  );
+}
+
+export function FixButton({ busy, onFix, testId }: { busy: boolean; onFix(): void; testId: string }) {
+  return (
+    <button
+      type="button"
+      className="button button--small"
+      onClick={onFix}
+      disabled={busy}
+      data-testid={testId}
+    >
+      {busy && <Spinner label="Preparing the fix" />}
+      Fix…
+    </button>
+  );
+}
+
+export function FixError({ error, testId }: { error: string; testId: string }) {
+  return (
+    <p className="tone-red" role="alert" data-testid={testId}>
+      <ErrorIcon size={13} /> {error}
+    </p>
   );
 }

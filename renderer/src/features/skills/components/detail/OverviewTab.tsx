@@ -4,6 +4,7 @@ import { Markdown } from '../../../../ui/Markdown';
 import { Placeholder } from '../../../../ui/Placeholder';
 import { useSkillsStore } from '../../store';
 import { DetailInstructions } from './DetailInstructions';
+import { LoadErrorNotice } from './LoadErrorNotice';
 
 export function OverviewTab({ detail }: { detail: SkillDetail }) {
   const openFile = useSkillsStore((s) => s.openFile);
@@ -20,6 +21,7 @@ export function OverviewTab({ detail }: { detail: SkillDetail }) {
 
   return (
     <div className="overview">
+      <LoadErrorNotice detail={detail} />
       <DetailInstructions detail={detail} />
       {detail.body.trim() ? (
         <Markdown

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BRIDGE_PORT, bwrapOptions, bwrapSetupError, encodeArgs, PROXY_DIR, sandboxEnv } from './bwrapArgs';
-import { kernelWrite, planLayout, secretFiles, type LayoutOptions } from './layout';
+import { isInside, kernelWrite, planLayout, secretFiles, type LayoutOptions } from './layout';
+import { setAsideMadeRepos } from './madeRepos';
 import { listeningSockets } from './hostSockets';
 import { firmwareSecrets, rootOnly } from './rootOnly';
 import { probeSandbox } from './probe';
@@ -121,6 +122,18 @@ export function createBwrapBackend(opts: BwrapOptions = {}): SandboxBackend {
   };
 }
 
+/** The run's folder and its write folders, each once (none inside another). */
+function writeRoots(spec: SandboxSpec): string[] {
+  const dirs = [spec.cwd, ...spec.grants.write].filter((d) => {
+    try {
+      return fs.lstatSync(d).isDirectory();
+    } catch {
+      return false;
+    }
+  });
+  return dirs.filter((d, i) => !dirs.some((o, j) => j !== i && isInside(d, o) && (o !== d || j < i)));
+}
+
 async function runBwrap(
   spec: SandboxSpec,
   o: BwrapOptions & { bwrap: string; socat: string | null; disableUserns: boolean },
@@ -193,6 +206,8 @@ async function runBwrap(
     const command =
       proxy && o.socat ? ['/bin/sh', '-c', BRIDGE_SCRIPT, 'sh', o.socat, spec.command] : [spec.command];
     const limits = spec.limits ?? DEFAULT_LIMITS;
+    // A file system's clock may lag the wall clock by a tick.
+    const since = Date.now() - 10;
     const run = await runGuarded({
       file: o.bwrap,
       args: ['--args', '3', '--', ...command, ...spec.args],
@@ -214,17 +229,24 @@ async function runBwrap(
     });
     const refusedHosts = [...(proxy?.refusedHosts ?? [])];
     const setupError = run.spawnError ?? bwrapSetupError(run.stderr, run.exitCode);
+    // Every process of the run is gone: what it left can no longer change under the check.
+    const madeRepos = setAsideMadeRepos(writeRoots(spec), since, (p) =>
+      [spec.skillDir, ...(o.hide ?? [])].some((h) => isInside(p, h) && !isInside(p, spec.cwd)),
+    );
     return sandboxResult('bwrap', run, {
       refusedHosts,
-      violations: findViolations({
-        spec,
-        stderr: run.stderr,
-        layout,
-        refusedHosts,
-        proxyRefusals: proxy?.refusals,
-        truncated: run.truncated,
-        proxyPort: proxy ? BRIDGE_PORT : undefined,
-      }),
+      violations: [
+        ...madeRepos,
+        ...findViolations({
+          spec,
+          stderr: run.stderr,
+          layout,
+          refusedHosts,
+          proxyRefusals: proxy?.refusals,
+          truncated: run.truncated,
+          proxyPort: proxy ? BRIDGE_PORT : undefined,
+        }),
+      ],
       setupError,
     });
   } finally {

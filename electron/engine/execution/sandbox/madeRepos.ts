@@ -1,0 +1,264 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Violation } from '../../../../shared/contract';
+import { isInside } from './layout';
+
+/**
+ * Git folders a run made under its write folders are checked when it ends (the sandbox guards
+ * only those that exist before: guarded.ts). git runs a repository's hooks and the commands its
+ * config names (core.fsmonitor on every `git status`, which a git-aware prompt runs on `cd`)
+ * outside any sandbox. A new one that would run code is renamed so git no longer finds it.
+ */
+
+/** How deep, and over how many folder entries, the write folders are searched after a run. */
+export const REPO_DEPTH = 8;
+export const REPO_ENTRIES = 50_000;
+
+/**
+ * Config keys that name no command, by section (subsections any): what `git init`, `git clone`,
+ * `git submodule` and a skill's `git config user.*` write. Anything else (core.fsmonitor,
+ * core.pager, core.sshCommand, alias.*, filter.*, include.path, submodule.*.update = !cmd …)
+ * counts as code, rather than keep a list of the keys that run something.
+ */
+const SAFE_KEYS: Record<string, string[]> = {
+  core: [
+    'repositoryformatversion',
+    'filemode',
+    'bare',
+    'logallrefupdates',
+    'ignorecase',
+    'precomposeunicode',
+    'symlinks',
+    'autocrlf',
+    'eol',
+    'safecrlf',
+    'sparsecheckout',
+    'sparsecheckoutcone',
+    'quotepath',
+    'worktree',
+    'checkstat',
+    'trustctime',
+    'untrackedcache',
+    'commentchar',
+    'abbrev',
+    'compression',
+  ],
+  extensions: ['objectformat', 'worktreeconfig', 'partialclone', 'refstorage', 'preciousobjects'],
+  remote: ['url', 'pushurl', 'fetch', 'push', 'tagopt', 'mirror', 'prune', 'promisor', 'partialclonefilter'],
+  branch: ['remote', 'merge', 'rebase', 'pushremote', 'description'],
+  submodule: ['url', 'active', 'branch', 'shallow', 'ignore', 'fetchrecursesubmodules'],
+  user: ['name', 'email'],
+  init: ['defaultbranch'],
+  pull: ['rebase', 'ff'],
+  push: ['default', 'autosetupremote', 'followtags'],
+  fetch: ['prune', 'recursesubmodules'],
+  gc: ['auto'],
+  lfs: ['repositoryformatversion'],
+  i18n: ['commitencoding', 'logoutputencoding'],
+};
+
+/**
+ * The keys of a git config file that may run code (`core.fsmonitor`), and `a line git may read
+ * otherwise` for what this reader does not follow (a value continued on the next line): read
+ * line by line, so that no key hides where this reader and git's would part.
+ */
+export function codeInConfig(text: string): string[] {
+  const found: string[] = [];
+  let section = '';
+  for (const raw of text.split('\n')) {
+    let line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\\n]|\\.)*")?\s*\](.*)$/.exec(line);
+    if (header) {
+      section = header[1].split('.')[0].toLowerCase();
+      line = header[2].trim();
+      if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    }
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(=|$|[#;])/.exec(line);
+    if (!entry) {
+      found.push('a line git may read otherwise');
+      continue;
+    }
+    const key = entry[1].toLowerCase();
+    if (!(SAFE_KEYS[section] ?? []).includes(key)) found.push(`${section}.${key}`);
+  }
+  return [...new Set(found)];
+}
+
+/**
+ * What in the git folder `gitDir` runs code outside the sandbox: hooks (any file but git's
+ * `*.sample`), config keys that name commands (in `config` and `config.worktree`, of its
+ * submodules and worktrees too), and a `commondir` that leads out of it (to a config kept
+ * elsewhere). Relative to `gitDir`; empty when it runs nothing.
+ */
+export function codeInGitDir(gitDir: string): string[] {
+  const found: string[] = [];
+  let budget = 5_000;
+  const walk = (dir: string, level: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    budget -= entries.length;
+    for (const e of entries) {
+      const at = path.join(dir, e.name);
+      const rel = path.relative(gitDir, at);
+      if (e.isDirectory() && e.name === 'hooks') {
+        for (const hook of safeList(at)) if (!hook.endsWith('.sample')) found.push(path.join(rel, hook));
+      } else if (e.isDirectory()) {
+        // Objects and refs hold no code, and a ref may be named `config`.
+        if (e.name !== 'objects' && e.name !== 'refs' && level < 6 && budget > 0) walk(at, level + 1);
+      } else if (e.name === 'config' || e.name === 'config.worktree') {
+        const keys = e.isFile() ? codeInConfig(readText(at)) : ['a config that is no file'];
+        for (const k of keys) found.push(rel === e.name ? k : `${k} in ${rel}`);
+      } else if (e.name === 'commondir') {
+        const target = path.resolve(dir, readText(at).trim());
+        if (!isInside(target, gitDir)) found.push(`${rel} (it leads to ${target})`);
+      }
+    }
+  };
+  walk(gitDir, 0);
+  if (budget <= 0) found.push('more files than could be checked');
+  return found;
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Whether a file was made at or after `since`: by its birth time where the file system keeps
+ * one, else by its last status change, to the whole second where that is all it keeps.
+ */
+function bornSince(st: fs.Stats, since: number): boolean {
+  if (st.birthtimeMs > 0) return st.birthtimeMs >= since;
+  return st.ctimeMs >= (st.ctimeMs % 1000 === 0 ? Math.floor(since / 1000) * 1000 : since);
+}
+
+/** The git folder a `.git` file (`gitdir: …`) or link leads to, or null. */
+function ledTo(entry: string): string | null {
+  try {
+    if (fs.statSync(entry).isDirectory()) return fs.realpathSync(entry);
+    const line = /^gitdir:\s*(.+?)\s*$/m.exec(readText(entry));
+    return line ? path.resolve(path.dirname(entry), line[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The git folders made at or after `since` (ms) under `roots`: `.git` folders, `.git` files and
+ * links (checked where they lead), and folders git takes for a repository by their contents
+ * (HEAD, objects, refs: a bare one, whose core.worktree makes a work tree of any folder). Not
+ * below a link, node_modules or what `skip` says; at most REPO_DEPTH deep and REPO_ENTRIES read.
+ */
+export function reposMadeSince(
+  roots: string[],
+  since: number,
+  skip: (p: string) => boolean,
+): { entry: string; gitDir: string }[] {
+  const out: { entry: string; gitDir: string }[] = [];
+  let budget = REPO_ENTRIES;
+  const isNew = (p: string) => {
+    try {
+      return bornSince(fs.lstatSync(p), since);
+    } catch {
+      return false;
+    }
+  };
+  // Breadth first: a spent budget leaves out the deepest, not a whole folder beside a big one.
+  const queue = roots.map((dir) => ({ dir, level: 0 }));
+  for (let next = queue.shift(); next && budget > 0; next = queue.shift()) {
+    const { dir, level } = next;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    budget -= entries.length;
+    const named = new Map(entries.map((e) => [e.name, e]));
+    const looksBare =
+      named.get('HEAD')?.isFile() && named.get('objects')?.isDirectory() && named.get('refs')?.isDirectory();
+    if (level > 0 && looksBare) {
+      if (isNew(dir)) out.push({ entry: dir, gitDir: dir });
+      continue;
+    }
+    for (const e of entries) {
+      const at = path.join(dir, e.name);
+      if (skip(at)) continue;
+      if (e.name === '.git') {
+        const gitDir = isNew(at) ? (e.isDirectory() ? at : ledTo(at)) : null;
+        if (gitDir) out.push({ entry: at, gitDir });
+      } else if (e.isDirectory() && e.name !== 'node_modules' && level < REPO_DEPTH)
+        queue.push({ dir: at, level: level + 1 });
+    }
+  }
+  return out;
+}
+
+/**
+ * Renames each git folder the run made under `roots` that would run code outside the sandbox
+ * (`sub/.git` → `sub/.git.set-aside-by-skilldeck`), so that git finds none there, and says so
+ * as a violation. Kept, not removed: the user may look it over and rename it back.
+ */
+export function setAsideMadeRepos(roots: string[], since: number, skip: (p: string) => boolean): Violation[] {
+  const violations: Violation[] = [];
+  // All checked before any is renamed: a .git file may lead to a git folder set aside here.
+  const found = reposMadeSince(roots, since, skip).map((r) => ({ ...r, code: codeInGitDir(r.gitDir) }));
+  for (const { entry, code } of found) {
+    if (code.length === 0) continue;
+    const aside = freeName(`${entry}.set-aside-by-skilldeck`);
+    try {
+      fs.renameSync(entry, aside);
+    } catch (error) {
+      violations.push(
+        violation(entry, code, `could not be renamed (${(error as Error).message}); remove it`),
+      );
+      continue;
+    }
+    violations.push(
+      violation(
+        entry,
+        code,
+        `renamed to ${path.basename(aside)} so git ignores it; look it over before you rename it back`,
+      ),
+    );
+  }
+  return violations;
+}
+
+function violation(entry: string, code: string[], done: string): Violation {
+  const shown = code.length > 4 ? [...code.slice(0, 4), `${code.length - 4} more`] : code;
+  return {
+    kind: 'write',
+    target: entry,
+    message: `made the git folder ${entry}, whose ${shown.join(', ')} would run outside the sandbox the next time git runs there; ${done}`,
+    grantable: false,
+  };
+}
+
+function freeName(base: string): string {
+  for (let i = 1; ; i++) {
+    const name = i === 1 ? base : `${base}-${i}`;
+    try {
+      fs.lstatSync(name);
+    } catch {
+      return name;
+    }
+  }
+}

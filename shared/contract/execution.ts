@@ -43,9 +43,15 @@ export const widenable = (v: Violation): v is Violation & { kind: WidenKind } =>
   v.grantable !== false &&
   (v.kind === 'network' || v.target.startsWith('/'));
 
-/** A file the run left in its output folder. */
+/**
+ * A file the run left in its working folder, or wrote or changed in one of its write folders
+ * (the user's project under a `{workspace}/**` grant).
+ */
 export const RunFile = z.object({
-  /** Relative to the run's working folder, `/`-separated (e.g. `out/notes.md`). */
+  /**
+   * Relative to the run's working folder, `/`-separated (e.g. `out/notes.md`); absolute for a
+   * file in a write folder outside it.
+   */
   path: z.string(),
   /** Absolute path on disk, for "open" / "reveal" links. */
   abs: z.string(),

@@ -96,7 +96,8 @@ export interface AttemptRequest {
 /** Runs an instruction skill through the model (the chat issue provides it). */
 export type InstructionRunner = (req: AttemptRequest, env: AttemptEnv) => Promise<AttemptResult>;
 
-const fatal = (status: RunStatus, error: string): AttemptResult => ({
+/** An attempt that ended before anything ran, and is not retried. */
+export const fatalAttempt = (status: RunStatus, error: string): AttemptResult => ({
   ...emptyAttempt('none', 0),
   status,
   outcome: 'fatal',
@@ -116,7 +117,7 @@ export async function attemptSkill(
   if (unmet.length > 0) {
     const [first] = installHints(m.install, [...missing.bins, ...missing.anyBins]);
     const hint = first ? ` To install it: ${first.command}` : '';
-    return fatal('failure', `Missing prerequisite for ${m.name}: ${unmet.join('; ')}.${hint}`);
+    return fatalAttempt('failure', `Missing prerequisite for ${m.name}: ${unmet.join('; ')}.${hint}`);
   }
   const input = { ...req.input, task: req.input.task ?? req.task };
   if (m.type === 'direct') {
@@ -129,7 +130,7 @@ export async function attemptSkill(
   }
   if (m.type === 'instruction') {
     if (instruction) return instruction({ ...req, input }, env);
-    return fatal(
+    return fatalAttempt(
       'failure',
       `${m.name} needs a model to follow its instructions; configure one in Settings → Model (from a terminal: SKILLDECK_MODEL with OPENAI_BASE_URL and OPENAI_API_KEY).`,
     );
@@ -155,18 +156,18 @@ export async function attemptSkill(
     if (!req.entrypoint && pick.choices.length > 1 && instruction) {
       const followed = env.chat && !declared ? null : await viaModel();
       if (followed) return followed;
-      return fatal(
+      return fatalAttempt(
         'failure',
         `${pick.error} Or configure a model (Settings → Model) to follow its instructions.`,
       );
     }
-    return fatal('failure', pick.error);
+    return fatalAttempt('failure', pick.error);
   }
   const filled = fillArgs(pick.script, {
     input,
     system: { cwd: env.workspace, timestamp: new Date().toISOString() },
   });
-  if ('error' in filled) return fatal('failure', filled.error);
+  if ('error' in filled) return fatalAttempt('failure', filled.error);
   return runScript(
     {
       skill: req.skill,

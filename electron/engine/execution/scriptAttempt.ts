@@ -19,7 +19,15 @@ import {
 } from './policy';
 import { resolveInterpreter, selectBackend } from './sandbox';
 import { isInside } from './sandbox/layout';
-import { buildRunEnv, cleanRunTmp, listRunFiles, makeRunDirs, stampRunFiles, writtenSince } from './workdir';
+import {
+  buildRunEnv,
+  cleanRunTmp,
+  listRunFiles,
+  makeRunDirs,
+  stampRunFiles,
+  writtenIn,
+  writtenSince,
+} from './workdir';
 
 /** Extra grants for one run: the "allow this for this skill?" answer after a blocked run. */
 export interface Widening {
@@ -257,6 +265,8 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
 
   env.running(backend.tier, script.path);
   const before = stampRunFiles(dirs);
+  // A file system's clock may lag the wall clock by a tick.
+  const since = Date.now() - 10;
   const result = await backend.run({
     command: interp.command,
     args: [...interp.args, ...script.args, ...req.args],
@@ -276,6 +286,16 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
   });
   cleanRunTmp(dirs);
   const verdict = classifyRun(result);
+  // What it wrote in the user's folders: not SkillDeck's data (its run folder is listed below), a
+  // skill's, or the credentials the sandbox hides (the user's own tools change those).
+  const elsewhere = writtenIn(
+    policy.write.map((g) => g.abs),
+    since,
+    [
+      ...[env.home, ...env.skillRoots, skill.path],
+      ...[...credentialDirs(env.userHome), ...credentialFiles(env.userHome)],
+    ],
+  );
   env.ran?.({
     skill: m.name,
     script: script.path,
@@ -284,7 +304,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     status: verdict.status,
     exit_code: result.exitCode,
     duration_ms: result.durationMs,
-    files: writtenSince(dirs, before),
+    files: [...writtenSince(dirs, before), ...elsewhere],
   });
   return {
     status: verdict.status,
@@ -297,7 +317,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     cwd: dirs.work,
     stderr: result.stderr,
     truncated: result.truncated,
-    files: listRunFiles(dirs),
+    files: [...listRunFiles(dirs), ...elsewhere],
     violations: result.violations,
     duration_ms: result.durationMs,
   };

@@ -13,6 +13,7 @@ import type { RoutingService } from '../routing';
 import type { SkillCatalog } from '../skills';
 import {
   attemptSkill,
+  fatalAttempt,
   type AttemptEnv,
   type AttemptResult,
   type ChatHooks,
@@ -23,8 +24,9 @@ import { GrantStore } from './grants';
 import { readSkillDetail } from '../skills/detailFromDir';
 import { RunStore } from './runStore';
 import { Timeline } from './timeline';
+import { withWrittenElsewhere } from './workdir';
 import { ApprovalBroker, describeAnswer } from './approvals';
-import { emptyAttempt, grantFor, type Widening } from './scriptAttempt';
+import { grantFor, type Widening } from './scriptAttempt';
 
 export interface ExecutionDeps {
   home: string;
@@ -262,7 +264,7 @@ export class ExecutionService {
             this.instruction,
           );
         } catch (error) {
-          return failedAttempt(`${step.name} could not be loaded: ${(error as Error).message}`);
+          return fatalAttempt('failure', `${step.name} could not be loaded: ${(error as Error).message}`);
         }
       },
     };
@@ -283,7 +285,7 @@ export class ExecutionService {
       cwd: r.cwd,
       stderr: r.stderr,
       truncated: r.truncated,
-      files: r.files,
+      files: withWrittenElsewhere(r.files, scripts),
       violations: r.violations,
       fallback_used: machine.fallbackUsed,
       timeline: record.timeline,
@@ -390,10 +392,3 @@ export class ExecutionService {
     };
   }
 }
-
-const failedAttempt = (error: string): AttemptResult => ({
-  ...emptyAttempt('none', 0),
-  status: 'failure',
-  outcome: 'fatal',
-  error,
-});

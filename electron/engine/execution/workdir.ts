@@ -175,6 +175,80 @@ function walkRunFiles(dirs: RunDirs, limit: number, maxEntries = MAX_WALK_ENTRIE
   return out;
 }
 
+/**
+ * Whether a file changed at or after `since` (ms): by its last status change, which no script
+ * can set back (utimes sets it too), to the whole second where that is all a file system keeps.
+ */
+function changedSince(st: fs.Stats, since: number): boolean {
+  return st.ctimeMs >= (st.ctimeMs % 1000 === 0 ? Math.floor(since / 1000) * 1000 : since);
+}
+
+/**
+ * The files in the write folders `folders` (outside the run's own) that changed at or after
+ * `since`: what a run wrote in the user's project, listed by their paths on disk. Breadth first,
+ * at most `limit` files, 8 levels and MAX_WALK_ENTRIES entries read; not below a link, nor in
+ * node_modules or .git (an install's or a commit's thousands of files), nor in `hidden`.
+ * A file something else changed meanwhile is listed too: the sandbox cannot tell who wrote it.
+ */
+export function writtenIn(folders: string[], since: number, hidden: string[], limit = 200): RunFile[] {
+  const skip = (p: string) => hidden.some((h) => p === h || p.startsWith(`${h}${path.sep}`));
+  const out: RunFile[] = [];
+  const seen = new Set<string>();
+  const add = (abs: string, st: fs.Stats) => {
+    if (seen.has(abs) || out.length >= limit || !st.isFile() || !changedSince(st, since)) return;
+    seen.add(abs);
+    out.push({ path: abs, abs, size: st.size });
+  };
+  let budget = MAX_WALK_ENTRIES;
+  const queue: { dir: string; level: number }[] = [];
+  for (const f of folders) {
+    if (skip(f)) continue;
+    const st = lstatOrNull(f);
+    if (st?.isDirectory()) queue.push({ dir: f, level: 0 });
+    else if (st) add(f, st);
+  }
+  for (let next = queue.shift(); next && budget > 0 && out.length < limit; next = queue.shift()) {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(next.dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    budget -= entries.length;
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const abs = path.join(next.dir, e.name);
+      if (skip(abs)) continue;
+      if (e.isDirectory()) {
+        if (e.name !== 'node_modules' && e.name !== '.git' && next.level < 8)
+          queue.push({ dir: abs, level: next.level + 1 });
+      } else if (e.isFile()) {
+        const st = lstatOrNull(abs);
+        if (st) add(abs, st);
+      }
+    }
+  }
+  return out;
+}
+
+function lstatOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A run's files with those its scripts wrote outside its folder added (an instruction skill's
+ * result lists its folder only; a skill that failed before a fallback answered), each once.
+ */
+export function withWrittenElsewhere(files: RunFile[], scripts: { files?: RunFile[] }[]): RunFile[] {
+  const out = [...files];
+  for (const f of scripts.flatMap((s) => s.files ?? []))
+    if (path.isAbsolute(f.path) && !out.some((o) => o.abs === f.abs)) out.push(f);
+  return out;
+}
+
 /** Remove the run's TMPDIR (outputs stay for the user). Never throws. */
 export function cleanRunTmp(dirs: RunDirs): void {
   removeTree(dirs.tmp);

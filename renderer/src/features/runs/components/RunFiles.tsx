@@ -3,14 +3,14 @@ import { formatBytes } from '../../../lib/format';
 import { FileIcon } from '../../../ui/icons';
 import { CopyButton } from './CopyButton';
 
-/** Files the run left in its working folder, each with its path on disk. */
+/** Files the run left in its working folder or wrote in its write folders, each with its path on disk. */
 export function RunFiles({ files }: { files: RunFile[] }) {
   return (
     <section className="run-section" aria-label="Files produced">
       <h3 className="run-section__title">Files produced</h3>
       {files.length === 0 ? (
         <p className="run-section__empty" data-testid="run-no-files">
-          No files in its output folder.
+          No files written.
         </p>
       ) : (
         <ul className="run-files" data-testid="run-files">
@@ -19,7 +19,7 @@ export function RunFiles({ files }: { files: RunFile[] }) {
               <FileIcon size={14} />
               <div className="run-file__names">
                 <code className="run-file__path">{file.path}</code>
-                <span className="run-file__abs">{file.abs}</span>
+                {file.abs !== file.path && <span className="run-file__abs">{file.abs}</span>}
               </div>
               <span className="run-file__size">{formatBytes(file.size)}</span>
               <CopyButton text={file.abs} label="Copy the path" />

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { envWithoutModel, isolatedEngines, writeTree } from '../../testing/fixtures';
+import { startModelServer } from '../../testing/modelServer';
+import { scriptSkill } from './testSkills';
+
+// A run's `files` listed only its own folder. Probing `skilldeck run --json`, a skill with
+// {workspace}/** that wrote report.md and data/out.csv into the user's project came back with
+// `files: []`, and the window said "No files in its output folder": the user learnt nothing of
+// what it had changed in their project.
+const engines = isolatedEngines();
+afterEach(() => engines.cleanup());
+
+describe("a run's files (real bwrap runs)", () => {
+  it('list what it wrote in its write folders too, by their paths on disk', async () => {
+    const opened = await engines.open();
+    writeTree(opened.workspace, {
+      'existing.txt': 'before\n',
+      'untouched.txt': 'as it was\n',
+      'node_modules/pkg/index.js': '1\n',
+    });
+    const skills = path.join(opened.root, 'skills');
+    const id = scriptSkill(
+      skills,
+      'project-writer',
+      [
+        'cd "$WORKSPACE"',
+        'echo report > report.md',
+        'mkdir -p data && echo 1,2 > data/out.csv',
+        'echo after >> existing.txt',
+        'echo dep >> node_modules/pkg/index.js',
+        'echo notes > "$OUTPUT_DIR/notes.md"',
+      ].join('\n'),
+      ["permissions: { filesystem: { write: ['{workspace}/**'] } }", 'execution_policy: { approval: auto }'],
+    );
+    const { createEngine } = await import('../index');
+    await opened.engine.close();
+    const engine = await createEngine({
+      home: opened.home,
+      userHome: path.join(opened.root, 'user'),
+      workspace: opened.workspace,
+      skillDirs: [skills],
+      noDefaultPaths: true,
+    });
+    try {
+      const result = await engine.execution.start({ id, task: 'go' }).done;
+      expect(result.status).toBe('success');
+      const ws = (f: string) => path.join(opened.workspace, f);
+      const listed = result.files.map((f) => ({ path: f.path, abs: f.abs, size: f.size }));
+      expect(listed).toEqual(
+        expect.arrayContaining([
+          { path: 'out/notes.md', abs: path.join(result.cwd!, 'out/notes.md'), size: 6 },
+          { path: ws('report.md'), abs: ws('report.md'), size: 7 },
+          { path: ws('data/out.csv'), abs: ws('data/out.csv'), size: 4 },
+          { path: ws('existing.txt'), abs: ws('existing.txt'), size: 13 },
+        ]),
+      );
+      expect(listed).toHaveLength(4);
+      expect(result.scripts?.[0].files?.map((f) => f.path).sort()).toEqual(
+        ['out/notes.md', ws('data/out.csv'), ws('existing.txt'), ws('report.md')].sort(),
+      );
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("list what an instruction skill's scripts wrote in its write folders", async () => {
+    const server = await startModelServer({ apiKey: 'k', models: ['m'] });
+    try {
+      const opened = await engines.open({
+        env: {
+          ...envWithoutModel(),
+          OPENAI_BASE_URL: server.baseURL,
+          OPENAI_API_KEY: 'k',
+          SKILLDECK_MODEL: 'm',
+        },
+      });
+      writeTree(path.join(opened.workspace, 'skills/page-writer'), {
+        'SKILL.md':
+          '---\nname: page-writer\ndescription: Writes a page into the project.\n---\nRun scripts/write.sh.\n',
+        'skill.yaml':
+          "spec: { type: instruction }\npermissions: { filesystem: { write: ['{workspace}/**'] } }\nexecution_policy: { approval: auto }\n",
+        'scripts/write.sh': 'echo page > "$WORKSPACE/page.md"\n',
+      });
+      await opened.engine.reloadSkills();
+      server.enqueue(
+        { toolCalls: [{ name: 'run_skill_script', arguments: { script: 'scripts/write.sh' } }] },
+        { text: 'Wrote page.md.' },
+      );
+      const id = opened.engine.skills.list().skills.find((s) => s.name === 'page-writer')!.id;
+      const result = await opened.engine.execution.start({ id, task: 'write the page' }).done;
+      expect(result.status).toBe('success');
+      const page = path.join(opened.workspace, 'page.md');
+      expect(result.files).toEqual([{ path: page, abs: page, size: 5 }]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -92,6 +92,31 @@ describe('git folders a run makes under a write grant (real bwrap runs)', () => 
     }
   });
 
+  it('are set aside unread when a link leads out of reach, and a hooks link counts as hooks', async () => {
+    const { engine, id, workspace } = await repoMaker(
+      [
+        'cd "$WORKSPACE"',
+        'mkdir -p out-link && ln -s /etc out-link/.git',
+        'git init -q linked-hooks && mkdir hookstore && echo "#!/bin/sh" > hookstore/pre-commit',
+        'rm -rf linked-hooks/.git/hooks && ln -s ../../hookstore linked-hooks/.git/hooks',
+        'exit 0',
+      ].join('\n'),
+    );
+    try {
+      const result = await engine.execution.start({ id, task: 'go' }).done;
+      const byTarget = Object.fromEntries(
+        result.violations.map((v) => [path.relative(workspace, v.target), v.message]),
+      );
+      expect(Object.keys(byTarget).sort()).toEqual(['linked-hooks/.git', 'out-link/.git']);
+      expect(byTarget['out-link/.git']).toMatch(/a pointer to \/etc, outside the folders it could write/);
+      expect(byTarget['linked-hooks/.git']).toMatch(/hooks \(no folder of its own\)/);
+      expect(fs.readdirSync(path.join(workspace, 'out-link'))).toEqual(['.git.set-aside-by-skilldeck']);
+      expect(fs.readlinkSync(path.join(workspace, 'out-link/.git.set-aside-by-skilldeck'))).toBe('/etc');
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('are kept as made when they run nothing (git init, commit, a clone, a submodule)', async () => {
     const { engine, id, workspace } = await repoMaker(
       [

@@ -105,8 +105,10 @@ export function codeInGitDir(gitDir: string): string[] {
     for (const e of entries) {
       const at = path.join(dir, e.name);
       const rel = path.relative(gitDir, at);
-      if (e.isDirectory() && e.name === 'hooks') {
-        for (const hook of safeList(at)) if (!hook.endsWith('.sample')) found.push(path.join(rel, hook));
+      if (e.name === 'hooks') {
+        // A link is not followed: git would, to hooks anywhere.
+        if (!e.isDirectory()) found.push(`${rel} (no folder of its own)`);
+        else for (const hook of safeList(at)) if (!hook.endsWith('.sample')) found.push(path.join(rel, hook));
       } else if (e.isDirectory()) {
         // Objects and refs hold no code, and a ref may be named `config`.
         if (e.name !== 'objects' && e.name !== 'refs' && level < 6 && budget > 0) walk(at, level + 1);
@@ -114,7 +116,7 @@ export function codeInGitDir(gitDir: string): string[] {
         const keys = e.isFile() ? codeInConfig(readText(at)) : ['a config that is no file'];
         for (const k of keys) found.push(rel === e.name ? k : `${k} in ${rel}`);
       } else if (e.name === 'commondir') {
-        const target = path.resolve(dir, readText(at).trim());
+        const target = e.isFile() ? path.resolve(dir, readText(at).trim()) : '(a link)';
         if (!isInside(target, gitDir)) found.push(`${rel} (it leads to ${target})`);
       }
     }
@@ -149,10 +151,13 @@ function bornSince(st: fs.Stats, since: number): boolean {
   return st.ctimeMs >= (st.ctimeMs % 1000 === 0 ? Math.floor(since / 1000) * 1000 : since);
 }
 
-/** The git folder a `.git` file (`gitdir: …`) or link leads to, or null. */
-function ledTo(entry: string): string | null {
+/**
+ * The git folder a `.git` file (`gitdir: …`) or link leads to, or null. Where its link leads is
+ * read by the path the link holds, not followed: a link to ~/.aws would have its config read.
+ */
+function ledTo(entry: string, st: fs.Dirent): string | null {
   try {
-    if (fs.statSync(entry).isDirectory()) return fs.realpathSync(entry);
+    if (st.isSymbolicLink()) return path.resolve(path.dirname(entry), fs.readlinkSync(entry));
     const line = /^gitdir:\s*(.+?)\s*$/m.exec(readText(entry));
     return line ? path.resolve(path.dirname(entry), line[1]) : null;
   } catch {
@@ -202,7 +207,7 @@ export function reposMadeSince(
       const at = path.join(dir, e.name);
       if (skip(at)) continue;
       if (e.name === '.git') {
-        const gitDir = isNew(at) ? (e.isDirectory() ? at : ledTo(at)) : null;
+        const gitDir = isNew(at) ? (e.isDirectory() ? at : ledTo(at, e)) : null;
         if (gitDir) out.push({ entry: at, gitDir });
       } else if (e.isDirectory() && e.name !== 'node_modules' && level < REPO_DEPTH)
         queue.push({ dir: at, level: level + 1 });
@@ -219,7 +224,14 @@ export function reposMadeSince(
 export function setAsideMadeRepos(roots: string[], since: number, skip: (p: string) => boolean): Violation[] {
   const violations: Violation[] = [];
   // All checked before any is renamed: a .git file may lead to a git folder set aside here.
-  const found = reposMadeSince(roots, since, skip).map((r) => ({ ...r, code: codeInGitDir(r.gitDir) }));
+  // One led to out of the folders the run could write is read no further: it may be any folder.
+  const found = reposMadeSince(roots, since, skip).map((r) => ({
+    ...r,
+    code:
+      roots.some((root) => isInside(r.gitDir, root)) && !linkOnTheWay(r.gitDir, roots)
+        ? codeInGitDir(r.gitDir)
+        : [`a pointer to ${r.gitDir}, outside the folders it could write`],
+  }));
   for (const { entry, code } of found) {
     if (code.length === 0) continue;
     const aside = freeName(`${entry}.set-aside-by-skilldeck`);
@@ -240,6 +252,19 @@ export function setAsideMadeRepos(roots: string[], since: number, skip: (p: stri
     );
   }
   return violations;
+}
+
+/** Whether a folder on the way from its root to `p` (or `p` itself) is a link, which leads anywhere. */
+function linkOnTheWay(p: string, roots: string[]): boolean {
+  const root = roots.find((r) => isInside(p, r))!;
+  for (let at = p; at !== root && isInside(at, root); at = path.dirname(at)) {
+    try {
+      if (fs.lstatSync(at).isSymbolicLink()) return true;
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }
 
 function violation(entry: string, code: string[], done: string): Violation {

@@ -30,6 +30,10 @@ describe("a run's files (real bwrap runs)", () => {
         'echo after >> existing.txt',
         'echo dep >> node_modules/pkg/index.js',
         'echo notes > "$OUTPUT_DIR/notes.md"',
+        // git's insides are no files of the user's: a new repository lists its work tree only.
+        'git init -q proj && echo a > proj/a.txt && git -C proj add a.txt',
+        'git -C proj -c user.name=S -c user.email=s@example.com commit -qm one',
+        'git init -q --bare store.git',
       ].join('\n'),
       ["permissions: { filesystem: { write: ['{workspace}/**'] } }", 'execution_policy: { approval: auto }'],
     );
@@ -53,11 +57,12 @@ describe("a run's files (real bwrap runs)", () => {
           { path: ws('report.md'), abs: ws('report.md'), size: 7 },
           { path: ws('data/out.csv'), abs: ws('data/out.csv'), size: 4 },
           { path: ws('existing.txt'), abs: ws('existing.txt'), size: 13 },
+          { path: ws('proj/a.txt'), abs: ws('proj/a.txt'), size: 2 },
         ]),
       );
-      expect(listed).toHaveLength(4);
+      expect(listed).toHaveLength(5);
       expect(result.scripts?.[0].files?.map((f) => f.path).sort()).toEqual(
-        ['out/notes.md', ws('data/out.csv'), ws('existing.txt'), ws('report.md')].sort(),
+        ['out/notes.md', ws('data/out.csv'), ws('existing.txt'), ws('proj/a.txt'), ws('report.md')].sort(),
       );
     } finally {
       await engine.close();

@@ -87,6 +87,11 @@ describe('git folders a run makes under a write grant (real bwrap runs)', () => 
       expect(sub.message).toMatch(/hooks\/pre-commit/);
       expect(sub.message).toMatch(/core\.fsmonitor/);
       expect(sub.message).toContain(aside!);
+      // The folders it set aside are git's insides, not files made for the user (a pointer is one file).
+      expect(result.files.map((f) => path.relative(workspace, f.path))).toEqual([
+        'pointed/.git.set-aside-by-skilldeck',
+        'sub/notes.txt',
+      ]);
     } finally {
       await engine.close();
     }

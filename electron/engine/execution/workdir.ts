@@ -183,6 +183,9 @@ function changedSince(st: fs.Stats, since: number): boolean {
   return st.ctimeMs >= (st.ctimeMs % 1000 === 0 ? Math.floor(since / 1000) * 1000 : since);
 }
 
+/** Folders whose thousands of files say nothing to the user: an install's, git's (madeRepos.ts names the set-aside ones). */
+const NOT_LISTED = /^(node_modules|\.git|\.git\.set-aside-by-skilldeck(-\d+)?)$/;
+
 /**
  * The files in the write folders `folders` (outside the run's own) that changed at or after
  * `since`: what a run wrote in the user's project, listed by their paths on disk. Breadth first,
@@ -215,12 +218,14 @@ export function writtenIn(folders: string[], since: number, hidden: string[], li
       continue;
     }
     budget -= entries.length;
+    // A bare repository is git's insides too (HEAD, objects, refs), as is a .git the sandbox set aside.
+    const names = new Set(entries.map((e) => e.name));
+    if (next.level > 0 && ['HEAD', 'objects', 'refs'].every((n) => names.has(n))) continue;
     for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const abs = path.join(next.dir, e.name);
       if (skip(abs)) continue;
       if (e.isDirectory()) {
-        if (e.name !== 'node_modules' && e.name !== '.git' && next.level < 8)
-          queue.push({ dir: abs, level: next.level + 1 });
+        if (!NOT_LISTED.test(e.name) && next.level < 8) queue.push({ dir: abs, level: next.level + 1 });
       } else if (e.isFile()) {
         const st = lstatOrNull(abs);
         if (st) add(abs, st);

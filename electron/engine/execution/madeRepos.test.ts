@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isolatedEngines, writeTree } from '../../testing/fixtures';
-import { codeInConfig } from './sandbox/madeRepos';
+import { isolatedEngines, tempDir, writeTree } from '../../testing/fixtures';
+import { codeInConfig, REPO_DEPTH, setAsideMadeRepos } from './sandbox/madeRepos';
 import { answerWith, scriptSkill } from './testSkills';
 
 // A .git that exists is read-only under a write grant (guarded.ts), but one the run makes itself
@@ -227,5 +227,29 @@ describe('codeInConfig', () => {
     expect(
       codeInConfig('[core]\n\tbare = false\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n'),
     ).toEqual([]);
+  });
+});
+
+describe('setAsideMadeRepos', () => {
+  // Probing skilldeck run, a script that made 60,000 folders before its .git spent the search's
+  // budget: the .git with a core.fsmonitor stayed, and the run said nothing of it.
+  it('says where it could not search everything the run made, rather than pass over it', () => {
+    const root = tempDir();
+    try {
+      const since = Date.now() - 10;
+      for (let i = 0; i < 30; i++)
+        for (let j = 0; j < 10; j++) fs.mkdirSync(path.join(root, `d${i}`, `e${j}`), { recursive: true });
+      writeTree(root, { 'zzz/sub/.git/config': '[core]\n\tfsmonitor = evil\n' });
+      const spent = setAsideMadeRepos([root], since, () => false, 100);
+      expect(spent.map((v) => [v.target, v.grantable])).toEqual([[root, false]]);
+      expect(spent[0].message).toMatch(/may run code outside the sandbox/);
+      const deep = path.join(root, 'deep', ...Array.from({ length: REPO_DEPTH }, (_, i) => `l${i}`));
+      fs.mkdirSync(deep, { recursive: true });
+      const searched = setAsideMadeRepos([root], since, () => false);
+      expect(searched.map((v) => v.target)).toEqual([root, path.join(root, 'zzz/sub/.git')]);
+      expect(fs.existsSync(path.join(root, 'zzz/sub/.git'))).toBe(false);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -169,15 +169,18 @@ function ledTo(entry: string, st: fs.Dirent): string | null {
  * The git folders made at or after `since` (ms) under `roots`: `.git` folders, `.git` files and
  * links (checked where they lead), and folders git takes for a repository by their contents
  * (HEAD, objects, refs: a bare one, whose core.worktree makes a work tree of any folder). Not
- * below a link, node_modules or what `skip` says; at most REPO_DEPTH deep and REPO_ENTRIES read.
+ * below a link, node_modules or what `skip` says; at most REPO_DEPTH deep and `budget` entries
+ * read. `unchecked`: the roots whose new folders were not all searched (the budget ran out, or
+ * a new folder lies deeper).
  */
 export function reposMadeSince(
   roots: string[],
   since: number,
   skip: (p: string) => boolean,
-): { entry: string; gitDir: string }[] {
+  budget = REPO_ENTRIES,
+): { found: { entry: string; gitDir: string }[]; unchecked: string[] } {
   const out: { entry: string; gitDir: string }[] = [];
-  let budget = REPO_ENTRIES;
+  const unchecked = new Set<string>();
   const isNew = (p: string) => {
     try {
       return bornSince(fs.lstatSync(p), since);
@@ -186,9 +189,13 @@ export function reposMadeSince(
     }
   };
   // Breadth first: a spent budget leaves out the deepest, not a whole folder beside a big one.
-  const queue = roots.map((dir) => ({ dir, level: 0 }));
-  for (let next = queue.shift(); next && budget > 0; next = queue.shift()) {
-    const { dir, level } = next;
+  const queue = roots.map((dir) => ({ root: dir, dir, level: 0 }));
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const { root, dir, level } = next;
+    if (budget <= 0) {
+      unchecked.add(root);
+      continue;
+    }
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -209,11 +216,13 @@ export function reposMadeSince(
       if (e.name === '.git') {
         const gitDir = isNew(at) ? (e.isDirectory() ? at : ledTo(at, e)) : null;
         if (gitDir) out.push({ entry: at, gitDir });
-      } else if (e.isDirectory() && e.name !== 'node_modules' && level < REPO_DEPTH)
-        queue.push({ dir: at, level: level + 1 });
+      } else if (e.isDirectory() && e.name !== 'node_modules') {
+        if (level < REPO_DEPTH) queue.push({ root, dir: at, level: level + 1 });
+        else if (isNew(at)) unchecked.add(root);
+      }
     }
   }
-  return out;
+  return { found: out, unchecked: [...unchecked] };
 }
 
 /**
@@ -221,11 +230,25 @@ export function reposMadeSince(
  * (`sub/.git` → `sub/.git.set-aside-by-skilldeck`), so that git finds none there, and says so
  * as a violation. Kept, not removed: the user may look it over and rename it back.
  */
-export function setAsideMadeRepos(roots: string[], since: number, skip: (p: string) => boolean): Violation[] {
+export function setAsideMadeRepos(
+  roots: string[],
+  since: number,
+  skip: (p: string) => boolean,
+  budget = REPO_ENTRIES,
+): Violation[] {
   const violations: Violation[] = [];
+  const made = reposMadeSince(roots, since, skip, budget);
+  // Said, not passed over: a git folder there was not looked at.
+  for (const root of made.unchecked)
+    violations.push({
+      kind: 'write',
+      target: root,
+      message: `made more folders in ${root} than are searched after a run (${budget.toLocaleString('en')} entries, ${REPO_DEPTH} levels), so a git folder it made there may run code outside the sandbox the next time git runs in it; look before you run git there`,
+      grantable: false,
+    });
   // All checked before any is renamed: a .git file may lead to a git folder set aside here.
   // One led to out of the folders the run could write is read no further: it may be any folder.
-  const found = reposMadeSince(roots, since, skip).map((r) => ({
+  const found = made.found.map((r) => ({
     ...r,
     code:
       roots.some((root) => isInside(r.gitDir, root)) && !linkOnTheWay(r.gitDir, roots)

@@ -252,4 +252,20 @@ describe('setAsideMadeRepos', () => {
       fs.rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it('sets aside a repository whose folder name leaves no room for the suffix', () => {
+    const root = tempDir();
+    try {
+      const since = Date.now() - 10;
+      const long = path.join(root, 'x'.repeat(250));
+      writeTree(long, { HEAD: 'ref: refs/heads/main\n', 'objects/.keep': '', 'refs/.keep': '' });
+      writeTree(long, { config: '[core]\n\tbare = false\n\tworktree = ..\n\tfsmonitor = evil\n' });
+      const [v] = setAsideMadeRepos([root], since, () => false);
+      expect(v.target).toBe(long);
+      expect(v.message).toMatch(/renamed to \.set-aside-by-skilldeck /);
+      expect(fs.readdirSync(root)).toEqual(['.set-aside-by-skilldeck']);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

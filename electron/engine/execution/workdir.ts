@@ -184,7 +184,7 @@ function changedSince(st: fs.Stats, since: number): boolean {
 }
 
 /** Folders whose thousands of files say nothing to the user: an install's, git's (madeRepos.ts names the set-aside ones). */
-const NOT_LISTED = /^(node_modules|\.git|\.git\.set-aside-by-skilldeck(-\d+)?)$/;
+const NOT_LISTED = /^(node_modules|\.git|.*\.set-aside-by-skilldeck(-\d+)?)$/;
 
 /**
  * The files in the write folders `folders` (outside the run's own) that changed at or after

@@ -10,6 +10,9 @@ import { isInside } from './layout';
  * outside any sandbox. A new one that would run code is renamed so git no longer finds it.
  */
 
+/** What a set-aside git folder's name ends with (workdir.ts lists none of its files). */
+export const SET_ASIDE = '.set-aside-by-skilldeck';
+
 /** How deep, and over how many folder entries, the write folders are searched after a run. */
 export const REPO_DEPTH = 8;
 export const REPO_ENTRIES = 50_000;
@@ -257,7 +260,7 @@ export function setAsideMadeRepos(
   }));
   for (const { entry, code } of found) {
     if (code.length === 0) continue;
-    const aside = freeName(`${entry}.set-aside-by-skilldeck`);
+    const aside = freeName(entry);
     try {
       fs.renameSync(entry, aside);
     } catch (error) {
@@ -300,7 +303,13 @@ function violation(entry: string, code: string[], done: string): Violation {
   };
 }
 
-function freeName(base: string): string {
+/**
+ * A name beside `entry` that nothing has yet: `<name>.set-aside-by-skilldeck`, or for a name too
+ * long to take the suffix (a folder name holds 255 bytes), `.set-aside-by-skilldeck`.
+ */
+function freeName(entry: string): string {
+  const long = Buffer.byteLength(path.basename(entry)) > 200;
+  const base = long ? path.join(path.dirname(entry), SET_ASIDE) : `${entry}${SET_ASIDE}`;
   for (let i = 1; ; i++) {
     const name = i === 1 ? base : `${base}-${i}`;
     try {

@@ -296,14 +296,23 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
 }
 
 /**
+ * A declared path, and where a link on its way leads: the sandbox binds it there, so a link
+ * planted since the answer (another run's `cache` → ~/.ssh) makes it another grant.
+ */
+const bound = (g: GrantPath): string => {
+  const real = realPath(g.abs);
+  return real === g.abs ? g.declared : `${g.declared} → ${real}`;
+};
+
+/**
  * A digest of what the skill declares it may do. An "always allow" grant binds to it and
  * to the content hash, so an edited or widened skill asks again (DESIGN §4).
  */
 export function permissionsDigest(policy: ExecutionPolicy): string {
   const canonical = JSON.stringify({
     sandbox: policy.sandbox,
-    read: policy.read.map((g) => g.declared).sort(),
-    write: policy.write.map((g) => g.declared).sort(),
+    read: policy.read.map(bound).sort(),
+    write: policy.write.map(bound).sort(),
     network: Array.isArray(policy.network) ? [...policy.network].sort() : policy.network,
     env: [...policy.envAllow].sort(),
   });

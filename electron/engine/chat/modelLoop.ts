@@ -14,6 +14,7 @@ import { MODEL_SETTINGS_DEFAULTS, type ChatStep, type ChatUsage } from '../../..
 import { readModelEnv } from '../llm/config';
 import { failsAgainAtOnce, type ModelErrorInfo } from '../llm/errors';
 import { withStreamActivity } from '../llm/streamActivity';
+import { addReported } from '../llm/tokenCount';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
 import { answerNow } from './prompts';
 import { offeredToolName } from './toolNames';
@@ -255,11 +256,7 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
               part.finishReason === 'content-filter' && part.rawFinishReason === 'stop'
                 ? 'stop'
                 : part.finishReason;
-            usage.input_tokens += part.usage.inputTokens ?? 0;
-            usage.output_tokens += part.usage.outputTokens ?? 0;
-            // A server that sends no usage (no chunk with it, despite include_usage) left it unknown, not 0.
-            if (part.usage.inputTokens === undefined && part.usage.outputTokens === undefined)
-              usage.reported = false;
+            addReported(usage, part.usage);
           } else if (part.type === 'error') {
             // The last round's calls, from a server that ignores tool_choice none (Ollama): not run, no failure.
             if (ToolChoiceViolationError.isInstance(part.error)) {

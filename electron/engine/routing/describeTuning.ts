@@ -5,6 +5,7 @@ import { isMap, parseDocument } from 'yaml';
 import type { DescriptionCandidate, DescriptionTuning } from '../../../shared/contract';
 import { writeFileAtomicSync } from '../atomic';
 import { EngineError } from '../errors';
+import { tokenCount } from '../llm/tokenCount';
 import { type IndexedSkill, RoutingIndex } from './lexicon';
 import type { RoutingModel } from './model';
 import type { RouterConfig } from './router';
@@ -190,8 +191,8 @@ export async function improveDescription(o: TuningInput): Promise<DescriptionTun
         }),
       });
       text = answer.text;
-      tokensIn += answer.usage.inputTokens ?? 0;
-      tokensOut += answer.usage.outputTokens ?? 0;
+      tokensIn += tokenCount(answer.usage.inputTokens) ?? 0;
+      tokensOut += tokenCount(answer.usage.outputTokens) ?? 0;
     } catch (error) {
       notes.push(`round ${round}: ${resolved.describeError(error).message}`);
       break;

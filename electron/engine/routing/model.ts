@@ -5,6 +5,7 @@ import { generateText } from 'ai';
 import type { RouteResult } from '../../../shared/contract';
 import type { EmbedResult, ResolvedModel } from '../llm';
 import type { RequestOptions } from '../llm';
+import { tokenCount } from '../llm/tokenCount';
 import type { RoutingIndex, SkillDoc } from './lexicon';
 import type { SemanticRecall } from './recall';
 import { readArbiterAnswer } from './arbiterAnswer';
@@ -227,8 +228,8 @@ export class ModelRouting {
       return {
         ...asked,
         choice: answer.kind === 'skill' ? answer.name : null,
-        tokens_in: usage.inputTokens ?? 0,
-        tokens_out: usage.outputTokens ?? 0,
+        tokens_in: tokenCount(usage.inputTokens) ?? 0,
+        tokens_out: tokenCount(usage.outputTokens) ?? 0,
         latency_ms: Math.round(performance.now() - started),
         // An answer that is neither a listed name nor "none": the local result stands.
         outcome: answer.kind === 'skill' ? 'chose' : answer.kind,

@@ -154,3 +154,24 @@ describe('skilldeck chat when the stream itself says it is rate-limited', () => 
     expect(chatRequests() - before).toBe(2);
   }, 40_000);
 });
+
+describe('skilldeck chat when a 429 asks to wait longer than any date', () => {
+  it('says it is rate-limited, holds no Retry back, and the fallback does not ask again', async () => {
+    // The wait made a date no Date can hold: the turn read "failed: Invalid time value", the 429
+    // lost, and the fallback asked the rate-limited server again.
+    const before = chatRequests();
+    script(
+      { error: { status: 429, message: 'Quota exceeded.', retryAfter: '99999999999999999999' } },
+      { text: 'An answer the rate limit forbade asking for.' },
+    );
+    const { code, turn } = await chat(SKILL_ASK);
+    expect(code).toBe(1);
+    expect(turn.error).toBe(
+      `The model did not answer: 429: ${cli.server.baseURL} is rate-limiting requests (Quota exceeded.); it asks to wait more than a year before retrying.`,
+    );
+    const failed = turn.steps.filter((s) => s.kind === 'model' && s.status === 'error');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].retry_at).toBeUndefined();
+    expect(chatRequests() - before).toBe(1);
+  }, 40_000);
+});

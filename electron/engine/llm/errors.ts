@@ -1,4 +1,5 @@
 import { APICallError, RetryError } from 'ai';
+import { MAX_HOLD_SECONDS, retryAfterSeconds, waitWords } from './retryAfter';
 
 /** What went wrong talking to a model, sorted the way the user acts on it. */
 export type ModelErrorKind =
@@ -127,8 +128,9 @@ export function describeHttpError(
     };
   const seconds = retryAfterSeconds(headers);
   const wait = seconds === undefined ? undefined : waitWords(seconds);
-  // The window holds Retry back until then (a countdown), so it counts from now.
-  const asked = seconds === undefined ? {} : { retryAfterMs: seconds * 1000 };
+  // The window holds Retry back until then (a countdown), so it counts from now; a wait of days
+  // (a spent quota, a server's garbage) holds nothing back: the user judges when to try again.
+  const asked = seconds === undefined || seconds > MAX_HOLD_SECONDS ? {} : { retryAfterMs: seconds * 1000 };
   if (status === 429)
     return {
       kind: 'http',
@@ -173,44 +175,6 @@ function baseUrlHint(url: string): string | undefined {
   if (pathname === '')
     return `the base URL has no path, and most OpenAI-compatible servers want it to end in /v1 (${parsed.origin}/v1)`;
   return undefined;
-}
-
-/**
- * When the server says to come back: its Retry-After (seconds or an HTTP date) or
- * retry-after-ms (Azure OpenAI, the OpenAI SDKs), in whole seconds (at least 1); undefined when
- * it says nothing.
- */
-function retryAfterSeconds(headers: Record<string, string | undefined>): number | undefined {
-  const header = (wanted: string) =>
-    Object.entries(headers)
-      .find(([name]) => name.toLowerCase() === wanted)?.[1]
-      ?.trim();
-  const value = header('retry-after');
-  const ms = header('retry-after-ms');
-  const seconds =
-    ms && /^\d+(?:\.\d+)?$/.test(ms)
-      ? Number(ms) / 1000
-      : !value
-        ? resetIn(header('x-ratelimit-reset'))
-        : /^\d+$/.test(value)
-          ? Number(value)
-          : (Date.parse(value) - Date.now()) / 1000;
-  if (!Number.isFinite(seconds)) return undefined;
-  return Math.max(1, Math.ceil(seconds));
-}
-
-const waitWords = (wait: number) =>
-  `it asks to wait ${wait < 120 ? `${wait} s` : `${Math.ceil(wait / 60)} min`} before retrying`;
-
-/**
- * Seconds until an X-RateLimit-Reset given as a moment (OpenRouter: epoch milliseconds; GitHub
- * and others: epoch seconds); NaN for anything else, such as the durations some servers send.
- */
-function resetIn(value: string | undefined): number {
-  if (!value || !/^\d+$/.test(value)) return NaN;
-  const at = Number(value) > 1e12 ? Number(value) : Number(value) > 1e9 ? Number(value) * 1000 : NaN;
-  const seconds = (at - Date.now()) / 1000;
-  return seconds > 0 && seconds < 86_400 ? seconds : NaN;
 }
 
 /**

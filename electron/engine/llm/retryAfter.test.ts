@@ -26,6 +26,32 @@ describe('a server that asks to wait', () => {
     expect(describeHttpError(429, body, URL, true, {}).retryAfterMs).toBeUndefined();
   });
 
+  it('a wait of days is said in days, and the window holds Retry back at most a day', () => {
+    const tenDays = describeHttpError(429, body, URL, true, { 'Retry-After': '864000' });
+    expect(tenDays).toEqual({
+      kind: 'http',
+      status: 429,
+      message: `429: ${URL} is rate-limiting requests (Busy.); it asks to wait 10 days before retrying.`,
+      waitAsked: true,
+    });
+    const hours = describeHttpError(429, body, URL, true, { 'Retry-After': '10800' });
+    expect(hours.message).toMatch(/it asks to wait 3 h before retrying\.$/);
+    expect(hours.retryAfterMs).toBe(10_800_000);
+  });
+
+  it('a wait beyond any date (a number of 20 digits, the year 2099) is no error of its own', () => {
+    // It made a date no Date can hold: the turn said "Invalid time value" instead of the 429.
+    for (const retryAfter of ['99999999999999999999', 'Wed, 21 Oct 2099 07:28:00 GMT']) {
+      const info = describeHttpError(429, body, URL, true, { 'Retry-After': retryAfter });
+      expect(info).toEqual({
+        kind: 'http',
+        status: 429,
+        message: `429: ${URL} is rate-limiting requests (Busy.); it asks to wait more than a year before retrying.`,
+        waitAsked: true,
+      });
+    }
+  });
+
   it('a 5xx without it is a passing failure', () => {
     expect(describeHttpError(502, body, URL, true, {})).toEqual({
       kind: 'http',

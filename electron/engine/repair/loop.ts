@@ -157,7 +157,15 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
   );
   if (!eligibility.eligible) return finish('fallback', eligibility.reason, []);
 
-  const first: Base = { run: req.run, eligibility, evidence, skill: original, changes: [], original };
+  const first: Base = {
+    run: req.run,
+    eligibility,
+    evidence,
+    skill: original,
+    changes: [],
+    original,
+    originalEligibility: eligibility,
+  };
   let base = first;
   const prior: PriorAttempt[] = [...(req.prior ?? [])];
   const tried = new Set<string>((req.skipFixers ?? []).map((f) => `${f}:${eligibility.error_signature}`));
@@ -275,6 +283,7 @@ export async function runRepairLoop(req: RepairRequest, deps: RepairLoopDeps): P
       skill: patchedSnapshot(original, cumulative),
       changes: cumulative,
       original,
+      originalEligibility: eligibility,
     };
   }
   attempt = REPAIR_BUDGET.attempts;

@@ -17,6 +17,8 @@ export interface Base {
   changes: FileChange[];
   /** The skill as it was before any attempt (the same as `skill` on the first attempt). */
   original: SkillSnapshot;
+  /** The failure the skill itself had (the same as `eligibility` on the first attempt). */
+  originalEligibility: Eligibility;
 }
 
 /**
@@ -104,16 +106,19 @@ export async function plan(
     if (againstOriginal.ok) [resolved, fresh] = [againstOriginal, true];
   }
   if (!resolved.ok) return { refused: resolved, diffText, paths: parsed.files.map((f) => f.path) };
+  // A diff against the skill as it was answers the skill's own failure, not the one an earlier
+  // attempt's patch ended in (which the user never had).
+  const answers = fresh ? base.originalEligibility : base.eligibility;
   return {
     ...(fresh ? { fresh } : {}),
     draft: {
       source: 'model',
-      error_signature: base.eligibility.error_signature,
+      error_signature: answers.error_signature,
       // A bare diff still gets a record: the failure it answers, and what a fix must do.
-      root_cause: parsed.root_cause ?? `${base.eligibility.reason} (the model did not state a cause)`,
+      root_cause: parsed.root_cause ?? `${answers.reason} (the model did not state a cause)`,
       expected_effect:
         parsed.expected_effect ??
-        `The failing request (${base.eligibility.error_signature}) runs to success after the patch.`,
+        `The failing request (${answers.error_signature}) runs to success after the patch.`,
       changes: resolved.changes,
       expect: { kind: 'pass' },
     },

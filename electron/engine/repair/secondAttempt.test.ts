@@ -61,6 +61,21 @@ describe('repair: a second attempt written against the skill as it was', () => {
     expect(p.root_cause).toBe('The export\'s header is now "Amount" but the script reads "amount".');
   }, 30_000);
 
+  it('without a stated cause, its record names the failure the skill had, not the first attempt’s', async () => {
+    // The defaults were read from the first attempt's replay: the proposal said the skill stopped
+    // with KeyError 'AMOUNT' and would get past 'AMOUNT', an error only that rejected patch raised.
+    const bare = (answer: string) => answer.slice(answer.indexOf('```diff'));
+    const { outcome } = await repairWith([bare(WRONG_FIX), bare(KEY_ERROR_FIX)]);
+    expect(outcome.final_state).toBe('success');
+    const [p] = outcome.proposals;
+    expect(p.attempt).toBe(2);
+    expect(p.error_signature).toContain("'amount'");
+    expect(p.root_cause).toContain("KeyError 'amount'");
+    expect(p.root_cause).toContain('(the model did not state a cause)');
+    expect(p.expected_effect).toContain(p.error_signature);
+    expect(`${p.root_cause} ${p.expected_effect}`).not.toContain('AMOUNT');
+  }, 30_000);
+
   it('one that applies to neither is still refused, and the first attempt stays the best shown', async () => {
     const neither = KEY_ERROR_FIX.replace(
       '-    total += float(row["amount"])',

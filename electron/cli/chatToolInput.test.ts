@@ -62,6 +62,25 @@ describe('skilldeck chat: run_skill_script and its INPUT_JSON', () => {
   }, 40_000);
 });
 
+describe('skilldeck chat: how long a run_skill_script call took', () => {
+  it('is whole milliseconds, in the result the model gets and on the step, as in a run', async () => {
+    // The sandbox's tenth-of-a-millisecond reading went out as it was: duration_ms 624.2.
+    const first = cli.server.chatRequests().length;
+    const call = (n: number) => ({
+      name: 'run_skill_script',
+      arguments: { script: 'scripts/make.py', args: [String(n)] },
+    });
+    cli.server.enqueue({ toolCalls: [call(1), call(2), call(3)] }, { text: 'Report made.' });
+    const turn = await chat('$report-maker a report for Q4: 5, 6');
+    const steps = turn.steps.filter((s) => s.kind === 'tool');
+    expect(steps.map((s) => s.status)).toEqual(['success', 'success', 'success']);
+    const sent = cli.server.chatRequests()[first + 1].messages.filter((m) => m.role === 'tool');
+    const results = sent.map((m) => JSON.parse(messageText(m)) as { duration_ms: unknown });
+    for (const took of [...results.map((r) => r.duration_ms), ...steps.map((s) => s.duration_ms)])
+      expect(Number.isInteger(took), String(took)).toBe(true);
+  }, 40_000);
+});
+
 describe('skilldeck chat: null for an argument the tool does not need', () => {
   it('is read as left out, as models in strict mode send it; null for a needed one still fails', async () => {
     const first = cli.server.chatRequests().length;

@@ -296,6 +296,9 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
       ...[...credentialDirs(env.userHome), ...credentialFiles(env.userHome)],
     ],
   );
+  // Whole milliseconds, as a run's own duration_ms: the sandbox measures tenths (for the bench),
+  // and 624.2 went out as it was in run_skill_script's result and on the step.
+  const took = Math.round(result.durationMs);
   env.ran?.({
     skill: m.name,
     script: script.path,
@@ -303,7 +306,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     sandbox: result.tier,
     status: verdict.status,
     exit_code: result.exitCode,
-    duration_ms: result.durationMs,
+    duration_ms: took,
     files: [...writtenSince(dirs, before), ...elsewhere],
   });
   return {
@@ -319,7 +322,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     truncated: result.truncated,
     files: [...listRunFiles(dirs), ...elsewhere],
     violations: result.violations,
-    duration_ms: result.durationMs,
+    duration_ms: took,
   };
 }
 

@@ -140,6 +140,27 @@ describe('a model that answers each tool result with the same call again', () =>
   });
 });
 
+describe('a model that makes the same call several times in one round', () => {
+  it('is not going round: the calls run, and it answers from their results', async () => {
+    // Counted per call, three in one round were taken for a loop before any ran: the skill
+    // failed with "called it 3 times instead of answering" and the fallback answered.
+    const { engine } = await setup();
+    const list = { name: 'list_skill_files', arguments: {} };
+    server.enqueue({ toolCalls: [list, list, list] }, { text: 'The skill has a style guide.' });
+    const turn = await send(engine, '$doc-helper write the intro');
+    expect(turn).toMatchObject({
+      status: 'success',
+      skill: 'doc-helper',
+      answer: 'The skill has a style guide.',
+    });
+    expect(turn.steps.filter((s) => s.kind === 'tool').map((s) => s.status)).toEqual([
+      'success',
+      'success',
+      'success',
+    ]);
+  });
+});
+
 describe('plain chat whose model never stops calling tools', () => {
   it('ends once with a clear status, and still offers skills on the next message', async () => {
     const { engine } = await setup();

@@ -343,9 +343,13 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
       o.onStep({ ...modelStep, status: 'success' });
       return { text, usage, status: 'success' };
     }
-    // A model that answers each result with the same call again would run it every round.
+    // A model that answers each result with the same call again would run it every round. Counted
+    // once a round: the same call made twice in one round has seen no result yet.
+    const thisRound = new Set<string>();
     const looping = calls.find((c) => {
       const key = `${c.toolName}\u0000${typeof c.args === 'string' ? c.args : JSON.stringify(c.args)}`;
+      if (thisRound.has(key)) return false;
+      thisRound.add(key);
       const times = (repeats.get(key) ?? 0) + 1;
       repeats.set(key, times);
       return times >= REPEAT_LIMIT;

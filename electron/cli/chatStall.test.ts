@@ -69,3 +69,32 @@ describe('skilldeck chat with a server that sends keep-alive comments while its 
     expect(ms).toBeLessThan(15_000);
   }, 40_000);
 });
+
+describe('skilldeck chat with a server that leaves the connection open after [DONE]', () => {
+  it('takes [DONE] as the end: the whole answer, its usage, and the tools round after it', async () => {
+    // The stream was read until the server closed it, which such a proxy never does: the answer
+    // had arrived whole, and the turn still ended at the stall limit as "broke off".
+    const run = (message: string) =>
+      cli.run(['chat', message, '--json', '--approve'], { SKILLDECK_MODEL_STALL_SECONDS: '20' });
+    cli.server.enqueue({
+      text: 'Hello there.',
+      usage: { prompt_tokens: 30, completion_tokens: 3 },
+      openAfterDone: true,
+    });
+    const plain = await run('hello, how are you today?');
+    expect(ChatTurn.parse(JSON.parse(plain.stdout))).toMatchObject({
+      status: 'success',
+      answer: 'Hello there.',
+      usage: { input_tokens: 30, output_tokens: 3 },
+    });
+    expect(plain.code).toBe(0);
+    cli.server.enqueue(
+      { toolCalls: [{ name: 'list_skill_files', arguments: {} }], openAfterDone: true },
+      { text: 'Warm.', openAfterDone: true },
+    );
+    const skill = await run('check the tone of this paragraph: we are thrilled to have you');
+    const turn = ChatTurn.parse(JSON.parse(skill.stdout));
+    expect(turn).toMatchObject({ status: 'success', answer: 'Warm.', skill: 'tone-check' });
+    expect(turn.steps.filter((s) => s.kind === 'tool').map((s) => s.status)).toEqual(['success']);
+  }, 90_000);
+});

@@ -208,7 +208,8 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       // Wait for the bytes to leave, so a drop comes after what was sent, as on a real network.
       await new Promise<void>((resolve) => res.write(`data: ${data}\n\n`, () => resolve()));
     }
-    res.end();
+    // The socket stays until the client lets it go, or close() destroys it.
+    if (!reply.openAfterDone) res.end();
   };
 
   const control = async (req: http.IncomingMessage, res: http.ServerResponse, pathname: string) => {

@@ -58,6 +58,8 @@ export interface ScriptedReply {
    * JSON of another shape), as some servers and proxies send; the stream then carries on.
    */
   strayAfter?: { chunks: number; data: string };
+  /** Keep the connection open after `[DONE]` instead of ending the response, as some proxies do. */
+  openAfterDone?: true;
   /** Answer with one JSON completion even when asked to stream, as some proxies and old servers do. */
   ignoreStream?: true;
   /** The non-streamed `content` as a list of text parts (`[{ type: 'text', text }]`), as some servers send it. */

@@ -1,12 +1,14 @@
 /**
  * An event stream rewritten line by line: `rewrite` gets each line without its end and returns
  * the lines to send in its place; `flush` the lines to add once the body ended. Line ends are
- * kept as they came (`\n` or `\r\n`).
+ * kept as they came (`\n` or `\r\n`). After a line `last` says ends the stream, the stream ends
+ * and the body is cancelled (its connection let go), whether or not the server closed it.
  */
 export function rewriteSseLines(
   body: ReadableStream<Uint8Array>,
   rewrite: (line: string) => string[],
   flush: () => string[] = () => [],
+  last: (line: string) => boolean = () => false,
 ): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
@@ -25,8 +27,11 @@ export function rewriteSseLines(
         if (!text.includes('\n')) return;
         const complete = partial.split('\n');
         partial = complete.pop() ?? '';
-        const out = complete.flatMap(lines).join('');
+        const end = complete.findIndex((line) => last(line.replace(/\r$/, '')));
+        const out = (end === -1 ? complete : complete.slice(0, end + 1)).flatMap(lines).join('');
         if (out) controller.enqueue(encoder.encode(out));
+        // Cancels the body: pipeThrough hears the writable side fail and lets the source go.
+        if (end !== -1) controller.terminate();
       },
       flush(controller) {
         partial += decoder.decode();

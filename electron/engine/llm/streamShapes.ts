@@ -26,8 +26,8 @@ const OTHER_CHOICE = /(?<!\\)"index"\s*:\s*[1-9]/;
  *   just before it (`tool_calls` when it called tools, else `stop`): the SDK called that stream
  *   broken ("ended without a finish reason"). `[DONE]` is the server saying it is complete; a
  *   stream that just stops, with neither, still counts as broken off.
- * Every other line passes as it came, byte for byte. A server's error event also goes, whole, to
- * `onErrorEvent` (see errorEventListener).
+ * Every other line passes as it came, byte for byte, up to `[DONE]`, where the stream ends. A
+ * server's error event also goes, whole, to `onErrorEvent` (see errorEventListener).
  */
 export function completeChunks(
   body: ReadableStream<Uint8Array>,
@@ -110,5 +110,7 @@ export function completeChunks(
     const message = `it answered 200 with a body that is no chat completion: ${said}`;
     return [`data: ${JSON.stringify({ error: { message } })}`, ''];
   };
-  return rewriteSseLines(body, rewrite, flush);
+  // `[DONE]` ends the stream (OpenAI's protocol): a proxy that keeps the connection open after it
+  // held a whole answer until the stall limit, then called it broken off.
+  return rewriteSseLines(body, rewrite, flush, (line) => /^data:\s*\[DONE\]\s*$/.test(line));
 }

@@ -61,6 +61,16 @@ describe('ConversationStore', () => {
     expect(again.get(c.id).history.map((t) => t.turn_id)).toEqual(['t1', 't2']);
   });
 
+  it('keeps a conversation’s log private (0600), as the index and the route log are', () => {
+    // It was created with the umask's 0644: every message and answer readable by any local user.
+    const { home, store: s } = store();
+    const c = s.create();
+    s.appendTurn(turn(c.id, 't1', 'my salary is 90k, plan my budget'));
+    const chats = path.join(home, 'chats');
+    for (const file of fs.readdirSync(chats))
+      expect(fs.statSync(path.join(chats, file)).mode & 0o777, file).toBe(0o600);
+  });
+
   it('renames, searches titles and message text, and deletes with the log', () => {
     const { home, store: s } = store();
     const a = s.create();

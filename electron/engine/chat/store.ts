@@ -98,7 +98,8 @@ export class ConversationStore {
     } catch {
       // No log yet.
     }
-    fs.appendFileSync(file, `${torn ? '\n' : ''}${JSON.stringify(value)}\n`);
+    // Private, as the index and every other file under the home: it holds each message and answer.
+    fs.appendFileSync(file, `${torn ? '\n' : ''}${JSON.stringify(value)}\n`, { mode: 0o600 });
   }
 
   static at(home: string): ConversationStore {

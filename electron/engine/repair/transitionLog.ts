@@ -22,7 +22,9 @@ export class TransitionLog {
     if (!RUN_ID.test(t.run_id)) return;
     try {
       fs.mkdirSync(this.dir, { recursive: true });
-      fs.appendFileSync(path.join(this.dir, `${t.run_id}.jsonl`), `${JSON.stringify(t)}\n`);
+      fs.appendFileSync(path.join(this.dir, `${t.run_id}.jsonl`), `${JSON.stringify(t)}\n`, {
+        mode: 0o600,
+      });
     } catch {
       // A full or read-only disk loses the history, never the repair itself.
     }

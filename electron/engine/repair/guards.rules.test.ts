@@ -310,6 +310,19 @@ describe('checkContent', () => {
     }
   });
 
+  it('refuses a patch that lets a model run a skill its author keeps to the user', async () => {
+    // `disable-model-invocation: true` (a deploy, a send) was dropped by a model's fix, and
+    // --apply wrote it: the model could then run the skill on its own.
+    const skill = await snapshot();
+    const before = doc('name: notes\ndescription: d\ndisable-model-invocation: true');
+    expect(checkContent(skill, change(before, doc('name: notes\ndescription: d')))).toEqual({
+      ok: false,
+      code: 'policy',
+      reason:
+        'Refused: it changes `disable-model-invocation` in the frontmatter; a repair never touches permissions or execution policy.',
+    });
+  });
+
   it('refuses a frontmatter that stops parsing or disappears, and one added broken', async () => {
     const skill = await snapshot();
     const before = doc('name: notes\ndescription: d');

@@ -321,6 +321,11 @@ describe('checkContent', () => {
       reason:
         'Refused: it changes `disable-model-invocation` in the frontmatter; a repair never touches permissions or execution policy.',
     });
+    // SkillDeck's own form of the same switch.
+    const own = doc('name: notes\ndescription: d\ninvocation:\n  implicit: false');
+    expect(checkContent(skill, change(own, doc('name: notes\ndescription: d')))).toMatchObject({
+      code: 'policy',
+    });
   });
 
   it('refuses a frontmatter that stops parsing or disappears, and one added broken', async () => {

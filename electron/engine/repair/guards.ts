@@ -46,8 +46,8 @@ const refuse = (code: RefusalCode, reason: string): Refusal => ({ ok: false, cod
 /**
  * Frontmatter keys a repair may not change (routing spec §12: never the permission or
  * security policy; DESIGN §5: `name` unchanged). `entrypoints` and `always` decide what
- * runs and when, and `disable-model-invocation` who may start it (the user only, for a skill
- * with side effects), so they count as execution policy.
+ * runs and when, and `disable-model-invocation` (or `invocation.implicit`) who may start it
+ * (the user only, for a skill with side effects), so they count as execution policy.
  */
 export const PROTECTED_KEYS = [
   'name',
@@ -63,6 +63,7 @@ export const PROTECTED_KEYS = [
   'mode',
   'always',
   'disable-model-invocation',
+  'invocation.implicit',
   'metadata.openclaw.always',
   'metadata.openclaw.install',
   'metadata.clawdbot.always',

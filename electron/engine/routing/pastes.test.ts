@@ -43,6 +43,15 @@ describe('pasted material', () => {
     }
   });
 
+  it('routes a long unbroken token in time linear in its length (the CLI takes any length)', () => {
+    // A word-glued-by-hyphen pattern was retried from every letter of a long word: 37 s for
+    // `route` with a 120,000-letter token, and seconds per keystroke for a 20,000-letter paste.
+    const started = performance.now();
+    const result = route(index, 'x'.repeat(100_000), defaultConfig(), readyContext());
+    expect(result.plan.primary).toBeNull();
+    expect(performance.now() - started).toBeLessThan(10_000);
+  }, 120_000);
+
   it('reads no word longer than 30 letters as a typo: a typo of a shorter one still is', () => {
     const spelled = (query: string) =>
       variantsOf(query)

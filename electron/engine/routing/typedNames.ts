@@ -111,7 +111,7 @@ export function lowercaseOnly(text: string): Set<string> {
  */
 export function gluedWords(text: string): Set<string> {
   const glued = new Set<string>();
-  for (const [token] of text.matchAll(/[\p{L}\p{N}]+(?:[-_][\p{L}\p{N}]+)+/gu))
+  for (const [token] of text.matchAll(/(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:[-_][\p{L}\p{N}]+)+/gu))
     for (const part of token.toLowerCase().split(/[-_]/)) glued.add(part);
   return glued;
 }

@@ -54,6 +54,42 @@ describe('a message that says which skill not to use', () => {
   });
 });
 
+describe('a skill ruled out by its bare name or with a typographic apostrophe', () => {
+  // Phones and macOS type ’ for ': "don’t use the weather skill" held "use the weather skill",
+  // and forced the very skill it ruled out.
+  it("reads don’t as don't", () => {
+    expect(routeOf('don’t use the weather skill, just tell me if umbrellas help').plan.primary).toBeNull();
+    const none = routeOf("don’t use any skill, what's the weather forecast for Berlin tomorrow?");
+    expect(none.plan.primary).toBeNull();
+    expect(none.plan.no_skill).toBe(true);
+    expect(routeOf('tell me a joke, don’t convert anything').plan.primary).toBeNull();
+  });
+
+  it('vetoes a skill named without "skill" after it, and routes the rest', () => {
+    // The order was set aside as words, and the skill it named was then chosen for the rest.
+    const named = routeOf("don't use weather, just give me the weather forecast for Paris");
+    expect(named.candidates.find((c) => c.name === 'weather')).toMatchObject({
+      status: 'vetoed',
+      reason: 'the message says not to use it',
+    });
+    expect(named.plan.primary).not.toBe('weather');
+    for (const query of [
+      'summarize report.pdf without pdf-summarizer',
+      'summarize report.pdf, but not with pdf-summarizer',
+      'instead of pdf-summarizer, summarize report.pdf in three bullets',
+    ]) {
+      const r = routeOf(query);
+      expect(r.plan.primary, query).not.toBe('pdf-summarizer');
+      expect(r.candidates.find((c) => c.name === 'pdf-summarizer')?.status, query).toBe('vetoed');
+    }
+  });
+
+  it('reads a plain word that only starts a phrase as no name', () => {
+    const r = routeOf("plan Sunday's picnic without weather worries: what's the forecast for Paris?");
+    expect(r.candidates.find((c) => c.name === 'weather')?.status).not.toBe('vetoed');
+  });
+});
+
 describe('a message that asks for no skill', () => {
   it('goes to plain chat, saying so, whatever its words match', () => {
     const query = "without using any skill, what's the weather forecast for Berlin tomorrow?";

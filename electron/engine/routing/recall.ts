@@ -3,7 +3,8 @@ import { analyzeQuery, type QueryGroup } from './analyze';
 import type { ImplicitPhrase, RoutingIndex, SkillDoc, TriggerRef } from './lexicon';
 import { matchQuery, topDocs, type QueryMatch } from './match';
 import { splitInstruction } from './instruction';
-import { fold, nameSlug, phraseHits, prepareQuery, type PreparedQuery } from './text';
+import { forcedDoc, NAME, setAside } from './ruledOut';
+import { phraseHits, prepareQuery, type PreparedQuery } from './text';
 
 /** Who may be recalled at all (DESIGN §3; settings `skills.disabled` / `neverAutoSelect`). */
 export interface Eligibility {
@@ -48,7 +49,6 @@ export interface RecallResult {
   match: QueryMatch;
 }
 
-const NAME = String.raw`[\p{L}\p{N}][\p{L}\p{N}_.:-]*`;
 /** routing spec §6.1 hard triggers: `$name`, `/name`, "use X skill", "使用 X skill / 技能". */
 const FORCED_RES: { re: RegExp; reportMiss: boolean; words?: boolean }[] = [
   { re: new RegExp(String.raw`\$(${NAME})`, 'gu'), reportMiss: true, words: true },
@@ -73,60 +73,8 @@ const FORCED_RES: { re: RegExp; reportMiss: boolean; words?: boolean }[] = [
   },
 ];
 
-/**
- * A skill the message rules out: "don't use the weather skill", "instead of $weather",
- * "不要用 weather 技能". The span neither forces the skill nor counts as words of the request.
- */
-const NEGATED_USE_RES: RegExp[] = [
-  new RegExp(
-    String.raw`\b(?:don'?t|do not|never|not|without|no need to|instead of|rather than)\s+(?:use|using|call|calling|run|running|invoke|invoking)\s+(?:the\s+)?\$?(${NAME}(?: ${NAME}){0,3})\s+skill\b`,
-    'giu',
-  ),
-  new RegExp(
-    String.raw`\b(?:don'?t|do not|never|not|without|instead of|rather than)\s+(?:use\s+|using\s+)?\$(${NAME})`,
-    'giu',
-  ),
-  new RegExp(
-    String.raw`(?:不要|别|不用|无需|不必|不需要)\s*(?:使用|用|调用)\s*(${NAME}(?: ${NAME}){0,3})\s*(?:skill|技能)`,
-    'giu',
-  ),
-];
-
-/** The message asks for no skill at all: plain chat, whatever its words match. */
-const NO_SKILL_RE =
-  /\b(?:(?:don'?t|do not|never)(?:\s+(?:want|need)\s+to)?\s+(?:use|call|run|invoke)|without(?:\s+(?:using|calling|running|invoking))?|no need (?:to use|for))\s+(?:any|a)\s+skills?\b|\bwithout\s+skills\b|(?:不要|别|不用|无需|不必|不需要)\s*(?:使用|用|调用)?\s*(?:任何)?\s*(?:skill|技能)/giu;
-
-/**
- * What the message tells the assistant not to do, as an order at the start of a clause: "do not
- * convert anything, just tell me a joke", "no need to translate it", 先别写代码, 不要上传到云端. Those
- * words ask for nothing, so they count for no skill. Not a statement ("I don't know how to
- * convert HEIC" asks for the conversion) nor a reminder ("don't forget to back up the db"), and
- * only up to a condition: "don't tell me it's done until you've run pytest" asks for the run.
- */
-const DONT_DO_RES: RegExp[] = [
-  /(^|[,.;:!?—–]\s*|\b(?:just|please|and|but|so|then)\s+)(?:please\s+)?(?:don'?t|do not|no need to|you don'?t need to|there'?s no need to)\s+(?!forget\b|miss\b|hesitate\b|worry\b|stop\b|let\b|bother\b)(?:[^,.;:!?\n—–]*?)(?=\s+(?:just|but|instead|rather|only|simply|until|till|unless|before)\b|[,.;:!?\n—–]|$)/giu,
-  /(^|[，,。；;！!？?、\s])(?:先|就|也|还|千万|请)?(?:不要|别|不用|无需|不需要|没必要|不必)(?!人|的|名|忘|客气|担心|着急|急)[^，,。；;！!？?\n]*/gu,
-  // "summarize it instead of translating it": what the user does not want, wherever it stands.
-  /(\b)(?:instead of|rather than)\s+(?:[^,.;:!?\n—–]*?)(?=\s+(?:just|but|only|simply)\b|[,.;:!?\n—–]|$)/giu,
-  /()(?:而不是|而非)[^，,。；;！!？?\n]*/gu,
-];
-
-/** The skill a ruled-out name means: the whole name, or its last words ("the old weather" → weather). */
-function negatedDoc(index: RoutingIndex, name: string): SkillDoc | undefined {
-  const words = name.split(' ');
-  for (let k = 0; k < words.length; k++) {
-    const doc = forcedDoc(index, words.slice(k).join(' '));
-    if (doc) return doc;
-  }
-  return undefined;
-}
-
 /** Up to three words after a `$name`: the rest of a name with blanks ("$Braintree Automation"). */
 const NAME_TAIL_RE = new RegExp(String.raw`^(?: ${NAME}){1,3}`, 'u');
-
-/** The skill a forced name means: its name, its hyphenated spelling or its folder's name. */
-const forcedDoc = (index: RoutingIndex, name: string): SkillDoc | undefined =>
-  index.byName.get(fold(name)) ?? index.byName.get(nameSlug(name));
 
 /**
  * The skill a forced match names and the text that named it. After `$` or `/`, a name with
@@ -237,23 +185,7 @@ export function recall(
   const seen = new Set<number>();
   const unknownForced: string[] = [];
   // What the message rules out goes first: it is neither forced nor words of the request.
-  // Stryker disable next-line Regex: a fresh RegExp, so `test` never starts from a previous lastIndex
-  const noSkill = new RegExp(NO_SKILL_RE.source, 'iu').test(query);
-  let said = query.replace(NO_SKILL_RE, ' ');
-  const negated = new Set<number>();
-  for (const re of NEGATED_USE_RES)
-    said = said.replace(re, (_span, name: string) => {
-      const doc = negatedDoc(index, name);
-      if (doc) negated.add(doc.index);
-      return ' ';
-    });
-  const ruledOut: string[] = [];
-  for (const re of DONT_DO_RES)
-    said = said.replace(re, (span: string, lead: string) => {
-      const order = span.slice(lead.length).trim();
-      if (order && !ruledOut.includes(order)) ruledOut.push(order);
-      return `${lead} `;
-    });
+  const { said, negated, ruledOut, noSkill } = setAside(index, query);
   let task = said;
 
   for (const { re, reportMiss, words = false } of FORCED_RES) {

@@ -98,9 +98,9 @@ export async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     const message = `${(error as Error).message}\n\n${USAGE}`;
-    // DESIGN §7: `run --json` answers with the run shape on stdout, a usage error included.
-    if (argv.includes('--json') && argv.find((a) => !a.startsWith('-')) === 'run')
-      return refuse(message, true, unstartedRun);
+    // DESIGN §7: under --json a usage error is still one object on stdout (`run`: the run shape).
+    if (argv.includes('--json'))
+      return refuse(message, true, argv.find((a) => !a.startsWith('-')) === 'run' ? unstartedRun : undefined);
     process.stderr.write(message);
     return 2;
   }
@@ -222,8 +222,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     return (await commands.serve()).serve({ ...discovery, port, open: values.open });
   }
-  process.stderr.write(`Unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
-  return 2;
+  return refuse(`Unknown command: ${positionals.join(' ')}\n\n${USAGE}`, values.json);
 }
 
 endQuietlyOnClosedPipe();

@@ -32,8 +32,14 @@ export function readVersion(): string {
 export function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine> {
   const bundledDir = path.join(appRoot(), 'skills');
   // A mistyped folder finds no skill: say so, on stderr (stdout stays the command's JSON).
-  for (const dir of flags.skills)
-    if (!fs.existsSync(dir)) process.stderr.write(`skilldeck: warning: --skills ${dir}: no such folder\n`);
+  for (const dir of flags.skills) {
+    const stat = fs.statSync(dir, { throwIfNoEntry: false });
+    if (!stat) process.stderr.write(`skilldeck: warning: --skills ${dir}: no such folder\n`);
+    else if (!stat.isDirectory())
+      process.stderr.write(
+        `skilldeck: warning: --skills ${dir}: not a folder; give the folder that holds the skills (or the skill)\n`,
+      );
+  }
   return createEngine({
     bundledDir: fs.existsSync(bundledDir) ? bundledDir : undefined,
     skillDirs: flags.skills,

@@ -82,6 +82,32 @@ describe('skilldeck route / eval', () => {
     expect(run('route', 'weather in Paris', '--json').stderr).not.toContain('no such folder');
   });
 
+  it('answers a usage error under --json with one { error } object on stdout', () => {
+    // Only `run` did: a script reading `route … --json` got an empty stdout for a typo'd flag.
+    for (const args of [
+      ['route', 'weather in Paris', '--bogus', '--json'],
+      ['route', '-x weather', '--json'],
+      ['skills', 'list', '--json', '--bogus'],
+      ['rout', 'weather in Paris', '--json'],
+    ]) {
+      const result = run(...args);
+      expect(result.status, args.join(' ')).toBe(2);
+      const { error } = JSON.parse(result.stdout) as { error: string };
+      expect(error, args.join(' ')).toMatch(
+        /^(Unknown option '-(-bogus|x)'|Unknown command: rout weather in Paris)/,
+      );
+      expect(result.stderr).toContain('Usage:');
+    }
+  });
+
+  it('warns of a --skills path that is a file, not a folder', () => {
+    const file = path.join(skills, 'weather-now', 'SKILL.md');
+    const result = run('route', 'weather in Paris', '--json', '--skills', file);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain(`--skills ${file}: not a folder`);
+    RouteEvent.parse(JSON.parse(result.stdout));
+  });
+
   it('eval exits 1 when a case fails and reports precision and recall', () => {
     const result = run('eval', 'weather-now', '--json');
     expect(result.status).toBe(1);

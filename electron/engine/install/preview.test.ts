@@ -27,6 +27,9 @@ describe('describeStaged', () => {
       'skills/alpha/SKILL.md': skillMd('alpha', 'Alpha.'),
       'skills/Other Folder/SKILL.md': skillMd('gamma', 'Gamma, in a folder of another name.'),
       'skills/delta-dir/SKILL.md': nameless,
+      // Named after a folder that is no skill name: the root gets its source's name as one, and so
+      // does this (it was skipped at install as '"vendor___Echo Notes" is not a valid skill name').
+      'skills/vendor___Echo Notes/SKILL.md': '# Echo notes\n\nNo frontmatter at all.\n',
     });
     const candidates = await describeStaged(staged, managed, 'from-source');
     expect(candidates.map((c) => [c.sourcePath, c.name]).sort()).toEqual([
@@ -34,6 +37,7 @@ describe('describeStaged', () => {
       ['skills/Other Folder', 'gamma'],
       ['skills/alpha', 'alpha'],
       ['skills/delta-dir', 'delta-dir'],
+      ['skills/vendor___Echo Notes', 'vendor-echo-notes'],
     ]);
     expect((await describeStaged(tree({ 'SKILL.md': nameless }), managed))[0].name).toBe('skill');
     // Nameless with other problems too: still named after the source.

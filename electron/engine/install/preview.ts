@@ -73,7 +73,13 @@ export async function describeStaged(
       'file-unreadable',
     ];
     const nameless = !m.name || interpreted.problems.some((p) => NAMELESS.includes(p.code));
-    const name = nameless ? (skill.dir === tree ? rootName : path.basename(skill.dir)) : m.name;
+    // A nested one is named after its folder as a skill name, as the root is after its source:
+    // nobody wrote "openclaw___agent-news" as a name, so it is no name to refuse.
+    const name = nameless
+      ? skill.dir === tree
+        ? rootName
+        : installFolderName(path.basename(skill.dir))
+      : m.name;
     // A name that is no folder name ("Ahrefs Automation", "../../etc") installs nowhere until the
     // user picks one: the target and the conflict are those of the name we suggest.
     const targetPath = path.join(managed.skillsRoot, installFolderName(name));

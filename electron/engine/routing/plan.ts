@@ -269,9 +269,20 @@ function reasonFor(candidates: Decided[], selected: Decided[], options: PlanCont
     }
     const best = candidates.find((c) => c.status === 'below_threshold');
     if (options.chat && best) parts.push(CHAT_REASON[options.chat]);
+    // A skill scored above the best one that may run is named first, with why it may not: "best"
+    // alone read as the top score of the list.
+    const above = best
+      ? candidates.filter(
+          (c) => c.score > best.score && (c.status === 'unavailable' || c.status === 'vetoed'),
+        )
+      : [];
+    for (const c of above.slice(0, 2))
+      parts.push(`${c.recalled.doc.name} (score ${f2(c.score)}) ${c.status}: ${c.reason}.`);
+    const other = above.some((c) => c.score >= options.threshold) ? 'other ' : '';
+    const label = above.length > 0 ? 'best of the rest' : 'best';
     parts.push(
       best
-        ? `No skill reached T = ${f2(options.threshold)} (best: ${best.recalled.doc.name} at ${f2(best.score)}); plain chat.`
+        ? `No ${other}skill reached T = ${f2(options.threshold)} (${label}: ${best.recalled.doc.name} at ${f2(best.score)}); plain chat.`
         : candidates.length > 0
           ? `No usable skill (${candidates.map((c) => `${c.recalled.doc.name}: ${c.status}`).join('; ')}); plain chat.`
           : 'No skill matches this request; plain chat.',

@@ -244,6 +244,35 @@ describe('rules (routing spec §6.2)', () => {
     expect(result.plan.skills).not.toContain('pdf-extract');
   });
 
+  it('a plan with no skill does not call a lower score the best: a skill scored above it is named with why', () => {
+    // It said "No skill reached T (best: X at 0.42)" beside an unavailable candidate at 0.58.
+    const unready = run(
+      'extract pdf text from the invoice report',
+      { threshold: 0.9 },
+      { hasBin: () => false },
+    );
+    const pdf = find(unready, 'pdf-extract')!;
+    const below = unready.candidates.find((c) => c.status === 'below_threshold')!;
+    expect(pdf).toMatchObject({ status: 'unavailable' });
+    expect(pdf.score).toBeGreaterThan(below.score);
+    expect(unready.plan.routing_reason).toBe(
+      `pdf-extract (score ${pdf.score.toFixed(2)}) unavailable: ${pdf.reason}. ` +
+        `No skill reached T = 0.90 (best of the rest: ${below.name} at ${below.score.toFixed(2)}); plain chat.`,
+    );
+    // One vetoed over T: the others did not reach it.
+    const query = "don't use the weather-now skill, what's the weather forecast for Paris on my calendar";
+    const vetoed = run(query, { threshold: 0.8 });
+    const weather = find(vetoed, 'weather-now')!;
+    const calendar = find(vetoed, 'calendar-sync')!;
+    expect(weather).toMatchObject({ status: 'vetoed' });
+    expect(weather.score).toBeGreaterThanOrEqual(0.8);
+    expect(calendar).toMatchObject({ status: 'below_threshold' });
+    expect(vetoed.plan.routing_reason).toBe(
+      `weather-now (score ${weather.score.toFixed(2)}) vetoed: the message says not to use it. ` +
+        `No other skill reached T = 0.80 (best of the rest: calendar-sync at ${calendar.score.toFixed(2)}); plain chat.`,
+    );
+  });
+
   it('T is a live setting: nothing over T goes to plain chat', () => {
     expect(run('weather in Paris').plan.primary).toBe('weather-now');
     const strict = run('weather in Paris', { threshold: 0.99 });

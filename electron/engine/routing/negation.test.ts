@@ -84,6 +84,16 @@ describe('a skill ruled out by its bare name or with a typographic apostrophe', 
     }
   });
 
+  it('hands on the rest of the message as the task, without the separators the span left', () => {
+    const task = (query: string) => routeOf(query).plan.parameters.task;
+    expect(task("don't use the weather skill, just tell me if umbrellas help")).toBe(
+      'just tell me if umbrellas help',
+    );
+    expect(task('summarize report.pdf, but not with pdf-summarizer')).toBe('summarize report.pdf');
+    expect(task('不要用 weather 技能，直接告诉我伦敦冬天冷不冷')).toBe('直接告诉我伦敦冬天冷不冷');
+    expect(task('$pdf-summarizer: report.pdf')).toBe('report.pdf');
+  });
+
   it('reads a plain word that only starts a phrase as no name', () => {
     const r = routeOf("plan Sunday's picnic without weather worries: what's the forecast for Paris?");
     expect(r.candidates.find((c) => c.name === 'weather')?.status).not.toBe('vetoed');

@@ -100,6 +100,28 @@ function forcedTarget(
   return { doc: exact, name, text: match[0] };
 }
 
+const SEPARATORS = ' ,;:，；：、—–';
+
+/**
+ * The task without the separators a span taken out left at its ends: ", just tell me…",
+ * "apply colors, but". A loop, not a regex: a regex that ends in a run of them is quadratic on a
+ * long run that does not end the text.
+ */
+function withoutLooseEnds(text: string): string {
+  let start = 0;
+  while (start < text.length && SEPARATORS.includes(text[start])) start++;
+  let end = text.length;
+  for (;;) {
+    while (end > start && SEPARATORS.includes(text[end - 1])) end--;
+    const dangling = /(?:^|[ ,;:，；：、—–])(?:but|and|or)$/iu.exec(
+      text.slice(Math.max(start, end - 4), end),
+    );
+    if (!dangling || end - dangling[0].length === start) break;
+    end -= dangling[0].length;
+  }
+  return text.slice(start, end);
+}
+
 /** At most this many trigger hits become candidates (the best by BM25). */
 export const MAX_RULE_CANDIDATES = 12;
 
@@ -205,7 +227,7 @@ export function recall(
       candidates.push({ doc, source: 'forced', matchedTriggers: [], implicitHits: [] });
     }
   }
-  task = task.replace(/\s+/g, ' ').trim();
+  task = withoutLooseEnds(task.replace(/\s+/g, ' '));
 
   const { instruction, payload } = splitInstruction(task);
   const prepared = prepareQuery(instruction);

@@ -2,6 +2,7 @@ import type { EvidenceKind, MatchEvidence } from '../../../shared/contract';
 import type { RoutingIndex } from './lexicon';
 import { explainMatch, type QueryMatch } from './match';
 import type { Recalled } from './recall';
+import { fold } from './text';
 
 /** At most this many pieces of evidence per candidate: the score panel shows one line. */
 const MAX_EVIDENCE = 6;
@@ -13,7 +14,12 @@ const FIELD_ORDER = ['name', 'declared', 'implicit', 'description', 'translation
  * implicit triggers with where they came from, then each query word that matched and how —
  * as itself, a WordNet synonym, the domain lexicon, a CC-CEDICT translation.
  */
-export function evidenceFor(index: RoutingIndex, recalled: Recalled, match: QueryMatch): MatchEvidence[] {
+export function evidenceFor(
+  index: RoutingIndex,
+  recalled: Recalled,
+  match: QueryMatch,
+  typed?: { task: string; reworded?: string },
+): MatchEvidence[] {
   const out: MatchEvidence[] = [];
   for (const trigger of recalled.matchedTriggers)
     out.push({ kind: 'declared_trigger', query: trigger, matched: trigger, field: 'declared' });
@@ -31,6 +37,11 @@ export function evidenceFor(index: RoutingIndex, recalled: Recalled, match: Quer
     if (word.via === 'exact' && said.has(word.word)) continue;
     const kind: EvidenceKind = word.via === 'exact' ? 'word' : word.via;
     const field = FIELD_ORDER.find((f) => word.fields.includes(f));
+    // "create" of "make a new skill" (instruction.ts rewords it): the user's words, not a word typed.
+    if (kind === 'word' && typed?.reworded && !fold(typed.task).includes(word.word)) {
+      out.push({ kind: 'lexicon', query: typed.reworded, matched: word.word, field });
+      continue;
+    }
     out.push({ kind, query: word.word, matched: word.via === 'exact' ? word.word : word.shown, field });
   }
   return out.slice(0, MAX_EVIDENCE);

@@ -22,17 +22,23 @@ const NEW_SKILL_ZH_RE =
  * A request for a new skill keeps only the request ("write a new skill"): what the skill is to
  * do is neither instruction nor payload.
  */
-export function splitInstruction(query: string): { instruction: string; payload: string } {
+export function splitInstruction(query: string): {
+  instruction: string;
+  payload: string;
+  /** The user's words a new-skill request's rewording stands for ("make", "写一个技能"). */
+  reworded?: string;
+} {
   const unfenced = query.replace(/```[\s\S]*?(?:```|$)/g, ' ');
   // The request in the words skill-authoring skills use for it ("create a new skill"):
   // write, make, build, author… a skill all mean that one thing here.
   const en = NEW_SKILL_RE.exec(unfenced.trim());
-  if (en) return { instruction: `${en[1]}create${en[2]}`, payload: '' };
+  const said = (m: RegExpExecArray, tail = '') => m[0].slice(m[1].length, m[0].length - tail.length).trim();
+  if (en) return { instruction: `${en[1]}create${en[2]}`, payload: '', reworded: said(en, en[2]) };
   const from = NEW_SKILL_FROM_RE.exec(unfenced.trim());
-  if (from) return { instruction: `${from[1]}create a new skill`, payload: '' };
+  if (from) return { instruction: `${from[1]}create a new skill`, payload: '', reworded: said(from) };
   const zh = NEW_SKILL_ZH_RE.exec(unfenced.trim());
   // CC-CEDICT glosses 创建 "found; establish", 写 "write": the request is said the way skills say it.
-  if (zh) return { instruction: `${zh[1]} create a new skill`, payload: '' };
+  if (zh) return { instruction: `${zh[1]} create a new skill`, payload: '', reworded: said(zh) };
   // A colon followed by a space or a new line, or a full-width colon; not "https://", not "9:30".
   const match = /^([^:：\n]{1,80})(?:：|:(?=\s))\s*(\S[\s\S]*)$/u.exec(unfenced.trim());
   if (match && match[1].trim().split(/\s+/).length <= 10) {

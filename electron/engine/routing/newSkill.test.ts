@@ -85,6 +85,7 @@ describe('a request for a new skill', () => {
     expect(splitInstruction('help me write a new skill that formats changelogs')).toEqual({
       instruction: 'help me create a new skill',
       payload: '',
+      reworded: 'write',
     });
     expect(splitInstruction('build me an agent skill for posting to Slack').instruction).toBe(
       'create me an agent skill',
@@ -115,6 +116,26 @@ describe('a request for a new skill', () => {
     expect(primary('turn my changelog script into a skill with a SKILL.md and a scripts folder')).toBe(
       'skill-creator',
     );
+  });
+
+  it("says the match came from the user's words, not from a word the user did not type", () => {
+    // The reason read "matched … word “create” (name)" for "make a new skill".
+    const evidence = (query: string) =>
+      route(index, query, defaultConfig(), readyContext()).candidates.find((c) => c.name === 'skill-creator')
+        ?.evidence ?? [];
+    for (const [query, said] of [
+      ['make a new skill for our changelog', 'make'],
+      ['turn this changelog script into a skill', 'turn this changelog script into a skill'],
+      ['帮我写一个技能，用来整理发票', '写一个技能'],
+    ]) {
+      const found = evidence(query);
+      expect(found.length, query).toBeGreaterThan(0);
+      for (const e of found.filter((x) => x.kind === 'word'))
+        expect(query.toLowerCase(), `${query}: ${e.query}`).toContain(e.query);
+      expect(found, query).toContainEqual(
+        expect.objectContaining({ kind: 'lexicon', query: said, matched: 'create' }),
+      );
+    }
   });
 
   it('leaves the task itself to its skill', () => {

@@ -38,6 +38,8 @@ export interface RecallResult {
   task: string;
   /** The part of the task that says what to do (before "instruction: payload"); recall and intent read it. */
   instruction: string;
+  /** The user's words the instruction rewords ("make" of "make a new skill"), if it does. */
+  reworded?: string;
   /** Names the user forced that match no routable skill (reported in routing_reason). */
   unknownForced: string[];
   /** The message asks for no skill at all ("without using any skill", "不用技能"). */
@@ -229,7 +231,7 @@ export function recall(
   }
   task = withoutLooseEnds(task.replace(/\s+/g, ' '));
 
-  const { instruction, payload } = splitInstruction(task);
+  const { instruction, payload, reworded } = splitInstruction(task);
   const prepared = prepareQuery(instruction);
   const match = matchQuery(index, withPayload(analyzeQuery(instruction), payload));
   const queryTerms = new Set<string>();
@@ -286,7 +288,7 @@ export function recall(
     candidates.push({ doc, source: 'semantic', matchedTriggers: [], implicitHits: [] });
   }
   for (const c of candidates) if (negated.has(c.doc.index)) c.negated = true;
-  return { prepared, task, instruction, unknownForced, noSkill, ruledOut, candidates, match };
+  return { prepared, task, instruction, reworded, unknownForced, noSkill, ruledOut, candidates, match };
 }
 
 /**

@@ -79,6 +79,7 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
     chat: kind,
     creative: creativeKind(recalled.instruction),
     index,
+    said: { task: recalled.task, reworded: recalled.reworded },
     similarity: config.semanticSimilarity,
     calibration: config.calibration,
   };
@@ -208,7 +209,7 @@ function unrecalled(
   config: RouterConfig,
   ctx: ScoreContext,
 ): RouteCandidate {
-  const { instruction } = splitInstruction(query);
+  const { instruction, reworded } = splitInstruction(query);
   const match = matchQuery(index, analyzeQuery(instruction));
   const recalled: Recalled = { doc, source: 'semantic', matchedTriggers: [], implicitHits: [] };
   const prepared = {
@@ -217,6 +218,7 @@ function unrecalled(
     chat: readChat(instruction, query, config),
     creative: creativeKind(instruction),
     index,
+    said: { task: query, reworded },
   };
   const scored: Scored = scoreCandidate(recalled, prepared, config.weights, ctx);
   const candidate = toCandidate({ ...scored, status: 'not_recalled', reason: '' });

@@ -60,6 +60,8 @@ export interface ScoreQuery {
   creative?: string | null;
   /** The index the match ran on (for the evidence's IDF). */
   index: RoutingIndex;
+  /** What the user typed (the task) and the words of it the instruction reworded, for the evidence. */
+  said?: { task: string; reworded?: string };
   /** Embedding cosine similarity by skill id, when a send used semantic recall (issue 10 §4). */
   similarity?: ReadonlyMap<string, number>;
   /** The calibration to read intent through (data/calibration.json unless a fit is trying others). */
@@ -257,7 +259,7 @@ export function scoreCandidate(
       ...(similarity !== undefined
         ? [{ kind: 'embedding' as const, query: doc.name, matched: `cosine ${similarity.toFixed(2)}` }]
         : []),
-      ...evidenceFor(query.index, recalled, query.match),
+      ...evidenceFor(query.index, recalled, query.match, query.said),
     ],
     missing: ready.missing,
     runs,

@@ -45,6 +45,15 @@ const MIN_NEW_COVERAGE = 0.5;
 
 const COST_RANK = { low: 0, medium: 1, high: 2 } as const;
 const f2 = (x: number) => x.toFixed(2);
+/**
+ * A score below T as a reason shows it: two decimals, or as many more as it takes not to read as
+ * T itself ("score 0.649 is below T = 0.65", not "0.65 is below T = 0.65").
+ */
+const belowT = (score: number, threshold: number): string => {
+  let digits = 2;
+  while (digits < 6 && score.toFixed(digits) === threshold.toFixed(digits)) digits++;
+  return score.toFixed(digits);
+};
 const isForced = (c: Scored) => c.recalled.source === 'forced';
 
 /**
@@ -82,7 +91,7 @@ export function decide(
       c.status = 'vetoed';
       c.reason = `anti-trigger “${c.matchedAntiTriggers[0]}” is in the query`;
     } else if (!isForced(c) && c.score < threshold) {
-      c.reason = `score ${f2(c.score)} is below T = ${f2(threshold)}`;
+      c.reason = `score ${belowT(c.score, threshold)} is below T = ${f2(threshold)}`;
     } else if (!isForced(c)) {
       const held = options.heldBack?.(c.recalled.doc);
       if (held) {
@@ -282,7 +291,7 @@ function reasonFor(candidates: Decided[], selected: Decided[], options: PlanCont
     const label = above.length > 0 ? 'best of the rest' : 'best';
     parts.push(
       best
-        ? `No ${other}skill reached T = ${f2(options.threshold)} (${label}: ${best.recalled.doc.name} at ${f2(best.score)}); plain chat.`
+        ? `No ${other}skill reached T = ${f2(options.threshold)} (${label}: ${best.recalled.doc.name} at ${belowT(best.score, options.threshold)}); plain chat.`
         : candidates.length > 0
           ? `No usable skill (${candidates.map((c) => `${c.recalled.doc.name}: ${c.status}`).join('; ')}); plain chat.`
           : 'No skill matches this request; plain chat.',

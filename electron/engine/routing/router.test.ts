@@ -273,6 +273,20 @@ describe('rules (routing spec §6.2)', () => {
     );
   });
 
+  it('a score just below T is shown with the digits that tell it from T', () => {
+    // "score 0.65 is below T = 0.65" (0.649) read as false.
+    const base = find(run('weather in Paris'), 'weather-now')!;
+    const threshold = Math.round((base.score + 0.003) * 100) / 100;
+    expect(base.score.toFixed(2)).toBe(threshold.toFixed(2));
+    const result = run('weather in Paris', { threshold });
+    const weather = find(result, 'weather-now')!;
+    expect(weather.status).toBe('below_threshold');
+    expect(weather.reason).toMatch(
+      new RegExp(`^score ${weather.score.toFixed(3)} is below T = ${threshold.toFixed(2)}`),
+    );
+    expect(result.plan.routing_reason).toContain(`(best: weather-now at ${weather.score.toFixed(3)})`);
+  });
+
   it('T is a live setting: nothing over T goes to plain chat', () => {
     expect(run('weather in Paris').plan.primary).toBe('weather-now');
     const strict = run('weather in Paris', { threshold: 0.99 });

@@ -296,8 +296,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
       ...[...credentialDirs(env.userHome), ...credentialFiles(env.userHome)],
     ],
   );
-  // Whole milliseconds, as a run's own duration_ms: the sandbox measures tenths (for the bench),
-  // and 624.2 went out as it was in run_skill_script's result and on the step.
+  // Whole milliseconds, as a run's own duration_ms (the sandbox measures tenths, for the bench).
   const took = Math.round(result.durationMs);
   env.ran?.({
     skill: m.name,

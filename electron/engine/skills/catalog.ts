@@ -281,6 +281,7 @@ export class SkillCatalog {
         id: l.location.dir,
         name: l.interpreted.metadata.name,
         rootIndex: l.rootIndex,
+        root: l.location.root,
         source: l.location.source,
       })),
     );

@@ -135,6 +135,12 @@ describe('SkillCatalog discovery', () => {
     expect(byId.get(at('workspace/.agents/skills/a'))?.shadows).toEqual([at('workspace/.claude/skills/a')]);
     expect(byId.get(at('workspace/skills/b'))?.shadowedBy).toBe(at('extra/b'));
     expect(byId.get(at('extra/b'))?.shadows).toEqual([at('workspace/skills/b')]);
+    // It said "workspace skills take precedence over workspace ones" of .agents over .claude.
+    const shadowed = (id: string) => byId.get(id)?.problems.find((p) => p.code === 'shadowed')?.message;
+    expect(shadowed(at('workspace/.claude/skills/a'))).toBe(
+      `Shadowed by ${at('workspace/.agents/skills/a')}: both are workspace skills, and the folder searched later (${at('workspace/.agents/skills')}) takes precedence. Rename one of them to use both.`,
+    );
+    expect(shadowed(at('workspace/skills/b'))).toContain('extra skills take precedence over workspace ones');
   });
 
   it('resolves same-named skills inside one folder by path order, deterministically', async () => {

@@ -12,6 +12,8 @@ export interface ShadowInput {
   name: string;
   /** Position of the skill's root in `discoveryRoots()`: higher wins. */
   rootIndex: number;
+  /** The discovery folder it was found in. */
+  root: string;
   source: SkillSource;
 }
 
@@ -37,10 +39,13 @@ export function applyShadowing(skills: ShadowInput[]): Shadowing[] {
     for (const i of group) {
       if (i === winner) continue;
       const s = skills[i];
+      // Two folders of one kind (.claude and .agents, two --skills): the later one wins.
       const why =
         s.rootIndex === w.rootIndex
           ? 'the first of the same name in this folder (path order) wins'
-          : `${w.source} skills take precedence over ${s.source} ones`;
+          : w.source === s.source
+            ? `both are ${w.source} skills, and the folder searched later (${w.root}) takes precedence`
+            : `${w.source} skills take precedence over ${s.source} ones`;
       out[i].shadowedBy = w.id;
       out[i].problems.push(
         warning('shadowed', `Shadowed by ${w.id}: ${why}. Rename one of them to use both.`, {

@@ -286,7 +286,9 @@ function reasonFor(candidates: Decided[], selected: Decided[], options: PlanCont
         )
       : [];
     for (const c of above.slice(0, 2))
-      parts.push(`${c.recalled.doc.name} (score ${f2(c.score)}) ${c.status}: ${c.reason}.`);
+      parts.push(
+        `${c.recalled.doc.name} (score ${c.score < options.threshold ? belowT(c.score, options.threshold) : f2(c.score)}) ${c.status}: ${c.reason}.`,
+      );
     const other = above.some((c) => c.score >= options.threshold) ? 'other ' : '';
     const label = above.length > 0 ? 'best of the rest' : 'best';
     parts.push(

@@ -285,6 +285,14 @@ describe('rules (routing spec §6.2)', () => {
       new RegExp(`^score ${weather.score.toFixed(3)} is below T = ${threshold.toFixed(2)}`),
     );
     expect(result.plan.routing_reason).toContain(`(best: weather-now at ${weather.score.toFixed(3)})`);
+    // So is an unavailable one named before the best of the rest.
+    const query = 'extract pdf text from the invoice report';
+    const pdf = find(run(query, {}, { hasBin: () => false }), 'pdf-extract')!;
+    const near = Math.round((pdf.score + 0.003) * 100) / 100;
+    expect(pdf.score.toFixed(2)).toBe(near.toFixed(2));
+    expect(run(query, { threshold: near }, { hasBin: () => false }).plan.routing_reason).toMatch(
+      new RegExp(`^pdf-extract \\(score ${pdf.score.toFixed(3)}\\) unavailable`),
+    );
   });
 
   it('T is a live setting: nothing over T goes to plain chat', () => {

@@ -108,6 +108,36 @@ describe('skilldeck route / eval', () => {
     RouteEvent.parse(JSON.parse(result.stdout));
   });
 
+  it("prints a third-party skill's escape sequences as text, never to the terminal", () => {
+    // route, skills list and skills show wrote a SKILL.md's ESC/OSC/BEL and bidi overrides raw:
+    // a name could retitle the terminal, clear it, or reverse what followed.
+    const evil = path.join(root, 'evil-skills');
+    writeTree(evil, {
+      'evil/SKILL.md':
+        '---\nname: "evil\\e[31mred\\e]0;pwned\\a"\ndescription: "Reports the weather \\e[2J forecast \\u202e for a city."\ntriggers: ["weather\\e[5m"]\n---\nbody\n',
+    });
+    const own = (...args: string[]) =>
+      spawnSync(process.execPath, [cli, ...args, '--no-default-paths', '--skills', evil], {
+        env: { ...process.env, SKILLDECK_HOME: home, HOME: root },
+        encoding: 'utf8',
+      });
+    for (const args of [
+      ['route', 'weather forecast'],
+      ['skills', 'list'],
+      ['skills', 'show', 'evil'],
+    ]) {
+      const result = own(...args);
+      expect(result.status, args.join(' ')).toBe(0);
+      // eslint-disable-next-line no-control-regex -- the control characters are what is tested
+      expect(result.stdout, args.join(' ')).not.toMatch(/[\u001b\u0007\u202e]/);
+      expect(result.stdout, args.join(' ')).toContain('evil\\x1b[31mred\\x1b]0;pwned\\x07');
+    }
+    // --json keeps every byte (JSON escapes them).
+    expect(RouteEvent.parse(JSON.parse(own('route', 'weather forecast', '--json').stdout)).plan.primary).toBe(
+      'evil\u001b[31mred\u001b]0;pwned\u0007',
+    );
+  });
+
   it('eval exits 1 when a case fails and reports precision and recall', () => {
     const result = run('eval', 'weather-now', '--json');
     expect(result.status).toBe(1);

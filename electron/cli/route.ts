@@ -1,5 +1,6 @@
 import type { RouteCandidate, RouteEvent } from '../../shared/contract';
 import { openEngine, refuse, type DiscoveryFlags } from './context';
+import { oneLine } from './terminal';
 
 export const pad = (text: string, width: number) =>
   text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
@@ -41,7 +42,9 @@ function printRoute(event: RouteEvent): void {
     `Why: ${plan.routing_reason}`,
     `Route id: ${event.route_id}`,
   );
-  process.stdout.write(`${out.join('\n')}\n`);
+  // Names, reasons and matched words come from third-party SKILL.md files (and the query): each
+  // line is shown without the control characters a terminal would act on.
+  process.stdout.write(`${out.map(oneLine).join('\n')}\n`);
 }
 
 const factorLine = (c: RouteCandidate) =>

@@ -12,6 +12,7 @@ import { flaggedClause } from '../engine/routing/held';
 import { openEngine, withSkill, type DiscoveryFlags } from './context';
 import { findingLines } from './findings';
 import { problemLines } from './problemLines';
+import { forTerminal, oneLine } from './terminal';
 
 const pad = (text: string, width: number) =>
   text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
@@ -44,8 +45,9 @@ export async function skillsList(flags: DiscoveryFlags & { json: boolean }): Pro
     const errors = skill.problems.filter((p) => p.severity === 'error').length;
     const warnings = skill.problems.length - errors;
     const status = errors ? `${errors} error(s)` : warnings ? `${warnings} warning(s)` : 'ok';
-    const row = `${pad(skill.name, 32)} ${pad(skill.source, 10)} ${pad(skill.type, 12)} ${status}${skill.shadowedBy ? '  (shadowed)' : ''}`;
-    return skill.flagged ? `${row}  FLAGGED\n${flaggedLine(skill, skill.flagged)}` : row;
+    // A name from a third-party SKILL.md may hold escape sequences: shown, not acted on.
+    const row = `${pad(oneLine(skill.name), 32)} ${pad(skill.source, 10)} ${pad(skill.type, 12)} ${status}${skill.shadowedBy ? '  (shadowed)' : ''}`;
+    return skill.flagged ? `${row}  FLAGGED\n${oneLine(flaggedLine(skill, skill.flagged))}` : row;
   });
   process.stdout.write(
     `${pad('NAME', 32)} ${pad('SOURCE', 10)} ${pad('TYPE', 12)} PROBLEMS\n${rows.join('\n')}\n`,
@@ -57,7 +59,7 @@ export async function skillsList(flags: DiscoveryFlags & { json: boolean }): Pro
   );
   for (const folder of folders) {
     process.stdout.write(
-      `  ${folder.exists ? '✓' : '✗'} ${folder.path} (${folder.source}, ${folder.skillCount})\n`,
+      `  ${folder.exists ? '✓' : '✗'} ${oneLine(folder.path)} (${folder.source}, ${folder.skillCount})\n`,
     );
   }
   return 0;
@@ -94,8 +96,8 @@ export async function skillsValidate(target: string | undefined, flags: { json: 
     process.stdout.write(`${JSON.stringify(single ? reports[0] : reports)}\n`);
   } else {
     for (const report of reports) {
-      process.stdout.write(`${report.valid ? '✓' : '✗'} ${report.path}\n`);
-      for (const error of report.errors) process.stdout.write(`    ${error}\n`);
+      process.stdout.write(`${report.valid ? '✓' : '✗'} ${oneLine(report.path)}\n`);
+      for (const error of report.errors) process.stdout.write(`    ${oneLine(error)}\n`);
     }
     if (reports.length > 1) process.stdout.write(`\n${reports.length - invalid} valid, ${invalid} invalid\n`);
   }
@@ -113,7 +115,7 @@ function describeDetail(d: SkillDetail): string {
     ...findingLines(d.instructions),
     ...problemLines(d.problems, d.name),
   ];
-  return `${lines.join('\n')}\n`;
+  return forTerminal(`${lines.join('\n')}\n`);
 }
 
 /** `skills show NAME`: one skill's detail, with what its instructions ask the agent to do. */

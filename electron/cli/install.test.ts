@@ -205,3 +205,20 @@ it('the CLI says why a source is refused on stdout too with --json', async () =>
   expect(r.stderr).toMatch(/"passwd" is a symbolic link/);
   expect(fs.existsSync(path.join(home, 'skills', 'linker'))).toBe(false);
 }, 30_000);
+
+it('the CLI preview prints a source’s escape sequences as text, never to the terminal', async () => {
+  // The preview a user reads before trusting a source wrote its name and description raw: a
+  // SKILL.md could clear the screen, retitle the terminal or reverse the text after it.
+  const src = path.join(root, 'cli-src', 'escapes');
+  writeTree(src, {
+    'SKILL.md':
+      '---\nname: "evil\\e[31mred\\e]0;pwned\\a"\ndescription: "Harmless \\e[2J helper \\u202e for notes."\n---\nbody\n',
+  });
+  const r = await runCli(['skills', 'install', src]);
+  expect(r.code).toBe(1);
+  // eslint-disable-next-line no-control-regex -- the control characters are what is tested
+  expect(r.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
+  expect(r.stdout).toContain(
+    'evil\\x1b[31mred\\x1b]0;pwned\\x07 — Harmless \\x1b[2J helper \\u202e for notes.',
+  );
+}, 30_000);

@@ -7,6 +7,7 @@ import { EngineError } from '../engine';
 import { openEngine, type DiscoveryFlags } from './context';
 import { findingLines } from './findings';
 import { problemLines } from './problemLines';
+import { forTerminal, oneLine } from './terminal';
 
 export interface InstallFlags extends DiscoveryFlags {
   yes: boolean;
@@ -88,7 +89,9 @@ export async function skillsInstall(source: string | undefined, flags: InstallFl
       );
       return 2;
     }
-    if (!flags.json) process.stdout.write(`${preview.candidates.map(describe).join('\n\n')}\n\n`);
+    // What a source says of itself (names, descriptions) is shown, never acted on by the terminal.
+    if (!flags.json)
+      process.stdout.write(forTerminal(`${preview.candidates.map(describe).join('\n\n')}\n\n`));
     // Under --json the preview is the candidates beside the result, installed or not: a script
     // reads what the instructions ask for (and what the skill declares) where a person reads it.
     const { candidates } = preview;
@@ -102,7 +105,7 @@ export async function skillsInstall(source: string | undefined, flags: InstallFl
         return nothingInstalled(
           'Nothing installed: stdin is not a terminal; pass --yes to install without asking.\n',
         );
-      if (!(await confirm(`Install ${candidates.map((c) => c.name).join(', ')}? [y/N] `)))
+      if (!(await confirm(`Install ${candidates.map((c) => oneLine(c.name)).join(', ')}? [y/N] `)))
         return nothingInstalled('Nothing installed.\n');
     }
     const onConflict = flags.replace ? 'replace' : flags.name ? 'rename' : 'cancel';
@@ -119,11 +122,11 @@ export async function skillsInstall(source: string | undefined, flags: InstallFl
     else {
       for (const s of result.installed)
         process.stdout.write(
-          `✓ installed ${s.name} → ${s.path}${s.replacedBackup ? ` (previous version kept in the trash: ${s.replacedBackup.trashId})` : ''}\n`,
+          `✓ installed ${oneLine(s.name)} → ${oneLine(s.path)}${s.replacedBackup ? ` (previous version kept in the trash: ${s.replacedBackup.trashId})` : ''}\n`,
         );
       for (const s of result.skipped)
         process.stdout.write(
-          `✗ skipped ${s.name}: ${s.reason}${/exists/.test(s.reason) ? ' Use --replace or --name NEW.' : ''}\n`,
+          `✗ skipped ${oneLine(s.name)}: ${oneLine(s.reason)}${/exists/.test(s.reason) ? ' Use --replace or --name NEW.' : ''}\n`,
         );
     }
     return result.skipped.length > 0 ? 1 : 0;

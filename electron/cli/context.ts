@@ -29,7 +29,7 @@ export function readVersion(): string {
  * command trusts the folder it runs in (as Claude Code's headless `-p` skips the trust dialog:
  * running the CLI there is the user's act); `serve` opens a window, which asks for trust instead.
  */
-export function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine> {
+export async function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine> {
   const bundledDir = path.join(appRoot(), 'skills');
   // A mistyped folder finds no skill: say so, on stderr (stdout stays the command's JSON).
   for (const dir of flags.skills) {
@@ -40,7 +40,7 @@ export function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine
         `skilldeck: warning: --skills ${dir}: not a folder; give the folder that holds the skills (or the skill)\n`,
       );
   }
-  return createEngine({
+  const engine = await createEngine({
     bundledDir: fs.existsSync(bundledDir) ? bundledDir : undefined,
     skillDirs: flags.skills,
     noDefaultPaths: flags['no-default-paths'],
@@ -48,6 +48,10 @@ export function openEngine(flags: DiscoveryFlags, watch = false): Promise<Engine
     watch,
     trustWorkspace: !watch,
   });
+  // Settings that could not be used (a disabled list of the wrong type) change what runs: say so.
+  if (engine.settings.loadProblem)
+    process.stderr.write(`skilldeck: warning: ${engine.settings.loadProblem}\n`);
+  return engine;
 }
 
 /**

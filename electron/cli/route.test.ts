@@ -138,6 +138,28 @@ describe('skilldeck route / eval', () => {
     );
   });
 
+  it('warns when settings.json cannot be used, so a skill the user turned off is not chosen unannounced', () => {
+    // A disabled list written as a string made the whole file fall back to defaults, silently:
+    // route then chose the very skill the user had disabled.
+    const odd = path.join(root, 'odd-home');
+    fs.mkdirSync(odd, { recursive: true });
+    fs.writeFileSync(
+      path.join(odd, 'settings.json'),
+      JSON.stringify({ skills: { disabled: 'weather-now' } }),
+    );
+    const result = spawnSync(
+      process.execPath,
+      [cli, 'route', 'weather in Paris', '--json', '--no-default-paths', '--skills', skills],
+      { env: { ...process.env, SKILLDECK_HOME: odd, HOME: root }, encoding: 'utf8' },
+    );
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain(
+      `skilldeck: warning: ${path.join(odd, 'settings.json')} does not match the settings schema (skills.disabled:`,
+    );
+    expect(result.stderr).toContain('defaults used');
+    RouteEvent.parse(JSON.parse(result.stdout));
+  });
+
   it('eval exits 1 when a case fails and reports precision and recall', () => {
     const result = run('eval', 'weather-now', '--json');
     expect(result.status).toBe(1);

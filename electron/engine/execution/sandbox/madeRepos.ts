@@ -129,6 +129,29 @@ export function codeInGitDir(gitDir: string): string[] {
   return found;
 }
 
+/**
+ * What the run changed since `since` in an existing git folder that runs code: its hooks (not
+ * git's samples), and its config or config.worktree where that names a command (codeInConfig).
+ */
+function codeChangedSince(gitDir: string, since: number): string[] {
+  const changedAt = (p: string) => {
+    try {
+      const st = fs.lstatSync(p);
+      return st.ctimeMs >= since ? st : null;
+    } catch {
+      return null;
+    }
+  };
+  const hooks = safeList(path.join(gitDir, 'hooks'))
+    .filter((h) => !h.endsWith('.sample') && changedAt(path.join(gitDir, 'hooks', h)))
+    .map((h) => `hooks/${h}`);
+  const configs = ['config', 'config.worktree'].filter((c) => {
+    const st = changedAt(path.join(gitDir, c));
+    return st?.isFile() && codeInConfig(readText(path.join(gitDir, c))).length > 0;
+  });
+  return [...hooks, ...configs];
+}
+
 function safeList(dir: string): string[] {
   try {
     return fs.readdirSync(dir);
@@ -174,15 +197,21 @@ function ledTo(entry: string, st: fs.Dirent): string | null {
  * (HEAD, objects, refs: a bare one, whose core.worktree makes a work tree of any folder). Not
  * below a link, node_modules or what `skip` says; at most REPO_DEPTH deep and `budget` entries
  * read. `unchecked`: the roots whose new folders were not all searched (the budget ran out, or
- * a new folder lies deeper).
+ * a new folder lies deeper). `touched`: the user's git folders (older than the run) in which it
+ * changed what runs code, deeper than the guards reach (guarded.ts NESTED_DEPTH).
  */
 export function reposMadeSince(
   roots: string[],
   since: number,
   skip: (p: string) => boolean,
   budget = REPO_ENTRIES,
-): { found: { entry: string; gitDir: string }[]; unchecked: string[] } {
+): {
+  found: { entry: string; gitDir: string }[];
+  unchecked: string[];
+  touched: { gitDir: string; changed: string[] }[];
+} {
   const out: { entry: string; gitDir: string }[] = [];
+  const touched: { gitDir: string; changed: string[] }[] = [];
   const unchecked = new Set<string>();
   const isNew = (p: string) => {
     try {
@@ -219,13 +248,17 @@ export function reposMadeSince(
       if (e.name === '.git') {
         const gitDir = isNew(at) ? (e.isDirectory() ? at : ledTo(at, e)) : null;
         if (gitDir) out.push({ entry: at, gitDir });
+        else if (e.isDirectory()) {
+          const changed = codeChangedSince(at, since);
+          if (changed.length > 0) touched.push({ gitDir: at, changed });
+        }
       } else if (e.isDirectory() && e.name !== 'node_modules') {
         if (level < REPO_DEPTH) queue.push({ root, dir: at, level: level + 1 });
         else if (isNew(at)) unchecked.add(root);
       }
     }
   }
-  return { found: out, unchecked: [...unchecked] };
+  return { found: out, unchecked: [...unchecked], touched };
 }
 
 /**
@@ -247,6 +280,14 @@ export function setAsideMadeRepos(
       kind: 'write',
       target: root,
       message: `made more folders in ${root} than are searched after a run (${budget.toLocaleString('en')} entries, ${REPO_DEPTH} levels), so a git folder it made there may run code outside the sandbox the next time git runs in it; look before you run git there`,
+      grantable: false,
+    });
+  // The user's own: not renamed (theirs, with their hooks), but said.
+  for (const { gitDir, changed } of made.touched)
+    violations.push({
+      kind: 'write',
+      target: gitDir,
+      message: `changed ${changed.join(', ')} in the git folder ${gitDir}, deeper in its write folder than the sandbox keeps git folders read-only, and git runs them outside the sandbox; look at them before you run git there`,
       grantable: false,
     });
   // All checked before any is renamed: a .git file may lead to a git folder set aside here.

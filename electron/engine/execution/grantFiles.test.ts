@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { envWithoutModel, isolatedEngines, writeTree } from '../../testing/fixtures';
 import { startModelServer } from '../../testing/modelServer';
+import { declaredTail } from './declaredWrites';
 import { scriptSkill } from './testSkills';
 
 // A run's `files` listed only its own folder. Probing `skilldeck run --json`, a skill with
@@ -100,5 +102,66 @@ describe("a run's files (real bwrap runs)", () => {
     } finally {
       await server.close();
     }
+  });
+
+  // The sandbox binds a write path at the folder its pattern starts in: {workspace}/*.md let the
+  // script write evil.py beside the notes, and the run said nothing of it.
+  it('name what a script wrote that its declared patterns do not', async () => {
+    const opened = await engines.open();
+    fs.mkdirSync(opened.workspace, { recursive: true });
+    const skills = path.join(opened.root, 'skills');
+    const id = scriptSkill(
+      skills,
+      'notes-writer',
+      [
+        'cd "$WORKSPACE"',
+        'echo a > notes.md',
+        'mkdir -p docs/a/b && echo b > docs/a/b/c.txt && echo c > docs/a/run.sh',
+        'mkdir -p cache/x && echo d > cache/x/y.bin',
+        'echo e > evil.py',
+      ].join('\n'),
+      [
+        "permissions: { filesystem: { write: ['{workspace}/*.md', '{workspace}/docs/**/*.{txt,md}', '{workspace}/cache/*'] } }",
+        'execution_policy: { approval: auto }',
+      ],
+    );
+    const { createEngine } = await import('../index');
+    await opened.engine.close();
+    const engine = await createEngine({
+      home: opened.home,
+      userHome: path.join(opened.root, 'user'),
+      workspace: opened.workspace,
+      skillDirs: [skills],
+      noDefaultPaths: true,
+    });
+    try {
+      const result = await engine.execution.start({ id, task: 'go' }).done;
+      expect(result.status).toBe('success');
+      const ws = (f: string) => path.join(opened.workspace, f);
+      expect(result.files.map((f) => f.path).sort()).toEqual(
+        ['cache/x/y.bin', 'docs/a/b/c.txt', 'docs/a/run.sh', 'evil.py', 'notes.md'].map(ws).sort(),
+      );
+      expect(result.violations.map((v) => [v.kind, v.target, v.grantable]).sort()).toEqual([
+        ['write', ws('docs/a/run.sh'), false],
+        ['write', ws('evil.py'), false],
+      ]);
+      expect(result.violations.find((v) => v.target === ws('evil.py'))!.message).toContain(
+        '{workspace}/*.md',
+      );
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('declaredTail', () => {
+  it('reads the pattern after the folder a declared path starts in, placeholders not counted', () => {
+    expect(declaredTail('{workspace}/out')).toBeNull();
+    expect(declaredTail('$WORKSPACE/**')).toBeNull();
+    expect(declaredTail('~/notes/*.md')?.test('a.md')).toBe(true);
+    expect(declaredTail('~/notes/*.md')?.test('sub/a.md')).toBe(false);
+    const tail = declaredTail('./out/**/r[!0-9]?.{csv,*.json}')!;
+    expect(['rx1.csv', 'a/b/rx1.csv', 'ra2.x.json'].map((p) => tail.test(p))).toEqual([true, true, true]);
+    expect(['r01.csv', 'rx1.txt', 'rx1.csv.bak'].map((p) => tail.test(p))).toEqual([false, false, false]);
   });
 });

@@ -8,6 +8,7 @@ import type { ApprovalAsk } from './approvals';
 import { quote, shown } from './askText';
 import type { AttemptEnv, AttemptResult } from './attempt';
 import { classifyRun } from './classify';
+import { writtenElsewhere } from './declaredWrites';
 import type { ScriptChoice } from './entrypoints';
 import { confine } from './entrypoints';
 import {
@@ -19,15 +20,7 @@ import {
 } from './policy';
 import { resolveInterpreter, selectBackend } from './sandbox';
 import { isInside } from './sandbox/layout';
-import {
-  buildRunEnv,
-  cleanRunTmp,
-  listRunFiles,
-  makeRunDirs,
-  stampRunFiles,
-  writtenIn,
-  writtenSince,
-} from './workdir';
+import { buildRunEnv, cleanRunTmp, listRunFiles, makeRunDirs, stampRunFiles, writtenSince } from './workdir';
 
 /** Extra grants for one run: the "allow this for this skill?" answer after a blocked run. */
 export interface Widening {
@@ -288,14 +281,10 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
   const verdict = classifyRun(result);
   // What it wrote in the user's folders: not SkillDeck's data (its run folder is listed below), a
   // skill's, or the credentials the sandbox hides (the user's own tools change those).
-  const elsewhere = writtenIn(
-    policy.write.map((g) => g.abs),
-    since,
-    [
-      ...[env.home, ...env.skillRoots, skill.path],
-      ...[...credentialDirs(env.userHome), ...credentialFiles(env.userHome)],
-    ],
-  );
+  const elsewhere = writtenElsewhere(policy.write, since, [
+    ...[env.home, ...env.skillRoots, skill.path],
+    ...[...credentialDirs(env.userHome), ...credentialFiles(env.userHome)],
+  ]);
   // Whole milliseconds, as a run's own duration_ms (the sandbox measures tenths, for the bench).
   const took = Math.round(result.durationMs);
   env.ran?.({
@@ -306,7 +295,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     status: verdict.status,
     exit_code: result.exitCode,
     duration_ms: took,
-    files: [...writtenSince(dirs, before), ...elsewhere],
+    files: [...writtenSince(dirs, before), ...elsewhere.files],
   });
   return {
     status: verdict.status,
@@ -319,8 +308,8 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     cwd: dirs.work,
     stderr: result.stderr,
     truncated: result.truncated,
-    files: [...listRunFiles(dirs), ...elsewhere],
-    violations: result.violations,
+    files: [...listRunFiles(dirs), ...elsewhere.files],
+    violations: [...result.violations, ...elsewhere.violations],
     duration_ms: took,
   };
 }

@@ -36,6 +36,8 @@ describe("a run's files (real bwrap runs)", () => {
         'git init -q proj && echo a > proj/a.txt && git -C proj add a.txt',
         'git -C proj -c user.name=S -c user.email=s@example.com commit -qm one',
         'git init -q --bare store.git',
+        // A link it planted in the project is something it wrote there too.
+        'ln -s /etc/hostname host-link',
       ].join('\n'),
       ["permissions: { filesystem: { write: ['{workspace}/**'] } }", 'execution_policy: { approval: auto }'],
     );
@@ -60,11 +62,19 @@ describe("a run's files (real bwrap runs)", () => {
           { path: ws('data/out.csv'), abs: ws('data/out.csv'), size: 4 },
           { path: ws('existing.txt'), abs: ws('existing.txt'), size: 13 },
           { path: ws('proj/a.txt'), abs: ws('proj/a.txt'), size: 2 },
+          { path: ws('host-link'), abs: ws('host-link'), size: '/etc/hostname'.length },
         ]),
       );
-      expect(listed).toHaveLength(5);
+      expect(listed).toHaveLength(6);
       expect(result.scripts?.[0].files?.map((f) => f.path).sort()).toEqual(
-        ['out/notes.md', ws('data/out.csv'), ws('existing.txt'), ws('proj/a.txt'), ws('report.md')].sort(),
+        [
+          'out/notes.md',
+          ws('data/out.csv'),
+          ws('existing.txt'),
+          ws('host-link'),
+          ws('proj/a.txt'),
+          ws('report.md'),
+        ].sort(),
       );
     } finally {
       await engine.close();

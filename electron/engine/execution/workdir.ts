@@ -198,7 +198,8 @@ export function writtenIn(folders: string[], since: number, hidden: string[], li
   const out: RunFile[] = [];
   const seen = new Set<string>();
   const add = (abs: string, st: fs.Stats) => {
-    if (seen.has(abs) || out.length >= limit || !st.isFile() || !changedSince(st, since)) return;
+    const entry = st.isFile() || st.isSymbolicLink();
+    if (seen.has(abs) || out.length >= limit || !entry || !changedSince(st, since)) return;
     seen.add(abs);
     out.push({ path: abs, abs, size: st.size });
   };
@@ -226,7 +227,8 @@ export function writtenIn(folders: string[], since: number, hidden: string[], li
       if (skip(abs)) continue;
       if (e.isDirectory()) {
         if (!NOT_LISTED.test(e.name) && next.level < 8) queue.push({ dir: abs, level: next.level + 1 });
-      } else if (e.isFile()) {
+      } else if (e.isFile() || e.isSymbolicLink()) {
+        // A link it made is listed as a link (its size is that of the path it holds), never followed.
         const st = lstatOrNull(abs);
         if (st) add(abs, st);
       }

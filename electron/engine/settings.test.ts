@@ -32,6 +32,29 @@ it('keeps a corrupt settings file aside instead of losing it', () => {
   expect(fs.readFileSync(path.join(home, kept!), 'utf8')).toBe('{"routing": ');
 });
 
+it('sets aside only the fields that do not fit, keeps the rest and a copy of the file', () => {
+  const home = path.join(root, 'b2');
+  fs.mkdirSync(home);
+  const file = path.join(home, 'settings.json');
+  const text = JSON.stringify({
+    skills: { disabled: ['weather-now', 7, 'deploy'], neverAutoSelect: 'oops' },
+    routing: { threshold: 0.5, topK: 'three' },
+    model: { provider: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1', model: 'qwen3' },
+  });
+  fs.writeFileSync(file, text);
+  const store = SettingsStore.at(home);
+  expect(store.get().skills.disabled).toEqual(['weather-now', 'deploy']);
+  expect(store.get().skills.neverAutoSelect).toEqual([]);
+  expect(store.get().routing).toMatchObject({ threshold: 0.5, topK: 3 });
+  expect(store.get().model).toMatchObject({ provider: 'openai-compatible', model: 'qwen3' });
+  expect(store.loadProblem).toMatch(/skills\.disabled\.1: .* and 2 more\); defaults used for those fields/);
+  // The next change rewrites settings.json; the file as the user wrote it stays beside it.
+  store.update({ routing: { threshold: 0.6 } });
+  const kept = fs.readdirSync(home).find((f) => f.startsWith('settings.json.invalid-'));
+  expect(fs.readFileSync(path.join(home, kept!), 'utf8')).toBe(text);
+  expect(SettingsStore.at(home).get().skills.disabled).toEqual(['weather-now', 'deploy']);
+});
+
 it('rejects values outside the schema without writing anything', () => {
   const home = path.join(root, 'c');
   const store = SettingsStore.at(home);

@@ -26,14 +26,9 @@ export class SettingsStore {
     } catch {
       return { settings: Settings.parse({}) };
     }
+    let raw: unknown;
     try {
-      const parsed = Settings.safeParse(JSON.parse(text));
-      if (parsed.success) return { settings: parsed.data };
-      const issue = parsed.error.issues[0];
-      return {
-        settings: Settings.parse({}),
-        problem: `${file} does not match the settings schema (${issue.path.join('.') || 'the file'}: ${issue.message}); defaults used.`,
-      };
+      raw = JSON.parse(text);
     } catch {
       // A corrupt file is kept aside, never silently overwritten (nothing is lost).
       fs.copyFileSync(file, `${file}.corrupt-${Date.now()}`);
@@ -42,6 +37,16 @@ export class SettingsStore {
         problem: `${file} is not valid JSON; a copy was kept, defaults used.`,
       };
     }
+    const { settings, dropped } = salvage(raw);
+    if (dropped.length === 0) return { settings };
+    // The file as the user wrote it is kept aside: the next change of a setting rewrites it.
+    const kept = `${file}.invalid-${Date.now()}`;
+    fs.copyFileSync(file, kept);
+    const more = dropped.length > 1 ? ` and ${dropped.length - 1} more` : '';
+    return {
+      settings,
+      problem: `${file} does not match the settings schema (${dropped[0]}${more}); defaults used for ${dropped.length === 1 ? 'that field' : 'those fields'}, the rest kept. The file as it was is in ${kept}.`,
+    };
   }
 
   get(): Settings {
@@ -72,4 +77,42 @@ export class SettingsStore {
     this.current = next;
     return next;
   }
+}
+
+/** At most this many fields set aside before the whole file is (a file of garbage). */
+const MAX_DROPPED = 20;
+
+/**
+ * The settings in `raw`, each value that does not fit the schema left out (its default used):
+ * one mistyped field no longer costs every other preference, the disabled skills among them.
+ */
+function salvage(raw: unknown): { settings: Settings; dropped: string[] } {
+  let candidate = raw;
+  const dropped: string[] = [];
+  for (;;) {
+    const parsed = Settings.safeParse(candidate);
+    if (parsed.success) return { settings: parsed.data, dropped };
+    const issue = parsed.error.issues[0];
+    const where = issue.path.map(String).join('.');
+    dropped.push(`${where || 'the file'}: ${issue.message}`);
+    const next = where && dropped.length <= MAX_DROPPED ? without(candidate, issue.path) : undefined;
+    if (next === undefined) return { settings: Settings.parse({}), dropped };
+    candidate = next;
+  }
+}
+
+/** A copy of `value` without what `at` names (an array element is taken out of its list), or undefined. */
+function without(value: unknown, at: PropertyKey[]): unknown {
+  const copy: unknown = structuredClone(value);
+  let parent: unknown = copy;
+  for (const key of at.slice(0, -1)) {
+    if (parent === null || typeof parent !== 'object') return undefined;
+    parent = (parent as Record<PropertyKey, unknown>)[key];
+  }
+  const last = at[at.length - 1];
+  if (Array.isArray(parent) && typeof last === 'number') parent.splice(last, 1);
+  else if (parent !== null && typeof parent === 'object' && Object.hasOwn(parent, last))
+    delete (parent as Record<PropertyKey, unknown>)[last];
+  else return undefined;
+  return copy;
 }

@@ -28,6 +28,8 @@ export interface PlanOptions {
 type PlanContext = PlanOptions & {
   notes: string[];
   unknownForced: string[];
+  /** Why a listed skill of this name is not routable (turned off, an error, another OS), or null. */
+  whyNotRoutable?: (name: string) => string | null;
   ruledOut?: string[];
   chat?: ChatKind | null;
 };
@@ -249,8 +251,12 @@ const CHAT_REASON: Record<ChatKind, string> = {
 
 function reasonFor(candidates: Decided[], selected: Decided[], options: PlanContext): string {
   const parts: string[] = [];
-  if (options.unknownForced.length > 0) {
-    parts.push(`No routable skill named ${options.unknownForced.map((n) => `“${n}”`).join(', ')}.`);
+  // A name the user typed for a skill that is listed but cannot be routed says why, not "no skill".
+  const unknown = options.unknownForced.filter((n) => !options.whyNotRoutable?.(n));
+  if (unknown.length > 0) parts.push(`No routable skill named ${unknown.map((n) => `“${n}”`).join(', ')}.`);
+  for (const name of options.unknownForced) {
+    const why = options.whyNotRoutable?.(name);
+    if (why) parts.push(`“${name}” ${why}`);
   }
   if (options.ruledOut?.length)
     parts.push(`Set aside what the message rules out: ${options.ruledOut.map((o) => `“${o}”`).join(', ')}.`);

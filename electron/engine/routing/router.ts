@@ -35,6 +35,8 @@ export interface RouterConfig {
   chatForm?: ChatForm | null;
   /** Why a skill may not be picked on its own though it scores over T (flagged instructions), or null. */
   heldBack?: (doc: SkillDoc) => string | null;
+  /** Why a listed skill of this name is not in the index (turned off, an error, another OS), or null. */
+  whyNotRoutable?: (name: string) => string | null;
 }
 
 /** Router knobs from the settings file; they change live, so this runs per call (cheap). */
@@ -100,6 +102,7 @@ function routeDetailed(index: RoutingIndex, query: string, config: RouterConfig,
     ...options,
     notes,
     unknownForced: recalled.unknownForced,
+    whyNotRoutable: config.whyNotRoutable,
     ruledOut: recalled.ruledOut,
     chat: kind,
   });

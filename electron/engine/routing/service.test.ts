@@ -58,6 +58,28 @@ describe('RoutingService', () => {
     expect(engine.routing.index().byName.has('extra')).toBe(true);
   });
 
+  it('says why a skill the user names cannot be routed, instead of "no routable skill"', async () => {
+    writeTree(skillsDir, {
+      'notes-digest/SKILL.md': '---\nname: notes-digest\ndescription: Digests notes.\n\n# Notes\n',
+      'mac-notes/SKILL.md': md('name: mac-notes\ndescription: Apple Notes.\nos: [darwin]'),
+    });
+    await engine.reloadSkills();
+    const reason = (query: string) => engine.routing.preview(query).plan.routing_reason;
+    expect(reason('$notes-digest for this week')).toMatch(
+      /“notes-digest” is listed but never routed: its SKILL\.md has an error \(The frontmatter is not closed/,
+    );
+    if (process.platform !== 'darwin')
+      expect(reason('use the Mac-Notes skill to list my notes')).toMatch(
+        /“Mac-Notes” is listed but not routable here: .*darwin/,
+      );
+    engine.updateSettings({ skills: { disabled: ['weather-now'] } });
+    expect(reason('$weather-now Paris')).toMatch(
+      /“weather-now” is turned off \(settings\.json skills\.disabled\)/,
+    );
+    expect(reason('$weather-now Paris')).not.toMatch(/No routable skill named/);
+    expect(reason('$no-such-skill Paris')).toMatch(/No routable skill named “no-such-skill”/);
+  });
+
   it('follows settings live: T, weights and disabled skills', () => {
     expect(engine.routing.preview('weather in Paris').plan.primary).toBe('weather-now');
     engine.updateSettings({ routing: { threshold: 0.99 } });

@@ -21,6 +21,7 @@ import { improveDescription, writeDescription } from './describeTuning';
 import { indexedSkills, RoutingIndex } from './lexicon';
 import { applyArbiter, arbiterIgnored, arbiterJudged, ModelRouting, type RoutingModel } from './model';
 import { flaggedHold } from './held';
+import { whyNotRoutable } from './notRoutable';
 import { autoSelectable } from './recall';
 import { configFromSettings, route, whyNot } from './router';
 import type { ScoreContext } from './score';
@@ -104,6 +105,8 @@ export class RoutingService {
       disabled: new Set([...config.disabled, ...here]),
       workspaceDisabled: new Set(here),
       heldBack: flaggedHold((doc) => catalog.flagged(doc.id), new Set(settings.skills.allowFlagged)),
+      whyNotRoutable: (name: string) =>
+        whyNotRoutable(catalog.list().skills, name, { settings: config.disabled, workspace: new Set(here) }),
     };
   }
 

@@ -53,4 +53,44 @@ describe('an always-allow grant and a write path that becomes a link (real bwrap
       await engine.close();
     }
   });
+
+  it('an always-allow for {workspace} paths holds in the folder it was given in, not in another', async () => {
+    const opened = await engines.open();
+    const skills = path.join(opened.root, 'skills');
+    const id = scriptSkill(skills, 'notes-writer', 'echo hi > "$WORKSPACE/notes.md"', [
+      "permissions: { filesystem: { write: ['{workspace}/**'] } }",
+    ]);
+    const elsewhere = path.join(opened.root, 'home-like');
+    fs.mkdirSync(elsewhere);
+    const { createEngine } = await import('../index');
+    await opened.engine.close();
+    const open = (workspace: string) =>
+      createEngine({
+        home: opened.home,
+        userHome: opened.root,
+        workspace,
+        skillDirs: [skills],
+        noDefaultPaths: true,
+      });
+    const runIn = async (workspace: string) => {
+      const engine = await open(workspace);
+      const asked = answerWith(engine, () => 'allow_always');
+      try {
+        expect((await engine.execution.start({ id, task: 'go' }).done).status).toBe('success');
+        return asked.requests;
+      } finally {
+        asked.stop();
+        await engine.close();
+      }
+    };
+    expect(await runIn(opened.workspace)).toHaveLength(1);
+    expect(await runIn(opened.workspace)).toHaveLength(0);
+    // Another folder (a terminal opened at ~): the grant given for the project does not stand for it.
+    const there = await runIn(elsewhere);
+    expect(there).toHaveLength(1);
+    expect(there[0].writes.join('\n')).toContain(elsewhere);
+    // Each folder keeps its answer: back in the project, nothing is asked.
+    expect(await runIn(opened.workspace)).toHaveLength(0);
+    expect(await runIn(elsewhere)).toHaveLength(0);
+  });
 });

@@ -28,6 +28,26 @@ const grant = (skill: string, over: Partial<ApprovalGrant> = {}): ApprovalGrant 
 });
 
 describe('GrantStore', () => {
+  it('keeps a skill folder’s grants for other permissions of the same content, listing the newest', () => {
+    // A {workspace} path binds the folder answered in: one grant per project the skill was allowed in.
+    const file = home();
+    const store = GrantStore.at(file);
+    store.put(grant('notes', { permissions_digest: 'in-app' }));
+    store.put(grant('notes', { permissions_digest: 'in-docs', granted_at: '2030-01-02T00:00:00.000Z' }));
+    expect(store.match('notes', '/skills/notes', 'hash-notes', 'in-app')).toBeDefined();
+    expect(store.match('notes', '/skills/notes', 'hash-notes', 'in-docs')).toBeDefined();
+    expect(
+      GrantStore.at(file)
+        .list()
+        .map((g) => g.permissions_digest),
+    ).toEqual(['in-docs']);
+    // An edited skill's grants can match no more: the next answer drops them.
+    store.put(grant('notes', { content_hash: 'edited', permissions_digest: 'in-app' }));
+    expect(store.match('notes', '/skills/notes', 'hash-notes', 'in-docs')).toBeUndefined();
+    expect(store.revoke('notes')).toBe(true);
+    expect(store.match('notes', '/skills/notes', 'edited', 'in-app')).toBeUndefined();
+  });
+
   it('keeps an "always allow" per skill folder: a same-named skill elsewhere does not replace it', () => {
     // Two `repo-sync` skills (the user's own and a cloned project's) each allowed always: the
     // second answer dropped the first, so the user's own skill asked again on its next run and

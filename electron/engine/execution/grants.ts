@@ -6,8 +6,11 @@ import { writeFileAtomicSync } from '../atomic';
 
 const GrantsFile = z.object({ version: z.literal(1), grants: z.array(ApprovalGrant) });
 
+/** At most this many grants per skill folder (one per folder its {workspace} paths were allowed in). */
+const PER_SKILL = 8;
+
 /**
- * "Always allow" answers (`$SKILLDECK_HOME/approvals.json`), one per skill folder, each bound
+ * "Always allow" answers (`$SKILLDECK_HOME/approvals.json`), per skill folder, each bound
  * to the skill's content hash and permissions digest (DESIGN §4): an edited or widened
  * skill matches no grant and asks again. Written atomically; revocable in Settings.
  */
@@ -27,8 +30,10 @@ export class GrantStore {
     return new GrantStore(path.join(home, 'approvals.json'));
   }
 
+  /** The newest grant of each skill folder (what Settings lists and revokes). */
   list(): ApprovalGrant[] {
-    return this.grants.map((g) => ({ ...g }));
+    const newest = new Map(this.grants.map((g) => [`${g.skill}\0${g.skill_id}`, g]));
+    return [...newest.values()].map((g) => ({ ...g }));
   }
 
   /**
@@ -48,15 +53,22 @@ export class GrantStore {
 
   /** Any grant for the skill's name, whatever its hash (for the extra paths widened earlier). */
   forSkill(skill: string): ApprovalGrant | undefined {
-    return this.grants.find((g) => g.skill === skill);
+    return this.grants.findLast((g) => g.skill === skill);
   }
 
-  /** Store (or replace) the grant of this skill folder; a same-named skill elsewhere keeps its own. */
+  /**
+   * Store the grant of this skill folder; a same-named skill elsewhere keeps its own. Its grants
+   * for other declared permissions of the same content stay (a {workspace} path binds the folder
+   * answered in, so a user working in two projects is asked once in each); those of an older
+   * content go, since they can match no more.
+   */
   put(grant: ApprovalGrant): void {
-    this.grants = [
-      ...this.grants.filter((g) => !(g.skill === grant.skill && g.skill_id === grant.skill_id)),
-      grant,
-    ];
+    const same = (g: ApprovalGrant) => g.skill === grant.skill && g.skill_id === grant.skill_id;
+    const others = this.grants.filter(
+      (g) =>
+        same(g) && g.content_hash === grant.content_hash && g.permissions_digest !== grant.permissions_digest,
+    );
+    this.grants = [...this.grants.filter((g) => !same(g)), ...others.slice(-(PER_SKILL - 1)), grant];
     this.save();
   }
 

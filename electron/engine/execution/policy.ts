@@ -132,9 +132,10 @@ const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:[^\s/@]+@/i;
 /** Variables a skill may never set or receive: they change how every program loads. */
 const FORBIDDEN_ENV = /^(LD_|DYLD_)|^NODE_OPTIONS$|^PYTHONSTARTUP$|^BASH_ENV$|^ENV$/;
 
+const WORKSPACE_PREFIX = /^(\$\{?WORKSPACE\}?|\{workspace\})(?=\/|$)/;
 const PREFIXES: [RegExp, keyof PathContext][] = [
   [/^(\$\{?SKILL_(DIR|PATH|ROOT)\}?|\{baseDir\}|\$\{?BASE_DIR\}?)(?=\/|$)/, 'skillDir'],
-  [/^(\$\{?WORKSPACE\}?|\{workspace\})(?=\/|$)/, 'workspace'],
+  [WORKSPACE_PREFIX, 'workspace'],
   [/^(\$\{?(OUT|OUTPUT_DIR|WORK_DIR)\}?|\{out\})(?=\/|$)/, 'workDir'],
   [/^(~|\$\{?HOME\}?)(?=\/|$)/, 'home'],
 ];
@@ -301,7 +302,10 @@ export function resolvePolicy(m: SkillMetadata, ctx: PathContext): ExecutionPoli
  */
 const bound = (g: GrantPath): string => {
   const real = realPath(g.abs);
-  return real === g.abs ? g.declared : `${g.declared} → ${real}`;
+  // A workspace path is the folder the user answered in, as the question showed it: "always"
+  // for ~/code/app/** is not "always" for the whole home when the next run starts from ~.
+  const inWorkspace = WORKSPACE_PREFIX.test(g.declared.trim().replace(/\\/g, '/'));
+  return real === g.abs && !inWorkspace ? g.declared : `${g.declared} → ${real}`;
 };
 
 /**

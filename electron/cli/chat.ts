@@ -45,6 +45,9 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
   if (!message.trim()) return refuse(`The message is empty.\n${USAGE}`, flags.json);
   if (flags.approve && flags.deny)
     return refuse(`--approve and --deny exclude each other.\n${USAGE}`, flags.json);
+  // An empty id (an unset shell variable: --conversation "$CONV") would quietly start a new one.
+  if (flags.conversation !== undefined && !flags.conversation.trim())
+    return refuse(`--conversation needs a conversation id.\n${USAGE}`, flags.json);
   const engine = await openEngine(flags);
   try {
     const mode: ApprovalMode = flags.approve ? 'approve' : flags.deny ? 'deny' : 'ask';

@@ -240,6 +240,10 @@ describe('commands that cannot start, with --json', () => {
     expect(chat.code).toBe(2);
     expect(JSON.parse(chat.stdout)).toEqual({ error: expect.stringContaining('does-not-exist') });
     expect(chat.stderr).toContain('does-not-exist');
+    // An empty id (an unset variable) is refused too: before, it started a new conversation.
+    const empty = await cliRun(['chat', 'hello', '--conversation', '', '--json']);
+    expect(empty.code).toBe(2);
+    expect(JSON.parse(empty.stdout)).toEqual({ error: '--conversation needs a conversation id.' });
   });
 });
 

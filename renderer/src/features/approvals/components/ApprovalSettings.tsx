@@ -26,8 +26,9 @@ export function ApprovalSettings() {
         <div>
           <h2 id="approvals-title">Approvals</h2>
           <p className="muted">
-            Skills you always allow. A grant covers one version of a skill as it declared its permissions;
-            once its files change or it asks for more, it asks again.
+            Skills you always allow. A grant covers one version of a skill as it declared its permissions, and
+            its workspace paths in the folder you answered in; once its files change, it asks for more or it
+            runs in another folder, it asks again.
           </p>
         </div>
       </header>

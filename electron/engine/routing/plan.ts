@@ -252,12 +252,10 @@ const CHAT_REASON: Record<ChatKind, string> = {
 function reasonFor(candidates: Decided[], selected: Decided[], options: PlanContext): string {
   const parts: string[] = [];
   // A name the user typed for a skill that is listed but cannot be routed says why, not "no skill".
-  const unknown = options.unknownForced.filter((n) => !options.whyNotRoutable?.(n));
-  if (unknown.length > 0) parts.push(`No routable skill named ${unknown.map((n) => `“${n}”`).join(', ')}.`);
-  for (const name of options.unknownForced) {
-    const why = options.whyNotRoutable?.(name);
-    if (why) parts.push(`“${name}” ${why}`);
-  }
+  const named = options.unknownForced.map((name) => ({ name, why: options.whyNotRoutable?.(name) ?? null }));
+  const unknown = named.filter((n) => n.why === null).map((n) => `“${n.name}”`);
+  if (unknown.length > 0) parts.push(`No routable skill named ${unknown.join(', ')}.`);
+  for (const { name, why } of named) if (why) parts.push(`“${name}” ${why}${/[.!?]$/.test(why) ? '' : '.'}`);
   if (options.ruledOut?.length)
     parts.push(`Set aside what the message rules out: ${options.ruledOut.map((o) => `“${o}”`).join(', ')}.`);
   const primary = selected[0];

@@ -66,7 +66,7 @@ describe('RoutingService', () => {
     await engine.reloadSkills();
     const reason = (query: string) => engine.routing.preview(query).plan.routing_reason;
     expect(reason('$notes-digest for this week')).toMatch(
-      /“notes-digest” is listed but never routed: its SKILL\.md has an error \(The frontmatter is not closed/,
+      /“notes-digest” is listed but never routed: its SKILL\.md has an error \(The frontmatter is not closed.*\)\.( |$)/,
     );
     if (process.platform !== 'darwin')
       expect(reason('use the Mac-Notes skill to list my notes')).toMatch(

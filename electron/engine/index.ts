@@ -275,6 +275,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     platform: process.platform,
     home,
     workspace,
+    ...(settings.loadProblem ? { settingsProblem: settings.loadProblem } : {}),
   };
   return {
     info,

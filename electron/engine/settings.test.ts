@@ -30,6 +30,8 @@ it('keeps a corrupt settings file aside instead of losing it', () => {
   expect(store.get().routing.threshold).toBe(0.65);
   const kept = fs.readdirSync(home).find((file) => file.startsWith('settings.json.corrupt-'));
   expect(fs.readFileSync(path.join(home, kept!), 'utf8')).toBe('{"routing": ');
+  // The message says where the copy is, so the user can get their preferences back.
+  expect(store.loadProblem).toContain(path.join(home, kept!));
 });
 
 it('sets aside only the fields that do not fit, keeps the rest and a copy of the file', () => {

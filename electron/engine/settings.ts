@@ -31,10 +31,11 @@ export class SettingsStore {
       raw = JSON.parse(text);
     } catch {
       // A corrupt file is kept aside, never silently overwritten (nothing is lost).
-      fs.copyFileSync(file, `${file}.corrupt-${Date.now()}`);
+      const kept = `${file}.corrupt-${Date.now()}`;
+      fs.copyFileSync(file, kept);
       return {
         settings: Settings.parse({}),
-        problem: `${file} is not valid JSON; a copy was kept, defaults used.`,
+        problem: `${file} is not valid JSON; defaults used for every setting. The file as it was is in ${kept}.`,
       };
     }
     const { settings, dropped } = salvage(raw);

@@ -8,6 +8,11 @@ export const AppInfo = z.object({
   home: z.string(),
   /** The workspace folder whose `skills/` and `.claude/skills/` are searched. */
   workspace: z.string(),
+  /**
+   * Why `settings.json` was not used as written when the engine started (not JSON, or fields that
+   * do not fit): what took defaults and where the file as it was is kept. Absent when it was fine.
+   */
+  settingsProblem: z.string().optional(),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 

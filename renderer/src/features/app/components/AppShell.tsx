@@ -3,6 +3,7 @@ import { ApprovalDialog } from '../../approvals/components/ApprovalDialog';
 import { TrustBanner } from '../../workspace/components/TrustBanner';
 import { ConnectionBanner } from './ConnectionBanner';
 import { NavRail } from './NavRail';
+import { SettingsProblemBanner } from './SettingsProblemBanner';
 import { TopBar } from './TopBar';
 import '../app.css';
 
@@ -20,6 +21,7 @@ export function AppShell({ heading, children }: AppShellProps) {
     <div className="app-shell">
       <TopBar />
       <ConnectionBanner />
+      <SettingsProblemBanner />
       <TrustBanner />
       <div className="app-shell__body">
         <NavRail />

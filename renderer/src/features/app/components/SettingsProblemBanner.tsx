@@ -31,17 +31,12 @@ export function SettingsProblemBanner() {
     setDismissed(problem);
   };
   return (
-    <div
-      className="settings-banner"
-      role="region"
-      aria-label="Settings problem"
-      data-testid="settings-problem"
-    >
+    <div className="banner" role="region" aria-label="Settings problem" data-testid="settings-problem">
       <WarningIcon size={16} />
-      <div className="settings-banner__text">
+      <div className="banner__text">
         <strong>Your settings.json could not be used as written.</strong> {problem}
       </div>
-      <div className="settings-banner__actions">
+      <div className="banner__actions">
         <a className="button button--small" href="#settings">
           Open Settings
         </a>

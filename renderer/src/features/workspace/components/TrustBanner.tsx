@@ -27,9 +27,9 @@ export function TrustBanner() {
     location.hash = '#skills';
   };
   return (
-    <div className="trust-banner" role="region" aria-label="Workspace trust" data-testid="trust-banner">
+    <div className="banner" role="region" aria-label="Workspace trust" data-testid="trust-banner">
       <ShieldIcon size={16} />
-      <div className="trust-banner__text">
+      <div className="banner__text">
         <strong>Do you trust this folder?</strong>{' '}
         <code className="trust-banner__path" data-testid="trust-banner-path">
           {status.path}
@@ -50,13 +50,13 @@ export function TrustBanner() {
           </span>
         )}
         {error && (
-          <span className="trust-banner__error" role="alert">
+          <span className="banner__error" role="alert">
             {' '}
             {error}
           </span>
         )}
       </div>
-      <div className="trust-banner__actions">
+      <div className="banner__actions">
         <button type="button" className="button button--small" onClick={review} data-testid="trust-review">
           Review its skills
         </button>

@@ -54,6 +54,32 @@ if (fs.existsSync(corpus)) {
   results.corpus_list = { skipped: `corpus not found at ${corpus}` };
 }
 
+// `skilldeck route` as a script calls it, one process a query over the bundled skills: the
+// latency_ms it reports (the router's cold paths are taken at start, before the route is timed)
+// and the whole command's time.
+{
+  const queries = [
+    'weather in Rome this weekend',
+    'convert this docx to pdf',
+    'dim the bedroom lights to 20 percent',
+    '明天北京会下雨吗',
+    'list the open PRs on vercel/next.js waiting for my review',
+    'tell me a joke about cats',
+  ];
+  const reported = [];
+  const wall = [];
+  for (const query of queries) {
+    const { times, output } = timeProcess(['route', query, '--json'], 1);
+    reported.push(JSON.parse(output).latency_ms);
+    wall.push(times[0]);
+  }
+  results.cli_route = {
+    queries: queries.length,
+    latency_ms: { median: +median(reported).toFixed(2), max: +Math.max(...reported).toFixed(2) },
+    whole_process_ms: { median: +median(wall).toFixed(1) },
+  };
+}
+
 // Routing (issue 4): latency at 100 / 1k / 10k synthetic skills and over the corpus, index
 // build time, and the quality table (SkillDeck vs trigger-only vs the seeds' scorer).
 const { benchRouting } = createRequire(import.meta.url)(path.join(root, 'dist', 'node', 'routing-bench.cjs'));

@@ -269,6 +269,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   });
   if (options.watch)
     watcher = watchSkillRoots(existingRoots(), () => void reloadSkills().catch(() => undefined));
+  // A window's first keystroke does not wait for the router's first route (RoutingService.warm).
+  const warming = options.watch ? setTimeout(() => routing.warm(), 0) : undefined;
   const info: AppInfo = {
     name: 'SkillDeck',
     version: options.version ?? '0.0.0',
@@ -298,6 +300,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     reloadSkills,
     async close() {
       clearTimeout(flagRead);
+      clearTimeout(warming);
       chat.close();
       execution.close();
       await watcher?.close();

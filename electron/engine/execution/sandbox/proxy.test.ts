@@ -86,6 +86,18 @@ describe('allow-list proxy', () => {
     expect(refused).toEqual(proxy.refusedHosts);
   });
 
+  it('answers 400 to a CONNECT port out of range, and keeps serving (a script cannot crash the engine)', async () => {
+    for (const target of ['allowed.test:99999', 'allowed.test:65536', 'allowed.test:0']) {
+      const reply = await via(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`);
+      expect(reply, target).toMatch(/^HTTP\/1\.1 400/);
+      expect(reply, target).toContain('SkillDeck sandbox: port');
+    }
+    const after = await via(
+      `GET http://allowed.test:${port}/still HTTP/1.1\r\nHost: allowed.test\r\nConnection: close\r\n\r\n`,
+    );
+    expect(after).toContain('upstream saw allowed.test /still');
+  });
+
   it('by default refuses a listed name that resolves to this machine, unless listed literally', async () => {
     const guarded = await startAllowListProxy({
       allow: ['rebind.test', '127.0.0.1'],

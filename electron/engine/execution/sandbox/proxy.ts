@@ -52,7 +52,7 @@ export async function startAllowListProxy(opts: AllowListProxyOptions): Promise<
       ? `SkillDeck sandbox: ${refusal.host} is not in this skill's network allow-list (${opts.allow.join(', ')})\n`
       : `SkillDeck sandbox: ${refusal.host} resolves to ${refusal.address}, on this machine or its local network, which the allow-list reaches only when the skill lists that address itself\n`;
   };
-  const server = http.createServer(async (req, res) => {
+  const forward = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     let target: URL;
     try {
       target = new URL(req.url ?? '');
@@ -94,13 +94,31 @@ export async function startAllowListProxy(opts: AllowListProxyOptions): Promise<
       res.end(`SkillDeck sandbox: ${host}: ${error.message}\n`);
     });
     req.pipe(upstream);
+  };
+  const server = http.createServer((req, res) => {
+    forward(req, res).catch((error: Error) => {
+      if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end(`SkillDeck sandbox: ${error.message}\n`);
+    });
   });
 
-  server.on('connect', async (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     client.on('error', () => client.destroy());
+    // The sandboxed script writes this request: nothing in it may throw into the engine's
+    // event loop (a CONNECT to port 99999 crashed the whole CLI as an unhandled rejection).
+    tunnel(req, client, head).catch((error: Error) => {
+      if (client.writable) client.end(badRequest(error.message));
+      client.destroy();
+    });
+  });
+  const tunnel = async (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     const { host: rawHost, port } = splitAuthority(req.url ?? '', 443);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      client.end(badRequest(`port ${port} is out of range`));
+      return;
+    }
     const host = normalizeHost(rawHost);
     const to = await decideHost(host, port, opts);
     if (!to.ok) {
@@ -123,7 +141,7 @@ export async function startAllowListProxy(opts: AllowListProxyOptions): Promise<
         client.end(`HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n${error.message}\n`);
       client.destroy();
     });
-  });
+  };
   server.on('connection', (socket: net.Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -155,6 +173,11 @@ export async function startAllowListProxy(opts: AllowListProxyOptions): Promise<
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function badRequest(why: string): string {
+  const body = `SkillDeck sandbox: ${why}\n`;
+  return `HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
 function listen(server: http.Server, where: string | net.ListenOptions): Promise<void> {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../testing/fixtures';
 import { classifyRun } from '../classify';
 import { createBwrapBackend } from './bwrap';
-import { diskSpaceMeter } from './diskWatch';
+import { diskFilesMeter, diskSpaceMeter } from './diskWatch';
 import { DEFAULT_LIMITS } from './limits';
 import { createProcessBackend } from './process';
 import type { SandboxBackend, SandboxSpec } from './types';
@@ -129,4 +129,46 @@ describe('the disk limit', () => {
     expect(r.stdout).toBe('done\n');
     expect(r.violations).toEqual([]);
   });
+
+  it('meters the files and folders made since it was made', () => {
+    const dir = path.join(root, 'files-meter');
+    fs.mkdirSync(dir);
+    const made = diskFilesMeter([dir, root]);
+    for (let i = 0; i < 3000; i++) fs.writeFileSync(path.join(dir, `f${i}`), '');
+    // Others on the machine make and remove files too: a margin either way.
+    expect(made()).toBeGreaterThan(2000);
+    expect(made()).toBeLessThan(50_000);
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  // Empty files take no blocks, so the byte watch never sees them; 200 runs kept, each with
+  // millions of them, would use up the inodes of the user's disk (a probe made 91,000 in 8 s).
+  const tiny = ['mkdir -p out', 'i=0', 'while :; do : > out/f$i || exit 3; i=$((i+1)); done'].join('\n');
+
+  it.for(backends)(
+    '%s: a run that makes empty file after empty file is stopped at its file-count limit, and told',
+    { timeout: 90_000 },
+    async ([name, make]) => {
+      const cwd = path.join(root, `tiny-${name}`);
+      fs.mkdirSync(cwd, { recursive: true });
+      const r = await make().run({
+        ...spec(cwd),
+        args: ['-c', tiny],
+        limits: { ...DEFAULT_LIMITS, diskFiles: 5000 },
+      });
+      expect(r.setupError).toBeUndefined();
+      expect(r.timedOut).toBe(false);
+      expect(r.durationMs).toBeLessThan(45_000);
+      const made = fs.readdirSync(cwd, { recursive: true }).length;
+      expect(made).toBeGreaterThan(1000);
+      expect(r.violations).toContainEqual({
+        kind: 'output',
+        target: '5000 files',
+        message: 'made more than 5000 files and folders in all, its file-count limit, and was stopped',
+      });
+      const verdict = classifyRun(r);
+      expect(verdict.status).toBe('blocked');
+      expect(verdict.error).toMatch(/its file-count limit/);
+    },
+  );
 });

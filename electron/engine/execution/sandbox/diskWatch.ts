@@ -30,25 +30,49 @@ function available(at: string): number | null {
   }
 }
 
+/** Free inodes on the filesystem holding `at`, or null where it has no fixed count (btrfs says 0 of 0). */
+function freeInodes(at: string): number | null {
+  try {
+    const s = fs.statfsSync(at);
+    return s.files > 0 ? s.ffree : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The largest drop of `free` since the meter was made, over the filesystems holding `paths` (each once). */
+function dropMeter(paths: readonly string[], free: (at: string) => number | null): () => number {
+  // One entry per filesystem (by device): two paths on one disk are one free-space figure.
+  const start = new Map<number, { at: string; free: number }>();
+  for (const p of paths) {
+    const at = existingAncestor(p);
+    const was = at === null ? null : free(at);
+    if (at !== null && was !== null) start.set(fs.statSync(at).dev, { at, free: was });
+  }
+  return () => {
+    let taken = 0;
+    for (const { at, free: was } of start.values()) {
+      const now = free(at);
+      if (now !== null) taken = Math.max(taken, was - now);
+    }
+    return taken;
+  };
+}
+
 /**
  * A meter of the disk space taken since it was made: the largest drop in free space over the
  * filesystems holding `paths` (each filesystem once). Free space is the machine's, so a
  * download elsewhere counts too; the limit is generous for that reason.
  */
 export function diskSpaceMeter(paths: readonly string[]): () => number {
-  // One entry per filesystem (by device): two paths on one disk are one free-space figure.
-  const start = new Map<number, { at: string; free: number }>();
-  for (const p of paths) {
-    const at = existingAncestor(p);
-    const free = at === null ? null : available(at);
-    if (at !== null && free !== null) start.set(fs.statSync(at).dev, { at, free });
-  }
-  return () => {
-    let taken = 0;
-    for (const { at, free } of start.values()) {
-      const now = available(at);
-      if (now !== null) taken = Math.max(taken, free - now);
-    }
-    return taken;
-  };
+  return dropMeter(paths, available);
+}
+
+/**
+ * A meter of the files and folders made since it was made (the drop in free inodes). Empty
+ * files take no blocks, so the space meter never sees millions of them, yet they use up the
+ * inodes of the user's disk: then nothing on it can make a file.
+ */
+export function diskFilesMeter(paths: readonly string[]): () => number {
+  return dropMeter(paths, freeInodes);
 }

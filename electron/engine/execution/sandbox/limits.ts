@@ -28,6 +28,11 @@ export interface ResourceLimits {
    * not watched.
    */
   diskBytes?: number;
+  /**
+   * The files and folders the run may make in all (diskWatch.ts: the drop in free inodes of the
+   * same filesystems). Absent: not watched.
+   */
+  diskFiles?: number;
 }
 
 export const DEFAULT_LIMITS: ResourceLimits = {
@@ -35,6 +40,8 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   processes: 256,
   memoryBytes: 4 * 1024 ** 3,
   diskBytes: 4 * 1024 ** 3,
+  // A big `npm install` or a kernel checkout makes about 100,000; a full disk has a few million free.
+  diskFiles: 500_000,
 };
 
 // Stryker disable next-line StringLiteral: util-linux installs both (one file on merged-/usr systems)
@@ -144,6 +151,7 @@ export function limitViolations(
     stderr: string;
     processesExceeded?: boolean;
     diskExceeded?: number;
+    filesExceeded?: number;
     memoryExceeded?: number;
   },
   applied: AppliedLimits | null,
@@ -159,6 +167,12 @@ export function limitViolations(
           },
         ]
       : [];
+  if (run.filesExceeded !== undefined)
+    disk.push({
+      kind: 'output',
+      target: `${run.filesExceeded} files`,
+      message: `made more than ${run.filesExceeded} files and folders in all, its file-count limit, and was stopped`,
+    });
   if (run.memoryExceeded !== undefined)
     disk.push({
       kind: 'output',

@@ -5,7 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { anonymousFile } from './anonFile';
 import { coverInherited, inheritableFds } from './inheritedFds';
 import { withLimits, type AppliedLimits, type ResourceLimits } from './limits';
-import { DISK_WATCH_MS, diskSpaceMeter } from './diskWatch';
+import { DISK_WATCH_MS, diskFilesMeter, diskSpaceMeter } from './diskWatch';
 import { MEMORY_WATCH_MS, WATCH_MS } from './processWatch';
 
 /** How one guarded child process is started and stopped (shared by every backend). */
@@ -62,6 +62,8 @@ export interface GuardedResult {
   processesExceeded?: boolean;
   /** Stopped because it took more disk than this, its `limits.diskBytes`. */
   diskExceeded?: number;
+  /** Stopped because it made more files and folders than this, its `limits.diskFiles`. */
+  filesExceeded?: number;
   /** Stopped because its processes held more memory in all than this, its `limits.memoryBytes`. */
   memoryExceeded?: number;
 }
@@ -146,6 +148,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
   let timedOut = false;
   let processesExceeded = false;
   let diskExceeded = false;
+  let filesExceeded = false;
   let memoryExceeded = false;
   let cancelled = opts.signal?.aborted ?? false;
   if (cancelled) return { ...empty(), cancelled, durationMs: 0 };
@@ -155,6 +158,8 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
 
   const diskLimit = opts.limits?.diskBytes;
   const diskTaken = diskLimit !== undefined && opts.writable ? diskSpaceMeter(opts.writable) : null;
+  const filesLimit = opts.limits?.diskFiles;
+  const filesMade = filesLimit !== undefined && opts.writable ? diskFilesMeter(opts.writable) : null;
 
   const inputs = opts.fd3 ? [opts.fd3, ...(opts.fd4 ? [opts.fd4] : [])] : [];
   const files = inputs.map(anonymousFile);
@@ -238,11 +243,11 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
       : undefined;
 
   const diskWatcher =
-    diskTaken && diskLimit !== undefined
+    diskTaken || filesMade
       ? setInterval(() => {
-          if (diskTaken() <= diskLimit) return;
-          diskExceeded = true;
-          stop();
+          diskExceeded ||= !!diskTaken && diskLimit !== undefined && diskTaken() > diskLimit;
+          filesExceeded ||= !!filesMade && filesLimit !== undefined && filesMade() > filesLimit;
+          if (diskExceeded || filesExceeded) stop();
         }, DISK_WATCH_MS)
       : undefined;
 
@@ -316,6 +321,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     !truncated &&
     !processesExceeded &&
     !diskExceeded &&
+    !filesExceeded &&
     !memoryExceeded
       ? result.originalMessage || result.shortMessage
       : undefined;
@@ -331,6 +337,7 @@ export async function runGuarded(opts: GuardedSpawn): Promise<GuardedResult> {
     ...(spawnError ? { spawnError } : {}),
     ...(processesExceeded ? { processesExceeded } : {}),
     ...(diskExceeded && diskLimit !== undefined ? { diskExceeded: diskLimit } : {}),
+    ...(filesExceeded && filesLimit !== undefined ? { filesExceeded: filesLimit } : {}),
     ...(memoryExceeded && memoryLimit !== undefined ? { memoryExceeded: memoryLimit } : {}),
     limits: limited.applied,
   };

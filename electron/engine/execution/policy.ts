@@ -133,7 +133,7 @@ const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:[^\s/@]+@/i;
 const FORBIDDEN_ENV = /^(LD_|DYLD_)|^NODE_OPTIONS$|^PYTHONSTARTUP$|^BASH_ENV$|^ENV$/;
 
 const WORKSPACE_PREFIX = /^(\$\{?WORKSPACE\}?|\{workspace\})(?=\/|$)/;
-const PREFIXES: [RegExp, keyof PathContext][] = [
+const PREFIXES: [RegExp, 'skillDir' | 'workspace' | 'workDir' | 'home'][] = [
   [/^(\$\{?SKILL_(DIR|PATH|ROOT)\}?|\{baseDir\}|\$\{?BASE_DIR\}?)(?=\/|$)/, 'skillDir'],
   [WORKSPACE_PREFIX, 'workspace'],
   [/^(\$\{?(OUT|OUTPUT_DIR|WORK_DIR)\}?|\{out\})(?=\/|$)/, 'workDir'],
@@ -151,12 +151,13 @@ export function staticPrefix(pattern: string): string {
 
 /** Resolve one declared path (`~`, `./`, `$SKILL_DIR`, `$WORKSPACE`, absolute; globs) to an absolute folder. */
 export function resolveGrantPath(declared: string, ctx: PathContext): string {
-  let text = declared.trim().replace(/\\/g, '/');
+  const text = declared.trim().replace(/\\/g, '/');
   for (const [re, key] of PREFIXES) {
-    if (re.test(text)) {
-      text = ctx[key] + text.replace(re, '');
-      break;
-    }
+    if (!re.test(text)) continue;
+    // Cut the pattern before the placeholder is filled in: the folder it stands for is a name,
+    // never a pattern. Cut after, a workspace named `proj[1]` made `{workspace}/**` its parent.
+    const rest = staticPrefix(`.${text.replace(re, '')}`);
+    return path.resolve(ctx.workDir, ctx[key], rest);
   }
   const prefix = staticPrefix(text);
   return path.isAbsolute(prefix) ? path.normalize(prefix) : path.resolve(ctx.workDir, prefix);

@@ -179,8 +179,13 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
   // $SKILLDECK_HOME holds grants, secrets and other runs: hidden even when it is outside the
   // home. So are the other skills (their files, tokens, configs): only this one is bound back.
   // And the home's keys and credentials (~/.ssh, ~/.aws, ~/.netrc …), under a grant of the whole home too.
+  // The read-only root shows every folder no mask hides: a workspace outside the home (/srv/app,
+  // /workspaces/repo) is the user's data too, hidden unless a declared path around or in it shows it.
+  const ws = path.resolve(env.workspace);
+  const granted = [...policy.read, ...policy.write].some((g) => isInside(ws, g.abs));
   const { backend, downgrade } = selectBackend(policy.sandbox, {
     home: env.userHome,
+    conceal: granted ? [] : [ws],
     hide: [env.home, ...env.skillRoots, ...credentialDirs(env.userHome)],
     hideFiles: credentialFiles(env.userHome),
     ledger: path.join(env.home, 'stand-ins'),

@@ -45,6 +45,11 @@ export interface BwrapOptions extends LayoutOptions {
    * so that those an engine killed mid-run left are removed by the next run (standInLedger.ts).
    */
   ledger?: string;
+  /**
+   * The user's folders that a grant may show again, around, of or inside them (the workspace
+   * outside the home): hidden like the home, unlike `hide` never kept hidden under a grant.
+   */
+  conceal?: string[];
 }
 
 let denied: string | null = null;
@@ -179,7 +184,7 @@ async function runBwrap(
     const layout = planLayout(spec, {
       ...o,
       claimedStandIns: claimedStandIns(o.ledger),
-      hide: [...(o.hide ?? []), ...privateToRoot.dirs],
+      hide: [...(o.hide ?? []), ...(o.conceal ?? []), ...privateToRoot.dirs],
       // Root's private folders hide like the rest, but a grant of one (a mkdtemp folder) shows it.
       keepHidden: o.hide ?? [],
       deny: [...(o.deny ?? secretFiles()), ...privateToRoot.files, ...listeningSockets()],

@@ -46,6 +46,11 @@ describe('process backend', () => {
     // A script of the same user reads /proc/<pid>/environ of the app that started it.
     expect(PROCESS_UNENFORCED.join(' ')).toMatch(/the API keys in its environment included/);
     expect(PROCESS_UNENFORCED.join(' ')).toMatch(/network rules are not enforced/);
+    // leftovers.ts finds a run's leftovers by its folder and TMPDIR: `cd / && env -i setsid cmd &`
+    // sheds both, and a probe's such process outlived a run reported as done.
+    expect(PROCESS_UNENFORCED.join(' ')).toMatch(
+      /a program it starts in a session of its own, outside its folder and with a cleared environment, can outlive the run/,
+    );
   });
 
   it.for([

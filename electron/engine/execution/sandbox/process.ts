@@ -19,6 +19,8 @@ export const PROCESS_UNENFORCED = [
   // Any file includes /proc/<SkillDeck's pid>/environ: the API keys SkillDeck was started with.
   "file read and write permissions are not enforced: the script can read and change any file your user can, SkillDeck's own data and the API keys in its environment included",
   'network rules are not enforced: the script can reach any host',
+  // leftovers.ts finds them by the run's folder and TMPDIR; without a PID namespace nothing else ties them to it.
+  'the time limit stops what stays in its process group, folder or environment: a program it starts in a session of its own, outside its folder and with a cleared environment, can outlive the run',
 ];
 
 export interface ProcessBackendOptions {

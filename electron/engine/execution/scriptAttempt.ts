@@ -19,7 +19,7 @@ import {
   type ExecutionPolicy,
 } from './policy';
 import { resolveInterpreter, selectBackend } from './sandbox';
-import { isInside } from './sandbox/layout';
+import { isInside, isSystemFolder } from './sandbox/layout';
 import { buildRunEnv, cleanRunTmp, listRunFiles, makeRunDirs, stampRunFiles, writtenSince } from './workdir';
 
 /** Extra grants for one run: the "allow this for this skill?" answer after a blocked run. */
@@ -180,12 +180,16 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
   // home. So are the other skills (their files, tokens, configs): only this one is bound back.
   // And the home's keys and credentials (~/.ssh, ~/.aws, ~/.netrc …), under a grant of the whole home too.
   // The read-only root shows every folder no mask hides: a workspace outside the home (/srv/app,
-  // /workspaces/repo) is the user's data too, hidden unless a declared path around or in it shows it.
+  // /workspaces/repo) is the user's data too, and so are the projects beside it under the same
+  // top folder (/srv, /work), hidden unless a declared path around or in them shows them. Under a
+  // system folder (/opt/app, /var/www/site) only the workspace itself.
   const ws = path.resolve(env.workspace);
-  const granted = [...policy.read, ...policy.write].some((g) => isInside(ws, g.abs));
+  const top = path.join('/', ws.split(path.sep)[1] ?? '');
+  const userData = top === '/' || isSystemFolder(top) ? ws : top;
+  const granted = [...policy.read, ...policy.write].some((g) => isInside(userData, g.abs));
   const { backend, downgrade } = selectBackend(policy.sandbox, {
     home: env.userHome,
-    conceal: granted ? [] : [ws],
+    conceal: granted ? [] : [userData],
     hide: [env.home, ...env.skillRoots, ...credentialDirs(env.userHome)],
     hideFiles: credentialFiles(env.userHome),
     ledger: path.join(env.home, 'stand-ins'),

@@ -15,10 +15,18 @@ afterAll(() => fs.rmSync(outside, { recursive: true, force: true }));
 const engines = isolatedEngines();
 afterEach(() => engines.cleanup());
 
-const SCRIPT = ['cat "$WORKSPACE/.env" 2>&1', 'ls "$WORKSPACE" 2>&1', 'echo script-ran', 'exit 0'].join('\n');
+const SCRIPT = [
+  'cat "$WORKSPACE/.env" 2>&1',
+  'ls "$WORKSPACE" 2>&1',
+  `cat ${JSON.stringify(path.join(outside, 'sibling', 'notes.txt'))} 2>&1`,
+  'echo script-ran',
+  'exit 0',
+].join('\n');
 
 async function runIn(workspace: string, yaml: string[]) {
   fs.mkdirSync(workspace, { recursive: true });
+  fs.mkdirSync(path.join(outside, 'sibling'), { recursive: true });
+  fs.writeFileSync(path.join(outside, 'sibling', 'notes.txt'), 'sibling-secret\n');
   fs.writeFileSync(path.join(workspace, '.env'), 'DATABASE_PASSWORD=hunter2\n');
   fs.writeFileSync(path.join(workspace, 'main.py'), 'print(1)\n');
   const opened = await engines.open({ workspace });
@@ -29,12 +37,13 @@ async function runIn(workspace: string, yaml: string[]) {
 }
 
 describe('a workspace outside the home (real bwrap)', () => {
-  it('is hidden from a skill that declares no path in it', async () => {
+  it('is hidden from a skill that declares no path in it, and so are the projects beside it', async () => {
     const result = await runIn(path.join(outside, 'no-reads'), ['execution_policy: { approval: auto }']);
     expect(result.sandbox).toBe('bwrap');
     expect(result.output).toContain('script-ran');
     expect(result.output).not.toContain('hunter2');
     expect(result.output).not.toContain('main.py');
+    expect(result.output).not.toContain('sibling-secret');
   });
 
   it('shows what a declared path names, and a grant around the workspace shows all of it', async () => {

@@ -133,6 +133,9 @@ function defaultMasks(home: string): string[] {
   ];
 }
 
+/** A folder of the system itself (`/usr`, `/opt`, `/var` …), which no mask may hide. */
+export const isSystemFolder = (p: string): boolean => SYSTEM.has(path.resolve(p));
+
 /** True when `child` is `parent` or inside it (both absolute). */
 export function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);

@@ -17,6 +17,9 @@ export const GUARDED = [
   '.idea',
   '.mcp.json',
   '.claude',
+  // Its skills/ is searched like .claude/skills (skills/discovery.ts), and a project's skill
+  // shadows the user's own of the same name.
+  '.agents',
   '.codex',
   '.gemini',
   '.bashrc',

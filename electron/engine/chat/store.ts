@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ChatTurn, ConversationSummary, type Conversation } from '../../../shared/contract';
 import { writeFileAtomicSync } from '../atomic';
 import { notFound } from '../errors';
+import { withFileLock } from '../fileLock';
 
 const IndexFile = z.object({ version: z.literal(1), conversations: z.array(ConversationSummary) });
 /** One line of `<id>.jsonl`: a finished turn, or the retraction of one (resend replaces it). */
@@ -28,6 +29,15 @@ export class ConversationStore {
   private index: ConversationSummary[] = [];
 
   constructor(private readonly dir: string) {
+    this.load();
+  }
+
+  /**
+   * Reads the index as it is on disk now: another process (the app, a second `skilldeck chat`)
+   * may have written it since, and a copy read at start and written back later dropped what that
+   * one added. A missing or broken index is rebuilt from the logs.
+   */
+  private load(): void {
     let text: string;
     try {
       text = fs.readFileSync(this.indexFile, 'utf8');
@@ -44,6 +54,16 @@ export class ConversationStore {
     }
     if (parsed?.success) this.index = parsed.data.conversations;
     else this.rebuildIndex();
+  }
+
+  /** Read, change and write the index under its lock, so two processes' changes both stay. */
+  private update(change: (index: ConversationSummary[]) => ConversationSummary[]): void {
+    fs.mkdirSync(this.dir, { recursive: true });
+    withFileLock(`${this.indexFile}.lock`, () => {
+      this.load();
+      this.index = change(this.index);
+      this.saveIndex();
+    });
   }
 
   /**
@@ -64,19 +84,21 @@ export class ConversationStore {
       return;
     }
     if (logs.length === 0) return;
-    this.index = logs.map((file) => {
-      const id = file.slice(0, -'.jsonl'.length);
-      const turns = this.turns(id);
-      const changed = fs.statSync(this.log(id)).mtime.toISOString();
-      return {
-        id,
-        title: turns.length > 0 ? titleOf(turns[0].message) : 'New conversation',
-        created_at: turns[0]?.started_at ?? changed,
-        updated_at: turns.at(-1)?.finished_at ?? changed,
-        turns: turns.length,
-      };
-    });
+    this.index = logs.map((file) => this.summaryFromLog(file.slice(0, -'.jsonl'.length)));
     this.saveIndex();
+  }
+
+  /** An index entry for a conversation known only by its log. */
+  private summaryFromLog(id: string): ConversationSummary {
+    const turns = this.turns(id);
+    const changed = fs.statSync(this.log(id)).mtime.toISOString();
+    return {
+      id,
+      title: turns.length > 0 ? titleOf(turns[0].message) : 'New conversation',
+      created_at: turns[0]?.started_at ?? changed,
+      updated_at: turns.at(-1)?.finished_at ?? changed,
+      turns: turns.length,
+    };
   }
 
   /**
@@ -121,14 +143,25 @@ export class ConversationStore {
     );
   }
 
+  /**
+   * The conversation's entry as on disk now. One whose log is there but whose entry is not (an
+   * index another process overwrote before writes were locked) is listed again from its log.
+   */
   private known(id: string): ConversationSummary {
+    this.load();
     const found = this.index.find((c) => c.id === id);
-    if (!found) throw notFound(`No conversation "${id.slice(0, 128)}".`);
-    return found;
+    if (found) return found;
+    if (/^c-[\w-]+$/.test(id) && fs.existsSync(this.log(id))) {
+      this.update((index) => (index.some((c) => c.id === id) ? index : [...index, this.summaryFromLog(id)]));
+      const adopted = this.index.find((c) => c.id === id);
+      if (adopted) return adopted;
+    }
+    throw notFound(`No conversation "${id.slice(0, 128)}".`);
   }
 
   /** Most recently used first; `query` matches titles and message text, case-insensitively. */
   list(query?: string): ConversationSummary[] {
+    this.load();
     const sorted = [...this.index].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
     const q = query?.trim().toLowerCase();
     if (!q) return sorted;
@@ -150,23 +183,22 @@ export class ConversationStore {
       updated_at: now,
       turns: 0,
     };
-    fs.mkdirSync(this.dir, { recursive: true });
-    this.index = [...this.index, summary];
-    this.saveIndex();
+    this.update((index) => [...index, summary]);
     return summary;
   }
 
   rename(id: string, title: string): ConversationSummary {
-    const summary = { ...this.known(id), title: title.trim() };
-    this.index = this.index.map((c) => (c.id === id ? summary : c));
-    this.saveIndex();
+    this.known(id);
+    let summary: ConversationSummary | undefined;
+    this.update((index) => index.map((c) => (c.id === id ? (summary = { ...c, title: title.trim() }) : c)));
+    if (!summary) throw notFound(`No conversation "${id.slice(0, 128)}".`);
     return summary;
   }
 
   delete(id: string): boolean {
+    this.load();
     if (!this.index.some((c) => c.id === id)) return false;
-    this.index = this.index.filter((c) => c.id !== id);
-    this.saveIndex();
+    this.update((index) => index.filter((c) => c.id !== id));
     fs.rmSync(this.log(id), { force: true });
     return true;
   }
@@ -205,31 +237,41 @@ export class ConversationStore {
 
   /** Append a finished turn; the first one names an untitled conversation. */
   appendTurn(turn: ChatTurn): ConversationSummary {
-    const summary = this.known(turn.conversation_id);
-    this.appendLine(summary.id, { type: 'turn', turn });
-    const next = {
-      ...summary,
-      title:
-        summary.turns === 0 && summary.title === 'New conversation' ? titleOf(turn.message) : summary.title,
-      updated_at: new Date().toISOString(),
-      turns: summary.turns + 1,
-    };
-    this.index = this.index.map((c) => (c.id === summary.id ? next : c));
-    this.saveIndex();
-    return next;
+    const id = this.known(turn.conversation_id).id;
+    this.appendLine(id, { type: 'turn', turn });
+    let next: ConversationSummary | undefined;
+    this.update((index) =>
+      index.map((summary) =>
+        summary.id !== id
+          ? summary
+          : (next = {
+              ...summary,
+              title:
+                summary.turns === 0 && summary.title === 'New conversation'
+                  ? titleOf(turn.message)
+                  : summary.title,
+              updated_at: new Date().toISOString(),
+              turns: summary.turns + 1,
+            }),
+      ),
+    );
+    // Deleted by another process after the line was written: the turn is on disk all the same.
+    return next ?? this.summaryFromLog(id);
   }
 
   /** Take back a turn (resend replaces the last one). */
   retract(id: string, turnId: string): void {
-    const summary = this.known(id);
+    this.known(id);
     const taken = this.turns(id).find((t) => t.turn_id === turnId);
     this.appendLine(id, { type: 'retract', turn_id: turnId });
-    const turns = Math.max(0, summary.turns - 1);
-    // A title the first message gave (not the user) follows that message when it is edited.
-    const named = turns === 0 && taken !== undefined && summary.title === titleOf(taken.message);
-    this.index = this.index.map((c) =>
-      c.id === id ? { ...summary, turns, ...(named ? { title: 'New conversation' } : {}) } : c,
+    this.update((index) =>
+      index.map((c) => {
+        if (c.id !== id) return c;
+        const turns = Math.max(0, c.turns - 1);
+        // A title the first message gave (not the user) follows that message when it is edited.
+        const named = turns === 0 && taken !== undefined && c.title === titleOf(taken.message);
+        return { ...c, turns, ...(named ? { title: 'New conversation' } : {}) };
+      }),
     );
-    this.saveIndex();
   }
 }

@@ -49,3 +49,31 @@ describe('skilldeck chat --conversation after a turn that ran a script', () => {
     expect(earlier[0]).toContain('scripts/archive.py');
   }, 90_000);
 });
+
+// A turn that got no answer (the model's server failed) was left out of the next turn's history
+// whole, the user's message with it: "try again" after an error reached the model with nothing to
+// try again, and the CLI has no resend to fall back on.
+describe('skilldeck chat --conversation after a turn that got no answer', () => {
+  it('the next turn’s history keeps the unanswered message, and says it went unanswered', async () => {
+    const home = { SKILLDECK_HOME: path.join(cli.root, 'home-unanswered') };
+    cli.server.setHandler(() => ({ error: { status: 500, message: 'upstream exploded' } }));
+    const first = await cli
+      .run(['chat', 'Translate “good morning” into Japanese', '--json'], home)
+      .finally(() => cli.server.setHandler(null));
+    const failed = ChatTurn.parse(JSON.parse(first.stdout));
+    expect(failed).toMatchObject({ status: 'error', answer: '' });
+    const before = cli.server.chatRequests().length;
+    cli.server.enqueue({ text: 'おはようございます' });
+    const second = await cli.run(
+      ['chat', 'try again please', '--conversation', failed.conversation_id, '--json'],
+      home,
+    );
+    expect(second.code, second.stderr).toBe(0);
+    const messages = cli.server.chatRequests()[before].messages.filter((m) => m.role !== 'system');
+    expect(messages.map((m) => [m.role, messageText(m)])).toEqual([
+      ['user', 'Translate “good morning” into Japanese'],
+      ['assistant', expect.stringMatching(/^\(No answer: .*upstream exploded.*\)$/)],
+      ['user', 'try again please'],
+    ]);
+  }, 90_000);
+});

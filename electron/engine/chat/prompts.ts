@@ -26,14 +26,25 @@ function resultsOf(turn: ChatTurn): string {
   return lines.length > 0 ? `(Tool results of this turn:\n${lines.join('\n')})\n\n` : '';
 }
 
-/** The conversation so far as model messages (finished turns with an answer; the last 20). */
+/**
+ * What stands for the answer of a turn that got none (the server failed, the user stopped it):
+ * without the turn, "try again" reached the model with nothing to try; without an assistant
+ * message, two user messages in a row are refused by chat templates that need turns to alternate.
+ */
+function unanswered(turn: ChatTurn): string {
+  if (turn.status === 'cancelled') return '(No answer: the user stopped this turn.)';
+  const why = turn.error?.split('\n')[0].trim();
+  return `(No answer: ${why ? cap(why, 300) : turn.status})`;
+}
+
+/** The conversation so far as model messages (finished turns, the unanswered said so; the last 20). */
 export function historyOf(turns: ChatTurn[]): ModelMessage[] {
   return turns
-    .filter((t) => t.answer.trim())
+    .filter((t) => t.answer.trim() || t.status !== 'success')
     .slice(-20)
     .flatMap((t): ModelMessage[] => [
       { role: 'user', content: t.message },
-      { role: 'assistant', content: `${resultsOf(t)}${t.answer}` },
+      { role: 'assistant', content: `${resultsOf(t)}${t.answer.trim() ? t.answer : unanswered(t)}` },
     ]);
 }
 

@@ -23,6 +23,8 @@ export interface RepairFlags extends DiscoveryFlags {
 const USAGE =
   'usage: skilldeck repair SKILL "TASK" [--skills DIR]… [--no-default-paths] [--apply] [--deny] [--entry NAME] [--input JSON] [--json]\n       skilldeck repair SKILL --undo [REVISION] [--json]\n';
 
+const NOTHING_PROVEN = 'Not applied: no proposal passed its replay.';
+
 /** The proposal to apply: the first whose replay passed, else none (never apply an unproven patch). */
 const proven = (proposals: RepairProposal[]) => proposals.find((p) => p.replay.verdict === 'passes');
 
@@ -128,6 +130,9 @@ export async function repairCommand(
     let applyError: string | undefined;
     let retry: RunResult | undefined;
     const best = proven(outcome.proposals);
+    // Asked to apply and nothing proven: the JSON says so too, not only `applied: null`.
+    if (flags.apply && !best && outcome.proposals.length > 0 && !interrupted.signal.aborted)
+      applyError = NOTHING_PROVEN;
     if (flags.apply && best && !interrupted.signal.aborted) {
       // A refused or failed write (stale skill, unwritable home) is part of the answer: the
       // report still goes out, with the reason, and the skill is as it was (revisions.ts rolls back).
@@ -159,8 +164,7 @@ export async function repairCommand(
     else {
       process.stdout.write(`${forTerminal(report.reason)}\n\n`);
       outcome.proposals.forEach(printProposal);
-      if (flags.apply && !best && report.eligible)
-        process.stdout.write('Nothing applied: no proposal passed its replay.\n');
+      if (flags.apply && !best && report.eligible && !applyError) process.stdout.write(`${NOTHING_PROVEN}\n`);
       if (applyError) process.stdout.write(`${forTerminal(applyError)}\n`);
       if (applied)
         process.stdout.write(

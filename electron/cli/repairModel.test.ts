@@ -141,3 +141,41 @@ describe('skilldeck repair: an answer the model’s output limit cut off', () =>
     expect(report.proposals[0].diff).not.toContain('output limit');
   }, 40_000);
 });
+
+// `repair --apply --json` when no proposal passed its replay: the text output said "Nothing
+// applied: no proposal passed its replay", the JSON only `applied: null`, which a script cannot
+// tell from a run without --apply; and a replay's status alone did not say how it was judged.
+describe('skilldeck repair --apply: no proposal passed its replay', () => {
+  it('the JSON says nothing was applied and why, with each replay’s verdict; the skill is unchanged', async () => {
+    const script = path.join(skills, 'csv-total', 'scripts', 'total.py');
+    const original = fs.readFileSync(script);
+    const wrong = [
+      'ROOT_CAUSE: the column name is misspelt',
+      'EXPECTED_EFFECT: the total prints',
+      '```diff',
+      '--- a/scripts/total.py',
+      '+++ b/scripts/total.py',
+      '@@ -4 +4 @@',
+      '-print(sum(float(row["amount"]) for row in rows))',
+      '+print(sum(float(row["AMOUNT"]) for row in rows))',
+      '```',
+    ].join('\n');
+    server.enqueue({ text: wrong }, { text: wrong.replace('AMOUNT', 'amt') });
+    const { code, stdout } = await repair(['csv-total', 'total it', '--apply', '--json']);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as {
+      applied: unknown;
+      apply_error?: string;
+      proposals: { replay: { status: string; verdict?: string; summary?: string } }[];
+    };
+    expect(report.applied).toBeNull();
+    expect(report.apply_error).toBe('Not applied: no proposal passed its replay.');
+    expect(report.proposals.length).toBeGreaterThan(0);
+    for (const { replay } of report.proposals) {
+      expect(replay.status).toBe('failure');
+      expect(replay.verdict).toMatch(/^(?:same_failure|fails_differently)$/);
+      expect(replay.summary).toMatch(/KeyError/);
+    }
+    expect(fs.readFileSync(script).equals(original)).toBe(true);
+  }, 60_000);
+});

@@ -1,4 +1,4 @@
-import type { RepairOutcome, RepairRevision, RunResult } from '../../../shared/contract';
+import type { RepairOutcome, RepairProposal, RepairRevision, RunResult } from '../../../shared/contract';
 
 /** The `skilldeck repair --json` shape (DESIGN §7). */
 export type RepairReport =
@@ -11,7 +11,18 @@ export type RepairReport =
         patched_files: string[];
         expected_effect: string;
         diff: string;
-        replay: { status: RunResult['status']; output: string; error: string | null };
+        /**
+         * The replay on a patched copy. `verdict` is how it was judged (`passes` is what
+         * `--apply` takes); a run that ended `success` can still fail it (an instruction
+         * skill's model that answered around a file the skill lacks).
+         */
+        replay: {
+          status: RunResult['status'];
+          output: string;
+          error: string | null;
+          verdict: RepairProposal['replay']['verdict'];
+          summary: string;
+        };
       }[];
       /** The revision written by `--apply`, or null (without `--apply` nothing in the skill changes). */
       applied: RepairRevision | null;
@@ -49,7 +60,13 @@ export function repairReport(
       patched_files: p.patched_files,
       expected_effect: p.expected_effect,
       diff: p.diff,
-      replay: { status: p.replay.status, output: p.replay.output, error: p.replay.error },
+      replay: {
+        status: p.replay.status,
+        output: p.replay.output,
+        error: p.replay.error,
+        verdict: p.replay.verdict,
+        summary: p.replay.summary,
+      },
     })),
     applied,
   };

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChatTurn } from '../../shared/contract';
 import { cliWithModel } from '../testing/cliBundle';
@@ -95,5 +97,24 @@ describe('skilldeck chat: a tool call without a name', () => {
     const assistant = cli.server.chatRequests()[first + 1].messages.find((m) => m.role === 'assistant')!;
     expect(messageText(assistant)).toBe('Let me check the style guide.');
     expect(JSON.parse(assistant.tool_calls![0].function.arguments)).toEqual({ path: 'references/style.md' });
+  }, 40_000);
+});
+
+// A reference saved in a legacy encoding (Windows-1252 / Latin-1, as many Windows-authored notes
+// are): read as UTF-8, every accented letter reached the model as U+FFFD, with nothing to say why.
+describe('skilldeck chat: read_skill_file of a file that is not UTF-8', () => {
+  it('reads it as Windows-1252 and says so in a note', async () => {
+    const file = path.join(cli.skills, 'doc-helper', 'references', 'legacy.txt');
+    fs.writeFileSync(file, Buffer.from('Caf\xe9 cr\xe8me \x80 5\n', 'latin1'));
+    const first = cli.server.chatRequests().length;
+    cli.server.enqueue(
+      { toolCalls: [{ name: 'read_skill_file', arguments: { path: 'references/legacy.txt' } }] },
+      { text: 'It says café crème.' },
+    );
+    const turn = await chat('$doc-helper what does the legacy note say?');
+    expect(turn.status).toBe('success');
+    const [result] = toolResults(first + 1);
+    expect(result.content).toBe('Café crème € 5\n');
+    expect(result.note).toMatch(/not valid UTF-8.*Windows-1252/);
   }, 40_000);
 });

@@ -218,6 +218,8 @@ export const SkillFile = z.object({
   binary: z.boolean(),
   truncated: z.boolean(),
   content: z.string(),
+  /** Set when the bytes were not valid UTF-8 and were read as this legacy encoding instead. */
+  encoding: z.literal('windows-1252').optional(),
 });
 export type SkillFile = z.infer<typeof SkillFile>;
 

@@ -245,12 +245,20 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
       if ('error' in where)
         return { status: 'error', error: `Cannot read ${String(args.path)}: ${where.error}.` };
       try {
-        const file = await readSkillFile(skill.path, rel, { ...FILE_LIMITS, maxRead: READ_CAP_CHARS * 4 });
+        const file = await readSkillFile(skill.path, rel, {
+          ...FILE_LIMITS,
+          maxRead: READ_CAP_CHARS * 4,
+          legacyText: true,
+        });
         if (file.binary) return { status: 'error', error: `${rel} is a binary file (${file.size} bytes).` };
         const cut = file.content.length > READ_CAP_CHARS;
         const content = cut ? file.content.slice(0, READ_CAP_CHARS) : file.content;
-        const note =
-          cut || file.truncated ? `[cut at ${READ_CAP_CHARS} characters of ${file.size} bytes]` : undefined;
+        const notes = [
+          (cut || file.truncated) && `[cut at ${READ_CAP_CHARS} characters of ${file.size} bytes]`,
+          file.encoding &&
+            '[not valid UTF-8: read as Windows-1252 (Latin-1); if the text looks garbled, the file is in another encoding]',
+        ].filter(Boolean);
+        const note = notes.length > 0 ? notes.join(' ') : undefined;
         return note ? { path: rel, content, note } : { path: rel, content };
       } catch (error) {
         const names = skill.files.filter((f) => f.kind === 'file').map((f) => f.path);

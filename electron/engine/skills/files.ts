@@ -138,7 +138,11 @@ async function hashFile(absPath: string, relPath: string, hash: Hash): Promise<F
  * symlinks that resolve outside it are `forbidden` (a hostile renderer may ask anything).
  * Text is capped at `maxRead` bytes (`truncated`); a file with a NUL byte is `binary`.
  */
-export async function readSkillFile(dir: string, relPath: string, limits = FILE_LIMITS): Promise<SkillFile> {
+export async function readSkillFile(
+  dir: string,
+  relPath: string,
+  limits: typeof FILE_LIMITS & { legacyText?: boolean } = FILE_LIMITS,
+): Promise<SkillFile> {
   if (typeof relPath !== 'string') throw new EngineError('invalid_params', 'The path must be a string.');
   if (relPath.includes('\0')) throw forbidden('The path contains a NUL byte.');
   if (path.isAbsolute(relPath) || path.win32.isAbsolute(relPath) || /^[a-zA-Z]:/.test(relPath)) {
@@ -178,15 +182,40 @@ export async function readSkillFile(dir: string, relPath: string, limits = FILE_
       return { path: clean, size: st.size, binary: true, truncated: false, content: '' };
     }
     const truncated = st.size > bytesRead;
-    return {
-      path: clean,
-      size: st.size,
-      binary: false,
-      truncated,
-      content: decodeUtf8Prefix(bytes, truncated),
-    };
+    const content = decodeUtf8Prefix(bytes, truncated);
+    // Not UTF-8 (a Latin-1 / Windows-1252 file): every such byte would read as U+FFFD.
+    if (limits.legacyText && content.includes('\uFFFD') && !isUtf8(bytes.subarray(0, bytesRead))) {
+      const legacy = decodeWindows1252(bytes);
+      return {
+        path: clean,
+        size: st.size,
+        binary: false,
+        truncated,
+        content: legacy,
+        encoding: 'windows-1252',
+      };
+    }
+    return { path: clean, size: st.size, binary: false, truncated, content };
   } finally {
     await handle.close();
+  }
+}
+
+// 0x80–0x9F in Windows-1252 (the rest is Latin-1); Node 20's TextDecoder reads them as Latin-1.
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+const decodeWindows1252 = (bytes: Buffer) =>
+  bytes.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]);
+
+/** Valid UTF-8, allowing a character cut at the end (a capped read). */
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -118,3 +118,35 @@ describe('skilldeck chat: read_skill_file of a file that is not UTF-8', () => {
     expect(result.note).toMatch(/not valid UTF-8.*Windows-1252/);
   }, 40_000);
 });
+
+// run_skill_script takes a script named with the skill's own folder first ("doc-helper/scripts/x");
+// read_skill_file refused the same form with "No file", and listed links that lead out of the
+// skill (which it refuses to read) among the files it offered instead.
+describe('skilldeck chat: read_skill_file with the skill’s own folder first', () => {
+  it('reads the file, and a miss offers only files it can read', async () => {
+    const link = path.join(cli.skills, 'doc-helper', 'references', 'outside.md');
+    fs.symlinkSync('/etc/hostname', link);
+    try {
+      const first = cli.server.chatRequests().length;
+      cli.server.enqueue(
+        {
+          toolCalls: [
+            { name: 'read_skill_file', arguments: { path: 'doc-helper/references/style.md' } },
+            { name: 'read_skill_file', arguments: { path: 'references/missing.md' } },
+          ],
+        },
+        { text: 'Sentence case.' },
+      );
+      const turn = await chat('$doc-helper which heading style do we use?');
+      expect(turn.status).toBe('success');
+      const [read, miss] = toolResults(first + 1);
+      expect(read).toEqual({ path: 'references/style.md', content: 'Use sentence case headings.\n' });
+      expect(miss.error).toMatch(
+        /^No file "references\/missing\.md" in this skill\. Files: .*references\/style\.md/,
+      );
+      expect(miss.error).not.toContain('outside.md');
+    } finally {
+      fs.rmSync(link);
+    }
+  }, 40_000);
+});

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { SkillDetail, Violation } from '../../../shared/contract';
 import { UNNAMED_TOOL } from '../llm/unnamedToolCalls';
@@ -22,8 +23,17 @@ function knownFile(skill: SkillDetail, rel: string): string {
   const clean = rel.trim().replace(/^\.\//, '');
   const known = new Set(skill.files.filter((f) => f.kind === 'file').map((f) => f.path));
   if (known.has(clean)) return clean;
+  // The skill's own folder first ("doc-helper/references/x.md"), as run_skill_script accepts it.
+  const own = [skill.metadata.name, path.basename(skill.path)]
+    .map((dir) => `${dir}/`)
+    .find((prefix) => clean.startsWith(prefix) && known.has(clean.slice(prefix.length)));
+  if (own) return clean.slice(own.length);
   return ['references', 'scripts', 'assets'].map((dir) => `${dir}/${clean}`).find((p) => known.has(p)) ?? rel;
 }
+
+/** The files the model may read: a link that leads out of the skill is none of them. */
+const readableFiles = (skill: SkillDetail) =>
+  skill.files.filter((f) => f.kind === 'file' && !('error' in confine(skill.path, f.path)));
 
 /** The four model tools exactly as DESIGN §4 pins them. */
 export const toolSchemas = {
@@ -234,9 +244,7 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
     case 'list_skill_files':
       return {
         // A link that leads out of the skill is no file of it: read_skill_file refuses it too.
-        files: skill.files
-          .filter((f) => f.kind === 'file' && !('error' in confine(skill.path, f.path)))
-          .map((f) => ({ path: f.path, size: f.size })),
+        files: readableFiles(skill).map((f) => ({ path: f.path, size: f.size })),
         truncated: skill.filesTruncated,
       };
     case 'read_skill_file': {
@@ -261,7 +269,7 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
         const note = notes.length > 0 ? notes.join(' ') : undefined;
         return note ? { path: rel, content, note } : { path: rel, content };
       } catch (error) {
-        const names = skill.files.filter((f) => f.kind === 'file').map((f) => f.path);
+        const names = readableFiles(skill).map((f) => f.path);
         return {
           status: 'error',
           error: `${(error as Error).message} Files: ${names.slice(0, 50).join(', ')}.`,

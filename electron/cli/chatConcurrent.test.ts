@@ -11,6 +11,7 @@ import { cliWithModel, startCliWithModel } from '../testing/cliBundle';
 // wrote: a conversation whose id a successful turn had just printed was then "No conversation".
 const cli = cliWithModel('skilldeck-cli-chat-concurrent-', {
   'notes/SKILL.md': '---\nname: notes\ndescription: Keeps meeting notes.\n---\nKeep notes.\n',
+  'notes/skill.yaml': 'spec: { type: instruction }\n',
 });
 
 const start = (home: string, args: string[]) =>
@@ -118,5 +119,20 @@ describe('skilldeck chat: two processes on one home at once', () => {
     expect(indexOf(home)).toEqual([
       expect.objectContaining({ id, title: 'an unlisted conversation', turns: 2 }),
     ]);
+  }, 90_000);
+});
+
+// The same pattern lost run counts: stats.json (success_rate and the cold-start rule read it)
+// was read when the engine opened and written whole after each run, so of two overlapping turns
+// with a skill only the last one's count stayed (and the app, open for hours, dropped every run a
+// terminal made meanwhile).
+describe('skilldeck chat: run counts of two processes at once', () => {
+  it('both turns with a skill are counted', async () => {
+    const home = path.join(cli.root, 'home-stats');
+    await overlapping(home, ['chat', '$notes keep this: A'], ['chat', '$notes keep this: B']);
+    const stats = JSON.parse(fs.readFileSync(path.join(home, 'stats.json'), 'utf8')) as {
+      skills: Record<string, { runs: number; successes: number }>;
+    };
+    expect(stats.skills.notes).toEqual({ runs: 2, successes: 2 });
   }, 90_000);
 });

@@ -129,4 +129,20 @@ describe('GrantStore', () => {
     fs.mkdirSync(path.join(unreadable, 'approvals.json'));
     expect(GrantStore.at(unreadable).list()).toEqual([]);
   });
+
+  // Two processes on one home (the app open for hours, a `skilldeck chat` asking at a terminal):
+  // each wrote back the grants it read at start, so a grant revoked in Settings came back when
+  // the other process stored one, and it kept honouring the revoked grant until it quit.
+  it('a grant revoked by another process stays revoked, and a grant it stored stays', () => {
+    const dir = home();
+    GrantStore.at(dir).put(grant('a'));
+    const app = GrantStore.at(dir);
+    const terminal = GrantStore.at(dir);
+    expect(app.revoke('a')).toBe(true);
+    expect(terminal.match('a', '/skills/a', 'hash-a', 'digest-a')).toBeUndefined();
+    terminal.put(grant('b'));
+    app.put(grant('c'));
+    expect(GrantStore.at(dir).list()).toEqual([grant('b'), grant('c')]);
+    expect(app.list()).toEqual([grant('b'), grant('c')]);
+  });
 });

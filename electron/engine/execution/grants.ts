@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ApprovalGrant } from '../../../shared/contract';
 import { writeFileAtomicSync } from '../atomic';
+import { withFileLock } from '../fileLock';
 
 const GrantsFile = z.object({ version: z.literal(1), grants: z.array(ApprovalGrant) });
 
@@ -18,12 +19,32 @@ export class GrantStore {
   private grants: ApprovalGrant[] = [];
 
   constructor(readonly file: string) {
+    this.load();
+  }
+
+  /**
+   * The grants as on disk now: another process (the app, a CLI asking at a terminal) may have
+   * revoked or stored one since this one started.
+   */
+  private load(): void {
     try {
-      const parsed = GrantsFile.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-      if (parsed.success) this.grants = parsed.data.grants;
+      const parsed = GrantsFile.safeParse(JSON.parse(fs.readFileSync(this.file, 'utf8')));
+      this.grants = parsed.success ? parsed.data.grants : [];
     } catch {
       // Missing or unreadable: no grants, so everything asks (the safe direction).
+      this.grants = [];
     }
+  }
+
+  /** Read, change and write under the file's lock, so no process writes back a revoked grant. */
+  private update(change: () => boolean): boolean {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    return withFileLock(`${this.file}.lock`, () => {
+      this.load();
+      const changed = change();
+      if (changed) this.save();
+      return changed;
+    });
   }
 
   static at(home: string): GrantStore {
@@ -32,6 +53,7 @@ export class GrantStore {
 
   /** The newest grant of each skill folder (what Settings lists and revokes). */
   list(): ApprovalGrant[] {
+    this.load();
     const newest = new Map(this.grants.map((g) => [`${g.skill}\0${g.skill_id}`, g]));
     return [...newest.values()].map((g) => ({ ...g }));
   }
@@ -42,6 +64,7 @@ export class GrantStore {
    * its declared paths reach around its folder is not what the user allowed.
    */
   match(skill: string, skillId: string, contentHash: string, digest: string): ApprovalGrant | undefined {
+    this.load();
     return this.grants.find(
       (g) =>
         g.skill === skill &&
@@ -53,6 +76,7 @@ export class GrantStore {
 
   /** Any grant for the skill's name, whatever its hash (for the extra paths widened earlier). */
   forSkill(skill: string): ApprovalGrant | undefined {
+    this.load();
     return this.grants.findLast((g) => g.skill === skill);
   }
 
@@ -64,21 +88,25 @@ export class GrantStore {
    */
   put(grant: ApprovalGrant): void {
     const same = (g: ApprovalGrant) => g.skill === grant.skill && g.skill_id === grant.skill_id;
-    const others = this.grants.filter(
-      (g) =>
-        same(g) && g.content_hash === grant.content_hash && g.permissions_digest !== grant.permissions_digest,
-    );
-    this.grants = [...this.grants.filter((g) => !same(g)), ...others.slice(-(PER_SKILL - 1)), grant];
-    this.save();
+    this.update(() => {
+      const others = this.grants.filter(
+        (g) =>
+          same(g) &&
+          g.content_hash === grant.content_hash &&
+          g.permissions_digest !== grant.permissions_digest,
+      );
+      this.grants = [...this.grants.filter((g) => !same(g)), ...others.slice(-(PER_SKILL - 1)), grant];
+      return true;
+    });
   }
 
   /** Remove the skill's grant; true when there was one. */
   revoke(skill: string): boolean {
-    const before = this.grants.length;
-    this.grants = this.grants.filter((g) => g.skill !== skill);
-    if (this.grants.length === before) return false;
-    this.save();
-    return true;
+    return this.update(() => {
+      const before = this.grants.length;
+      this.grants = this.grants.filter((g) => g.skill !== skill);
+      return this.grants.length !== before;
+    });
   }
 
   private save(): void {

@@ -1,4 +1,5 @@
 import type { ChatTurn } from '../../shared/contract';
+import type { ConversationStore } from '../engine/chat/store';
 import { answerApprovals, type ApprovalMode } from './approve';
 import { onStopSignal, openEngine, refuse, type DiscoveryFlags } from './context';
 import { forTerminal } from './terminal';
@@ -38,6 +39,19 @@ function printTurn(turn: ChatTurn): void {
  * with `--json`); approvals follow `--approve` / `--deny`, a terminal is asked otherwise,
  * and with no terminal they are denied. Exit 0 when the turn succeeded, 1 otherwise.
  */
+/** A damaged line in the conversation's log drops its turn from the history: say so. */
+function warnUnreadable(store: ConversationStore, id: string): void {
+  const lines = store.unreadableLines(id);
+  if (lines === 0) return;
+  const what = lines === 1 ? 'line of conversation' : 'lines of conversation';
+  const turns = lines === 1 ? 'the turn on it is' : 'the turns on them are';
+  process.stderr.write(
+    forTerminal(
+      `skilldeck: warning: ${lines} ${what} ${id} could not be read (${store.logPath(id)}); ${turns} left out of the history.\n`,
+    ),
+  );
+}
+
 /** Between the text of a skill's reply that stopped short and the fallback's answer after it. */
 const RESTARTED = '(The reply above stopped short; the fallback answers:)';
 
@@ -50,6 +64,7 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
     return refuse(`--conversation needs a conversation id.\n${USAGE}`, flags.json);
   const engine = await openEngine(flags);
   try {
+    if (flags.conversation) warnUnreadable(engine.chat.store, flags.conversation);
     const mode: ApprovalMode = flags.approve ? 'approve' : flags.deny ? 'deny' : 'ask';
     const stopAnswering = answerApprovals(engine, mode, flags.json);
     let streamed = '';

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChatTurn } from '../../shared/contract';
@@ -75,5 +76,32 @@ describe('skilldeck chat --conversation after a turn that got no answer', () => 
       ['assistant', expect.stringMatching(/^\(No answer: .*upstream exploded.*\)$/)],
       ['user', 'try again please'],
     ]);
+  }, 90_000);
+});
+
+// A conversation log edited by hand (or damaged) between turns: a line that no longer reads was
+// left out of the history without a word, so the model lost a turn the user thought it had.
+describe('skilldeck chat --conversation with a damaged line in its log', () => {
+  it('goes on with the turns that read, and warns on stderr which log lost how many lines', async () => {
+    const home = { SKILLDECK_HOME: path.join(cli.root, 'home-damaged') };
+    cli.server.enqueue({ text: 'First answer.' }, { text: 'Second answer.' });
+    const first = ChatTurn.parse(
+      JSON.parse((await cli.run(['chat', 'first question', '--json'], home)).stdout),
+    );
+    const id = first.conversation_id;
+    await cli.run(['chat', 'second question', '--conversation', id, '--json'], home);
+    const log = path.join(home.SKILLDECK_HOME, 'chats', `${id}.jsonl`);
+    const [one, two] = fs.readFileSync(log, 'utf8').split('\n');
+    fs.writeFileSync(log, `${one.slice(0, 200)}\n${two}\n`);
+    const before = cli.server.chatRequests().length;
+    cli.server.enqueue({ text: 'Third answer.' });
+    const third = await cli.run(['chat', 'third question', '--conversation', id, '--json'], home);
+    expect(third.code).toBe(0);
+    expect(third.stderr).toBe(
+      `skilldeck: warning: 1 line of conversation ${id} could not be read (${log}); the turn on it is left out of the history.\n`,
+    );
+    const request = cli.server.chatRequests()[before];
+    const users = request.messages.filter((m) => m.role === 'user').map(messageText);
+    expect(users).toEqual(['second question', 'third question']);
   }, 90_000);
 });

@@ -209,21 +209,38 @@ export class ConversationStore {
 
   /** The finished turns, in order, retractions applied. */
   turns(id: string): ChatTurn[] {
+    return this.read(id).turns;
+  }
+
+  /**
+   * Lines of the conversation's log that do not read as a turn (a hand edit, a crash mid-write):
+   * their turns are left out of the history, which a caller should say.
+   */
+  unreadableLines(id: string): number {
+    return /^c-[\w-]+$/.test(id) ? this.read(id).unreadable : 0;
+  }
+
+  private read(id: string): { turns: ChatTurn[]; unreadable: number } {
     let text: string;
     try {
       text = fs.readFileSync(this.log(id), 'utf8');
     } catch {
-      return [];
+      return { turns: [], unreadable: 0 };
     }
     const turns: ChatTurn[] = [];
+    let unreadable = 0;
     for (const raw of text.split('\n')) {
       if (!raw.trim()) continue;
       let line: z.infer<typeof Line>;
       try {
         const parsed = Line.safeParse(JSON.parse(raw));
-        if (!parsed.success) continue;
+        if (!parsed.success) {
+          unreadable += 1;
+          continue;
+        }
         line = parsed.data;
       } catch {
+        unreadable += 1;
         continue;
       }
       if (line.type === 'turn') turns.push(line.turn);
@@ -232,7 +249,12 @@ export class ConversationStore {
         if (at !== -1) turns.splice(at, 1);
       }
     }
-    return turns;
+    return { turns, unreadable };
+  }
+
+  /** Where a conversation's turns are kept (for messages that name it). */
+  logPath(id: string): string {
+    return this.log(id);
   }
 
   /** Append a finished turn; the first one names an untitled conversation. */

@@ -105,12 +105,28 @@ export function completeChunks(
   // Not one event in the whole body: an error event saying what came, where the SDK said only
   // that the stream had no finish reason.
   const flush = () => {
-    const said = stray.replace(/\s+/g, ' ').trim().slice(0, 300);
-    if (events || !said) return [];
-    const message = `it answered 200 with a body that is no chat completion: ${said}`;
+    if (events || !stray.trim()) return [];
+    const message = notACompletionBody(stray);
     return [`data: ${JSON.stringify({ error: { message } })}`, ''];
   };
   // `[DONE]` ends the stream (OpenAI's protocol): a proxy that keeps the connection open after it
   // held a whole answer until the stall limit, then called it broken off.
   return rewriteSseLines(body, rewrite, flush, (line) => /^data:\s*\[DONE\]\s*$/.test(line));
+}
+
+/**
+ * A 200 body that holds no completion, in a sentence: the error it carries in its own words (an
+ * `{"error": …}` body, as gateways send under any content type), else its start.
+ */
+export function notACompletionBody(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const said = typeof body?.error === 'string' ? body.error : (body?.error?.message ?? body?.message);
+    if (body?.error && typeof said === 'string' && said.trim())
+      return `it answered 200 with an error: ${said.trim().slice(0, 500)}`;
+  } catch {
+    // Not JSON at all: said below.
+  }
+  const snippet = text.replace(/\s+/g, ' ').trim().slice(0, 300) || '(nothing)';
+  return `it answered 200 with a body that is no chat completion: ${snippet}`;
 }

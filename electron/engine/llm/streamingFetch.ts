@@ -1,6 +1,6 @@
 import { htmlPage, overloaded, rateLimitHeaders } from './errors';
 import { errorEventListener, tapped } from './streamActivity';
-import { completeChunks } from './streamShapes';
+import { completeChunks, notACompletionBody } from './streamShapes';
 import { nameToolCalls } from './unnamedToolCalls';
 
 /**
@@ -59,16 +59,7 @@ function notACompletion(text: string): string | null {
   const page = htmlPage(text);
   if (page)
     return `it answered 200 with ${page}, not a chat completion: check the base URL (it usually ends in /v1)`;
-  const snippet = text.trim().slice(0, 300) || '(nothing)';
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    const said = typeof body?.error === 'string' ? body.error : (body?.error?.message ?? body?.message);
-    if (body?.error && typeof said === 'string' && said.trim())
-      return `it answered 200 with an error: ${said.trim().slice(0, 500)}`;
-  } catch {
-    // Not JSON at all: said below.
-  }
-  return `it answered 200 with a body that is no chat completion: ${snippet}`;
+  return notACompletionBody(text);
 }
 
 /** The same response, its chunks in the SDK's shape and its tool calls all named. */

@@ -85,6 +85,20 @@ describe('a 200 answer whose body is no chat completion', () => {
     }
   });
 
+  // LiteLLM-style gateways answer a bad request with an error body labelled as an event stream:
+  // the error was shown as "a body that is no chat completion: {json}" instead of in its words.
+  it('an error body labelled as an event stream is said as the server’s error', async () => {
+    chat.server().enqueue({
+      body: '{"error":{"message":"Invalid model name passed in model=m","type":"invalid_request_error"}}',
+      bodyType: 'text/event-stream',
+    });
+    const turn = await send('hello, how are you today?');
+    expect(turn.status).toBe('error');
+    expect(turn.error).toBe(
+      `The model did not answer: The model call to ${chat.server().baseURL} failed: it answered 200 with an error: Invalid model name passed in model=m.`,
+    );
+  });
+
   it('a web page, labelled as one or as JSON, is named by its title and the base URL is blamed', async () => {
     const page =
       '<!doctype html><html><head><title>Open WebUI</title></head><body><div id="app"></div></body></html>';

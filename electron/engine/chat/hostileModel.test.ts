@@ -87,6 +87,22 @@ describe('a model that breaks off or says nothing', () => {
     expect(turn.error).toMatch(/^The model did not answer: it returned an empty answer/);
   });
 
+  // A thinking model (DeepSeek-R1, QwQ on a local server with a small output limit) can spend the
+  // whole limit thinking: "an empty answer (finish reason: length)" did not say what to change.
+  it('an answer cut off while the model was still thinking says so and what to change', async () => {
+    const { engine } = await setup();
+    server.enqueue({
+      text: '',
+      reasoning: { text: 'Let me think about the afternoon…' },
+      finishReason: 'length',
+    });
+    const turn = await send(engine, 'what a lovely afternoon it is');
+    expect(turn.status).toBe('error');
+    expect(turn.error).toBe(
+      "The model did not answer: it spent its whole output limit thinking and gave no answer (finish reason: length); raise the model's output limit (max tokens) or ask for less.",
+    );
+  });
+
   it('tool calls where no tool was offered are not run, and are no answer', async () => {
     const { engine } = await setup();
     // The skill breaks off; plain chat, the fallback, offers no tool, and the model calls one.

@@ -16,7 +16,7 @@ import { failsAgainAtOnce, type ModelErrorInfo } from '../llm/errors';
 import { withStreamActivity } from '../llm/streamActivity';
 import { addReported } from '../llm/tokenCount';
 import { toolSchemas, type ToolOutput } from '../execution/tools';
-import { answerNow } from './prompts';
+import { answerNow, emptyAnswer } from './prompts';
 import { offeredToolName } from './toolNames';
 
 /** A configured chat model. */
@@ -329,7 +329,7 @@ export async function runModelLoop(o: LoopOptions): Promise<LoopResult> {
             : finish === 'content-filter'
               ? "the provider's content filter stopped its answer before any text."
               : // No text and no call (an empty reply): nothing to show as an answer.
-                `it returned an empty answer${finish && finish !== 'stop' ? ` (finish reason: ${finish})` : ''}.`,
+                emptyAnswer(finish, roundReasoning),
         );
       const cut = CUT_NOTES[finish ?? ''];
       if (cut) {

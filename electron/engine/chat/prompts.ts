@@ -133,3 +133,13 @@ export function fallbackNote(
   const notes = [denied, ran ?? (denied ? undefined : failedNote(failed))].filter((n): n is string => !!n);
   return notes.length ? notes.join('\n\n') : undefined;
 }
+
+/**
+ * Why a reply with no text and no call is no answer. A thinking model cut off at its output limit
+ * (a local server's small default) spent it all thinking: say what to change.
+ */
+export function emptyAnswer(finish: string | undefined, reasoning: string): string {
+  if (finish === 'length' && reasoning.trim())
+    return "it spent its whole output limit thinking and gave no answer (finish reason: length); raise the model's output limit (max tokens) or ask for less.";
+  return `it returned an empty answer${finish && finish !== 'stop' ? ` (finish reason: ${finish})` : ''}.`;
+}

@@ -76,7 +76,9 @@ const CAPABILITY =
   /unsupported (?:file|input|format|type|language)|not supported|only (?:reads|supports|handles|accepts|works with)/i;
 const CANNOT = /cannot (?:handle|process) /i;
 const CANNOT_WHAT = /files?|format|input/i;
-const SKILL_DIRS = /(?:^|[\s'"`(/\\=:])((?:references|scripts|assets|templates)\/[\w.\-/]*[\w-])/g;
+// File names in any script (references/指南.md); after no ASCII name character, so after CJK text too.
+const SKILL_DIRS =
+  /(?<![A-Za-z0-9_.-])((?:references|scripts|assets|templates)\/[\p{L}\p{N}\p{M}_.\-/]*[\p{L}\p{N}\p{M}_-])/gu;
 
 /** Reads the evidence of one failed run against the skill's files. */
 export function gatherEvidence(run: RunResult, skill: SkillSnapshot): Evidence {

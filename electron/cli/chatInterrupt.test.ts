@@ -82,3 +82,35 @@ function running(home: string): boolean {
     .readdirSync(runs, { recursive: true, encoding: 'utf8' })
     .some((f) => f.endsWith('.json') && fs.readFileSync(path.join(runs, f), 'utf8').includes('"running"'));
 }
+
+// The next turn after a Ctrl-C: the partial answer went into the history as if it were whole, so
+// the model took "Half an" for what it had said, with nothing to tell it the user cut it short.
+describe('chat --conversation after a turn stopped mid-answer', () => {
+  it('the history says the answer was stopped where it ends', async () => {
+    const where = whereFor(path.join(cli.root, `home-after-stop-${Date.now()}`));
+    const before = cli.server.chatRequests().length;
+    cli.server.enqueue({ text: ['Half ', 'an ', 'answer'], holdAfter: 1 });
+    const { child, done } = startCliWithModel(where, ['chat', 'tell me a story', '--json']);
+    for (const started = Date.now(); cli.server.chatRequests().length <= before; await sleep(50))
+      if (Date.now() - started > 30_000) throw new Error('timed out waiting for the model request');
+    // The first piece is on its way before the stop.
+    await sleep(500);
+    child.kill('SIGINT');
+    const stopped = ChatTurn.parse(JSON.parse((await done.finally(() => cli.server.release())).stdout));
+    expect(stopped.status).toBe('cancelled');
+    const next = before + 1;
+    cli.server.enqueue({ text: 'Once upon a time…' });
+    const again = await startCliWithModel(where, [
+      'chat',
+      'go on',
+      '--conversation',
+      stopped.conversation_id,
+      '--json',
+    ]).done;
+    expect(again.code, again.stderr).toBe(0);
+    const assistant = cli.server.chatRequests()[next].messages.filter((m) => m.role === 'assistant');
+    expect(assistant.map((m) => m.content)).toEqual([
+      `${stopped.answer || ''}${stopped.answer ? '\n\n' : ''}(The user stopped this answer here.)`,
+    ]);
+  }, 90_000);
+});

@@ -37,6 +37,15 @@ function unanswered(turn: ChatTurn): string {
   return `(No answer: ${why ? cap(why, 300) : turn.status})`;
 }
 
+/** An answer that stopped short (the user stopped it, the stream broke): said where it ends. */
+function answered(turn: ChatTurn): string {
+  if (!turn.answer.trim()) return unanswered(turn);
+  if (turn.status === 'cancelled') return `${turn.answer}\n\n(The user stopped this answer here.)`;
+  const why = turn.error?.split('\n')[0].trim();
+  if (turn.status === 'error' && why) return `${turn.answer}\n\n(The answer stopped here: ${cap(why, 300)})`;
+  return turn.answer;
+}
+
 /** The conversation so far as model messages (finished turns, the unanswered said so; the last 20). */
 export function historyOf(turns: ChatTurn[]): ModelMessage[] {
   return turns
@@ -44,7 +53,7 @@ export function historyOf(turns: ChatTurn[]): ModelMessage[] {
     .slice(-20)
     .flatMap((t): ModelMessage[] => [
       { role: 'user', content: t.message },
-      { role: 'assistant', content: `${resultsOf(t)}${t.answer.trim() ? t.answer : unanswered(t)}` },
+      { role: 'assistant', content: `${resultsOf(t)}${answered(t)}` },
     ]);
 }
 

@@ -59,6 +59,8 @@ export interface AttemptEnv {
   userHome: string;
   /** Every skill discovery folder: hidden inside the sandbox, but for the running skill's own folder. */
   skillRoots: string[];
+  /** The discovery folders that do not exist yet: a run may not make them (sandbox/layout.ts). */
+  absentSkillRoots?: string[];
   hostEnv: NodeJS.ProcessEnv;
   /**
    * The workspace folder when the user has not trusted it: its own skills (source `workspace`)

@@ -191,6 +191,7 @@ export async function runScript(req: ScriptRequest, env: AttemptEnv): Promise<At
     home: env.userHome,
     conceal: granted ? [] : [userData],
     hide: [env.home, ...env.skillRoots, ...credentialDirs(env.userHome)],
+    absentSkillFolders: env.absentSkillRoots,
     hideFiles: credentialFiles(env.userHome),
     ledger: path.join(env.home, 'stand-ins'),
   });

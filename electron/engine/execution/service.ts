@@ -367,10 +367,7 @@ export class ExecutionService {
       home: this.deps.home,
       workspace: this.deps.workspace,
       userHome: this.deps.userHome,
-      skillRoots: this.deps.catalog
-        .list()
-        .folders.filter((f) => f.exists)
-        .map((f) => f.path),
+      ...skillFolders(this.deps.catalog.list().folders),
       hostEnv: this.deps.hostEnv ?? process.env,
       untrustedWorkspace: this.deps.untrustedWorkspace?.(),
       grants: this.grants,
@@ -391,4 +388,12 @@ export class ExecutionService {
       ...(chat ? { chat } : {}),
     };
   }
+}
+
+/** The discovery folders: those that exist are hidden from runs, the others kept from being made. */
+function skillFolders(folders: readonly { path: string; exists: boolean }[]) {
+  return {
+    skillRoots: folders.filter((f) => f.exists).map((f) => f.path),
+    absentSkillRoots: folders.filter((f) => !f.exists).map((f) => f.path),
+  };
 }

@@ -171,20 +171,22 @@ function lstatOrNull(p: string): fs.Stats | null {
  * an empty read-only stand-in, a folder or a file as the entry is; bwrap makes its mount point,
  * and any folder on the way, on the host: `created` lists them, deepest first, to remove after
  * the run. Not below a link or a file on the way (a worktree's `.git` file), nor where `skip`
- * says (another grant inside).
+ * says (another grant inside). `folders`: more paths kept so wherever a write folder holds them,
+ * the skill folders that do not exist yet (a project's skills/, which a skill could fill).
  */
 export function missingGuards(
   writes: string[],
   skip: (p: string) => boolean,
   elsewhere?: ReadonlySet<string>,
+  folders: readonly string[] = [],
 ): { placeholders: { path: string; dir: boolean }[]; created: string[] } {
   const placeholders: { path: string; dir: boolean }[] = [];
   const created = new Set<string>();
   // A write grant of a file holds no guarded path.
   for (const w of writes.filter((at) => lstatOrNull(at)?.isDirectory()))
-    for (const g of GUARDED) {
+    for (const g of [...GUARDED, ...inside(w, folders)]) {
       const target = path.join(w, g);
-      if (skip(target)) continue;
+      if (skip(target) || placeholders.some((p) => p.path === target)) continue;
       const made: string[] = [];
       let at = w;
       for (const part of g.split('/')) {
@@ -204,6 +206,16 @@ export function missingGuards(
     }
   return { placeholders, created: [...created].sort((a, b) => depth(b) - depth(a)) };
 }
+
+/**
+ * `folders` (absolute) that lie below the folder `w`, as paths relative to it; not those inside a
+ * GUARDED entry (.claude/skills), which its own stand-in keeps already.
+ */
+const inside = (w: string, folders: readonly string[]) =>
+  folders
+    .filter((f) => f.startsWith(`${w}/`))
+    .map((f) => f.slice(w.length + 1))
+    .filter((rel) => !GUARDED.some((g) => rel === g || rel.startsWith(`${g}/`)));
 
 /**
  * The folders above nested GUARDED entries (`.config`): bwrap refuses to rename a mount point

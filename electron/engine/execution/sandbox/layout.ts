@@ -84,6 +84,12 @@ export interface LayoutOptions {
   hideFiles?: string[];
   /** Paths other engines' live runs made for their stand-ins (standInLedger.ts). */
   claimedStandIns?: ReadonlySet<string>;
+  /**
+   * Folders skills are loaded from that do not exist yet (a project's skills/): hidden when they
+   * exist (`hide`), so where a write grant holds one a run gets a read-only stand-in instead of
+   * the chance to make it and fill it with a skill that the next message or run would load.
+   */
+  absentSkillFolders?: string[];
 }
 
 /**
@@ -281,6 +287,7 @@ export function planLayout(
     writes.filter((w) => !isInside(w, cwd)),
     (p) => [...binds.keys()].some((b) => isInside(b, p)),
     opts.claimedStandIns,
+    opts.absentSkillFolders?.map((f) => path.resolve(f)),
   );
   const stand = new Map(
     missing.placeholders.map((m) => [m.path, m.dir ? ('dir' as const) : ('file' as const)]),

@@ -136,8 +136,7 @@ export class RoutingIndex {
         post(term, doc.index, this.metaTf(doc, term) + (doc.textTf.get(term) ?? 0) * textNorm, 1);
       if (TEXT_WEIGHT > 0)
         for (const [term, tf] of doc.textTf) if (!doc.tf.has(term)) post(term, doc.index, tf * textNorm, 0);
-      for (const phrase of doc.implicit) {
-        if (phrase.origin !== 'name') continue;
+      for (const phrase of doc.names) {
         if (phrase.terms.length === 1) this.wholeNames.add(phrase.terms[0]);
         for (const term of phrase.terms) {
           const list = this.names.get(term);

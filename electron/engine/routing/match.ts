@@ -263,11 +263,10 @@ function productTerms(index: RoutingIndex, groups: QueryGroup[]): Set<string> {
  */
 const namesProduct = (doc: SkillDoc, products: ReadonlySet<string>): boolean =>
   products.size > 0 &&
-  doc.implicit.some(
+  doc.names.some(
     (phrase) =>
-      phrase.origin === 'name' &&
-      (products.has(phrase.terms[0]) ||
-        (phrase.terms.length <= 2 && phrase.terms.some((t) => products.has(t)))),
+      products.has(phrase.terms[0]) ||
+      (phrase.terms.length <= 2 && phrase.terms.some((t) => products.has(t))),
   );
 
 /** The `n` best of `docs` by `score`, best first, without sorting them all. */
@@ -361,8 +360,7 @@ const BRAND_SHARE = 0.6;
  */
 export function nameShare(doc: SkillDoc, queryTerms: ReadonlySet<string>, index?: RoutingIndex): number {
   let best = 0;
-  for (const phrase of doc.implicit) {
-    if (phrase.origin !== 'name') continue;
+  for (const phrase of doc.names) {
     let hit = 0;
     for (const term of phrase.terms) if (queryTerms.has(term)) hit++;
     best = Math.max(best, hit / phrase.terms.length);

@@ -304,7 +304,7 @@ function shareNameHits(candidates: Recalled[]): void {
   if (named.length === 0) return;
   for (const c of candidates) {
     if (c.implicitHits.some((h) => h.origin === 'name')) continue;
-    const own = new Set(c.doc.implicit.filter((p) => p.origin === 'name').flatMap((p) => p.terms));
+    const own = new Set(c.doc.names.flatMap((p) => p.terms));
     const hit = named.find((h) => h.terms.every((t) => own.has(t)));
     if (hit) c.implicitHits = [...c.implicitHits, hit];
   }

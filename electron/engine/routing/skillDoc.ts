@@ -70,6 +70,8 @@ export interface SkillDoc {
   triggers: Phrase[];
   antiTriggers: Phrase[];
   implicit: ImplicitPhrase[];
+  /** The `implicit` phrases of origin `name`, in order: the name bonus reads them per query. */
+  names: ImplicitPhrase[];
 }
 
 const translationCache = new Map<string, string[]>();
@@ -189,6 +191,7 @@ export function buildDoc(
     triggers: compile(metadata.triggers),
     antiTriggers: compile(metadata.antiTriggers),
     implicit,
+    names: implicit.filter((phrase) => phrase.origin === 'name'),
   };
 }
 

@@ -91,6 +91,18 @@ export class RoutingIndex {
   private readonly names = new Map<string, number[]>();
   /** Terms that are some skill's whole name as one word (activecampaign, hubspot). */
   private readonly wholeNames = new Set<string>();
+  /**
+   * Every skill's name phrases laid out flat at build: the name bonus reads them for about a
+   * hundred skills per query, and walking each skill's own objects (doc → phrase → terms) cost a
+   * cache miss per hop on a 10k-skill index.
+   */
+  private readonly nameTermList: string[] = [];
+  /** Where each name phrase's terms start in nameTermList, and one more entry: the end. */
+  private readonly phraseStarts: number[] = [];
+  /** Where each skill's name phrases start in phraseStarts, and one more entry: the end. */
+  private readonly docPhrases: Int32Array;
+  /** Per name phrase, 1 when it has several words and no other skill's name holds its first (a brand). */
+  private readonly brandFirst: Uint8Array;
   avgLength = 1;
   avgTextLength = 1;
   private readonly neighbours = new Map<string, SpellingNeighbour[]>();
@@ -130,13 +142,17 @@ export class RoutingIndex {
       list.metaDocs.push(d);
       list.metaTfs.push(tf);
     };
+    this.docPhrases = new Int32Array(this.docs.length + 1);
     for (const doc of this.docs) {
       const textNorm = TEXT_WEIGHT / (1 - B_TEXT + (B_TEXT * doc.textLength) / this.avgTextLength);
       for (const term of doc.tf.keys())
         post(term, doc.index, this.metaTf(doc, term) + (doc.textTf.get(term) ?? 0) * textNorm, 1);
       if (TEXT_WEIGHT > 0)
         for (const [term, tf] of doc.textTf) if (!doc.tf.has(term)) post(term, doc.index, tf * textNorm, 0);
+      this.docPhrases[doc.index] = this.phraseStarts.length;
       for (const phrase of doc.names) {
+        this.phraseStarts.push(this.nameTermList.length);
+        for (const term of phrase.terms) this.nameTermList.push(term);
         if (phrase.terms.length === 1) this.wholeNames.add(phrase.terms[0]);
         for (const term of phrase.terms) {
           const list = this.names.get(term);
@@ -163,6 +179,34 @@ export class RoutingIndex {
         if (ref.docs[ref.docs.length - 1] !== doc.index) ref.docs.push(doc.index);
       }
     }
+    const phrases = this.phraseStarts.length;
+    this.docPhrases[this.docs.length] = phrases;
+    this.phraseStarts.push(this.nameTermList.length);
+    this.brandFirst = new Uint8Array(phrases);
+    for (let p = 0; p < phrases; p++) {
+      const first = this.nameTermList[this.phraseStarts[p]];
+      const several = this.phraseStarts[p + 1] - this.phraseStarts[p] > 1;
+      if (several && this.namedBy(first).length === 1) this.brandFirst[p] = 1;
+    }
+  }
+
+  /**
+   * The largest share of the skill's name phrases that `queryTerms` holds, a brand's first word
+   * counting for `brandShare` (match.ts nameShare), read from the flat name table.
+   */
+  nameShareOf(d: number, queryTerms: ReadonlySet<string>, brandShare: number): number {
+    let best = 0;
+    const starts = this.phraseStarts;
+    const list = this.nameTermList;
+    for (let p = this.docPhrases[d]; p < this.docPhrases[d + 1]; p++) {
+      const from = starts[p];
+      const to = starts[p + 1];
+      let hit = 0;
+      for (let i = from; i < to; i++) if (queryTerms.has(list[i])) hit++;
+      best = Math.max(best, hit / (to - from));
+      if (this.brandFirst[p] === 1 && queryTerms.has(list[from])) best = Math.max(best, brandShare);
+    }
+    return best;
   }
 
   /**

@@ -359,6 +359,7 @@ const BRAND_SHARE = 0.6;
  * word only this skill's name has counts for BRAND_SHARE of it.
  */
 export function nameShare(doc: SkillDoc, queryTerms: ReadonlySet<string>, index?: RoutingIndex): number {
+  if (index && index.docs[doc.index] === doc) return index.nameShareOf(doc.index, queryTerms, BRAND_SHARE);
   let best = 0;
   for (const phrase of doc.names) {
     let hit = 0;

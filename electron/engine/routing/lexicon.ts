@@ -103,6 +103,8 @@ export class RoutingIndex {
   private readonly docPhrases: Int32Array;
   /** Per name phrase, 1 when it has several words and no other skill's name holds its first (a brand). */
   private readonly brandFirst: Uint8Array;
+  /** Per skill, 1 when it may be invoked without being named (metadata.invocation.implicit): recall tests it per trigger hit. */
+  readonly implicitlyInvoked: Uint8Array;
   avgLength = 1;
   avgTextLength = 1;
   private readonly neighbours = new Map<string, SpellingNeighbour[]>();
@@ -143,12 +145,14 @@ export class RoutingIndex {
       list.metaTfs.push(tf);
     };
     this.docPhrases = new Int32Array(this.docs.length + 1);
+    this.implicitlyInvoked = new Uint8Array(this.docs.length);
     for (const doc of this.docs) {
       const textNorm = TEXT_WEIGHT / (1 - B_TEXT + (B_TEXT * doc.textLength) / this.avgTextLength);
       for (const term of doc.tf.keys())
         post(term, doc.index, this.metaTf(doc, term) + (doc.textTf.get(term) ?? 0) * textNorm, 1);
       if (TEXT_WEIGHT > 0)
         for (const [term, tf] of doc.textTf) if (!doc.tf.has(term)) post(term, doc.index, tf * textNorm, 0);
+      if (doc.metadata.invocation.implicit) this.implicitlyInvoked[doc.index] = 1;
       this.docPhrases[doc.index] = this.phraseStarts.length;
       for (const phrase of doc.names) {
         this.phraseStarts.push(this.nameTermList.length);

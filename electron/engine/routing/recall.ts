@@ -194,6 +194,28 @@ export function autoSelectable(doc: SkillDoc, eligibility: Eligibility): boolean
 }
 
 /**
+ * Neither disabled nor never-auto-select: with the index's copy of autoSelectable's invocation
+ * bit, what rule recall may bring in for each skill a trigger lists. Most settings name no
+ * skill, and then nothing is looked up per skill.
+ */
+const eligible = (doc: SkillDoc, eligibility: Eligibility): boolean =>
+  (eligibility.disabled.size === 0 || !eligibility.disabled.has(doc.name)) &&
+  (eligibility.neverAutoSelect.size === 0 || !eligibility.neverAutoSelect.has(doc.name));
+
+/** True when `d` is in `docs`, which the index keeps ascending (a trigger's skills, in index order). */
+function holds(docs: readonly number[], d: number): boolean {
+  let lo = 0;
+  let hi = docs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (docs[mid] === d) return true;
+    if (docs[mid] < d) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/**
  * Phase 1 (routing spec §6.1): forced, then rule (trigger phrases), then semantic top-k
  * over the lexical index; merged, first source wins. Disabled skills are never recalled;
  * explicit-only skills only when forced.
@@ -239,17 +261,20 @@ export function recall(
     for (const v of group.variants)
       if (['exact', 'translation', 'lexicon', 'spelling', 'entity'].includes(v.via)) queryTerms.add(v.term);
   const refs = index.triggersFor(new Set(prepared.words)).filter((ref) => phraseHits(ref.phrase, prepared));
-  const refsOf = (d: number) => refs.filter((ref) => ref.docs.includes(d));
+  const refsOf = (d: number) => refs.filter((ref) => holds(ref.docs, d));
   for (const c of candidates)
     if (c.source === 'forced') c.matchedTriggers = triggerTexts(c.doc, refsOf(c.doc.index));
   const ruleSet = new Set<number>();
-  for (const ref of refs) {
-    for (const d of ref.docs) {
-      const doc = index.docs[d];
-      if (!seen.has(d) && !eligibility.disabled.has(doc.name) && autoSelectable(doc, eligibility))
+  // A common trigger (a word hundreds of skills declare) lists each skill once per phrase: test each once.
+  for (const ref of refs)
+    for (const d of ref.docs)
+      if (
+        !ruleSet.has(d) &&
+        !seen.has(d) &&
+        index.implicitlyInvoked[d] === 1 &&
+        eligible(index.docs[d], eligibility)
+      )
         ruleSet.add(d);
-    }
-  }
   // A trigger shared by hundreds of skills must not cost a keystroke: keep the best by BM25F.
   const ruleDocs = topDocs(ruleSet, match.score, MAX_RULE_CANDIDATES);
   for (const d of ruleDocs) {

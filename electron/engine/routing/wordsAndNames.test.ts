@@ -178,6 +178,23 @@ describe('a product the user names', () => {
   });
 });
 
+describe('the index’s flat name table', () => {
+  it('reads each skill’s name as its own phrases do, the brand rule included', () => {
+    // A copy of a skill is not the index's own object: nameShare walks its phrases then.
+    let compared = 0;
+    for (const doc of index.docs) {
+      const own = doc.names.flatMap((phrase) => phrase.terms);
+      const queries = [own, own.slice(0, 1), own.slice(1), [...own.slice(0, 1), 'calendar', 'flux'], []];
+      for (const query of queries) {
+        const queryTerms = new Set(query);
+        expect(nameShare(doc, queryTerms, index)).toBe(nameShare({ ...doc }, queryTerms, index));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
+  });
+});
+
 describe('a brand', () => {
   it('that only one skill’s name starts with stands for much of that name', () => {
     const doc = (name: string) => index.docs.find((d) => d.name === name)!;

@@ -43,7 +43,8 @@ export interface RoutingDeps {
 
 /**
  * Messages of the forms the router reads differently (a request, keywords, a question, a remark
- * with thanks, Chinese, a veto): each form's patterns once, in about the time of the first alone.
+ * with thanks, Chinese, a veto): each form's patterns once. About 0.5 s in a fresh process here,
+ * against 0.2–0.25 s for the first route alone; the later routes of any form then take ms.
  */
 const WARM_QUERIES = [
   'summarize the sales figures in report.csv by region and chart them',

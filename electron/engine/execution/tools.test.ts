@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogOf, tempDir, writeTree } from '../../testing/fixtures';
 import type { AttemptEnv } from './attempt';
-import { callTool, type ToolContext } from './tools';
+import { callTool, capOutput, READ_CAP_CHARS, type ToolContext } from './tools';
 
 // The arguments of a model's tool call as the model loop hands them over: an object the SDK
 // parsed, or a string, which is the arguments' text exactly as the model sent it.
@@ -91,5 +91,37 @@ describe('run_skill_script with a file the skill does not have', () => {
       status: 'failure',
       error: 'doc-helper has no file scripts/build.py. Its scripts: scripts/lint.sh, scripts/render.py.',
     });
+  });
+});
+
+describe('a cut never splits a character', () => {
+  // Half of a surrogate pair is no character: a server that decodes the request to UTF-8 (Python's
+  // json, then .encode()) refuses the whole request with it.
+  const HALF = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+  it('read_skill_file cuts before an emoji that straddles the limit', async () => {
+    const dir = tempDir('skilldeck-emoji-');
+    writeTree(dir, {
+      'emoji-doc/SKILL.md':
+        '---\nname: emoji-doc\ndescription: Reads a long file.\n---\nRead references/long.md.\n',
+      'emoji-doc/references/long.md': `${'a'.repeat(READ_CAP_CHARS - 1)}${'😀'.repeat(20)}`,
+    });
+    const catalog = await catalogOf([dir]);
+    const skill = await catalog.get(path.join(dir, 'emoji-doc'));
+    const out = (await callTool('read_skill_file', { path: 'references/long.md' }, { ...ctx, skill })) as {
+      content: string;
+      note?: string;
+    };
+    expect(out.note).toMatch(/cut at/);
+    expect(out.content.length).toBe(READ_CAP_CHARS - 1);
+    expect(HALF.test(out.content)).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a script's long output keeps whole characters at both cuts", () => {
+    const output = `x${'😀'.repeat(READ_CAP_CHARS)}`;
+    const capped = capOutput(output);
+    expect(capped).toMatch(/cut at/);
+    expect(HALF.test(capped)).toBe(false);
   });
 });

@@ -105,11 +105,23 @@ export interface ToolContext {
  * a script prints its result or its error), saying what was cut. A flood would not fit in
  * any model's context, and the request carrying it would fail.
  */
-function capOutput(output: string): string {
+export function capOutput(output: string): string {
   if (output.length <= READ_CAP_CHARS) return output;
   const half = READ_CAP_CHARS / 2;
-  return `${output.slice(0, half)}\n[… cut at ${READ_CAP_CHARS} characters of ${output.length}: the start and the end are shown …]\n${output.slice(-half)}`;
+  return `${head(output, half)}\n[… cut at ${READ_CAP_CHARS} characters of ${output.length}: the start and the end are shown …]\n${tail(output, half)}`;
 }
+
+/**
+ * The first (last) `n` UTF-16 units of `text`, one fewer where the cut would split an emoji's or
+ * another astral character's surrogate pair: half a pair is no character, and a server that
+ * decodes the request's JSON to UTF-8 refuses it.
+ */
+const head = (text: string, n: number) =>
+  text.slice(0, /[\uD800-\uDBFF]/.test(text[n - 1] ?? '') ? n - 1 : n);
+const tail = (text: string, n: number) => {
+  const start = text.length - n;
+  return text.slice(/[\uDC00-\uDFFF]/.test(text[start] ?? '') ? start + 1 : start);
+};
 
 /**
  * What the sandbox stopped in a run that still ended well (a script that caught the refused
@@ -260,7 +272,7 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext)
         });
         if (file.binary) return { status: 'error', error: `${rel} is a binary file (${file.size} bytes).` };
         const cut = file.content.length > READ_CAP_CHARS;
-        const content = cut ? file.content.slice(0, READ_CAP_CHARS) : file.content;
+        const content = cut ? head(file.content, READ_CAP_CHARS) : file.content;
         const notes = [
           (cut || file.truncated) && `[cut at ${READ_CAP_CHARS} characters of ${file.size} bytes]`,
           file.encoding &&

@@ -103,7 +103,8 @@ export async function chatCommand(message: string, flags: ChatFlags): Promise<nu
       if (turn.answer.startsWith(streamed))
         process.stdout.write(forTerminal(turn.answer.slice(streamed.length)));
       else process.stdout.write(`\n\n${RESTARTED}\n\n${forTerminal(turn.answer)}`);
-      if (!turn.answer.endsWith('\n')) process.stdout.write('\n');
+      // No answer (the model did not answer): nothing on stdout; the status line says why.
+      if (turn.answer && !turn.answer.endsWith('\n')) process.stdout.write('\n');
       printTurn(turn);
     }
     // As repair and run: the turn as it stood is printed, and the exit says a signal stopped it.

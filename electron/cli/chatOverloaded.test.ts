@@ -73,3 +73,17 @@ describe('skilldeck chat when the server says it is overloaded', () => {
     expect(chatRequests() - before).toBe(2);
   }, 60_000);
 });
+
+describe('skilldeck chat, text mode, when the model does not answer', () => {
+  it('prints no answer on stdout (not a lone line break): the why goes to stderr with the status', async () => {
+    script(
+      { error: { status: 500, message: 'upstream died' } },
+      { error: { status: 500, message: 'upstream died' } },
+    );
+    const { code, stdout, stderr } = await cli.run(['chat', 'hello there, how are you today?']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/✗ error · route: no skill/);
+    expect(stderr).toMatch(/upstream died/);
+  });
+});

@@ -287,7 +287,8 @@ export function planLayout(
     writes.filter((w) => !isInside(w, cwd)),
     (p) => [...binds.keys()].some((b) => isInside(b, p)),
     opts.claimedStandIns,
-    opts.absentSkillFolders?.map((f) => path.resolve(f)),
+    // Inside what stays hidden ($SKILLDECK_HOME's managed skills/) a run writes only its own tmpfs.
+    opts.absentSkillFolders?.map((f) => path.resolve(f)).filter((f) => !kept.some((k) => isInside(f, k))),
   );
   const stand = new Map(
     missing.placeholders.map((m) => [m.path, m.dir ? ('dir' as const) : ('file' as const)]),
